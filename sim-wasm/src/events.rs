@@ -1,0 +1,82 @@
+//! What the trace records. `EventKind` is shared with TypeScript (the web app and the CLI read
+//! the `kind` column as these numbers), which is why it is the one type outside `lib.rs` that
+//! carries `#[wasm_bindgen]`: the attribute generates the TS enum, so the two sides cannot drift.
+//!
+//! Kinds are past-tense facts or named intervals. Span kinds have a duration (`dur` column);
+//! instant kinds have `dur == 0`.
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen]
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EventKind {
+    // ---- spans ----
+    /// A task runs on the CPU. `arg` = task id, `mm` = its address space.
+    TaskRun = 0,
+    /// Preemption disabled on the CPU (`get_cpu()` … `put_cpu()`).
+    PreemptOff = 1,
+    /// Local interrupts disabled on the CPU; IPIs stay pending in the APIC.
+    IrqsOff = 2,
+    /// `flush_tlb_mm_range()` on the initiating CPU. `addr` = start page, `arg` = pages, `gen` = new tlb_gen.
+    FlushRange = 3,
+    /// The initiator spins in `csd_lock_wait()` for remote completions.
+    IpiWait = 4,
+    /// The call-function IPI handler on a target CPU. `arg` = sender CPU.
+    IpiHandler = 5,
+    /// `flush_tlb_func()` on a CPU (local or from an IPI). `arg` = 0 nothing to do, 1 partial, 2 full.
+    FlushTlbFunc = 6,
+    /// `switch_mm_irqs_off()`. `mm` = next mm, `asid` = chosen slot.
+    SwitchMm = 7,
+    /// The CPU is in lazy-TLB mode (kernel thread on a borrowed mm).
+    Lazy = 8,
+
+    // ---- instants ----
+    /// An IPI was sent. `cpu` = sender, `arg` = target CPU.
+    IpiSent = 32,
+    /// A target unlocked the sender's csd (the SYNC ack). `cpu` = target, `arg` = sender CPU.
+    CsdUnlocked = 33,
+    /// `inc_mm_tlb_gen()`: `gen` = the mm's new generation.
+    TlbGenIncremented = 34,
+    /// A ranged flush ran (INVLPG per page). `addr` = start page, `arg` = pages.
+    TlbFlushedPartial = 35,
+    /// A full flush of the loaded PCID ran (CR3 reload).
+    TlbFlushedFull = 36,
+    /// A TLB lookup missed and the page walk refilled the entry. `addr` = page.
+    TlbMissed = 37,
+    /// A high-priority task became runnable on the CPU. `arg` = task id.
+    TaskWoken = 38,
+    /// An invariant was violated. `arg` = index into the string table with the explanation.
+    InvariantViolated = 39,
+    /// A CPU cleared itself from `mm_cpumask(mm)`.
+    CpumaskCleared = 40,
+}
+
+impl EventKind {
+    /// Whether rows of this kind are intervals (non-zero `dur`) rather than instants.
+    pub fn is_span(self) -> bool {
+        (self as u8) < 32
+    }
+
+    /// Every kind, in code order: the one list tests and docs iterate over.
+    pub const ALL: [EventKind; 18] = [
+        EventKind::TaskRun,
+        EventKind::PreemptOff,
+        EventKind::IrqsOff,
+        EventKind::FlushRange,
+        EventKind::IpiWait,
+        EventKind::IpiHandler,
+        EventKind::FlushTlbFunc,
+        EventKind::SwitchMm,
+        EventKind::Lazy,
+        EventKind::IpiSent,
+        EventKind::CsdUnlocked,
+        EventKind::TlbGenIncremented,
+        EventKind::TlbFlushedPartial,
+        EventKind::TlbFlushedFull,
+        EventKind::TlbMissed,
+        EventKind::TaskWoken,
+        EventKind::InvariantViolated,
+        EventKind::CpumaskCleared,
+    ];
+}

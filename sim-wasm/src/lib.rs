@@ -1,0 +1,152 @@
+//! tlbscope's simulator: a deterministic discrete-event model of Linux TLB shootdowns.
+//!
+//! This file is the WASM binding surface only (the one file that uses `wasm_bindgen`, besides
+//! the shared `EventKind` enum). The model lives in plain Rust modules tested natively.
+//! Results leave as typed-array columns, copied once per call: never JSON per event, never
+//! views into WASM memory (which detach when memory grows).
+
+pub mod config;
+pub mod engine;
+pub mod error;
+pub mod events;
+pub mod ids;
+pub mod machine;
+pub mod rng;
+pub mod scenario;
+pub mod session;
+pub mod summary;
+pub mod trace;
+
+use wasm_bindgen::prelude::*;
+
+pub use events::EventKind;
+
+/// An error from the simulator, thrown to JS as an object with `path`, `line` and `message`.
+#[wasm_bindgen]
+pub struct ScenarioError {
+    inner: error::SimError,
+}
+
+#[wasm_bindgen]
+impl ScenarioError {
+    /// Dotted path of the field at fault, e.g. `machine.cpus` or `--set flush_info`.
+    #[wasm_bindgen(getter)]
+    pub fn path(&self) -> String {
+        self.inner.path.clone()
+    }
+    /// 1-based line in the scenario text, 0 if not applicable.
+    #[wasm_bindgen(getter)]
+    pub fn line(&self) -> u32 {
+        self.inner.line
+    }
+    #[wasm_bindgen(getter)]
+    pub fn message(&self) -> String {
+        self.inner.message.clone()
+    }
+    /// The whole error as one line, e.g. `line 3: machine.cpus: must be between 1 and 512, got 0`.
+    #[wasm_bindgen(js_name = toString)]
+    pub fn to_string_js(&self) -> String {
+        self.inner.to_string()
+    }
+}
+
+fn into_error(e: error::SimError) -> ScenarioError {
+    ScenarioError { inner: e }
+}
+
+/// An opaque handle to one simulation run.
+#[wasm_bindgen]
+pub struct Simulator {
+    session: session::Session,
+}
+
+#[wasm_bindgen]
+impl Simulator {
+    /// Parses and validates `scenario` (TOML) with `overrides` (`key=value`), seeded by `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        scenario: &str,
+        overrides: Vec<String>,
+        seed: u32,
+    ) -> Result<Simulator, ScenarioError> {
+        session::Session::new(scenario, &overrides, seed as u64)
+            .map(|session| Simulator { session })
+            .map_err(into_error)
+    }
+
+    /// Processes up to `budget` events; returns true once the run is complete.
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&mut self, budget: u32) -> bool {
+        self.session.run_for(budget as u64)
+    }
+
+    /// Runs to completion.
+    pub fn run(&mut self) {
+        self.session.run();
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> bool {
+        self.session.is_done()
+    }
+    #[wasm_bindgen(getter)]
+    pub fn events(&self) -> f64 {
+        self.session.events() as f64
+    }
+    #[wasm_bindgen(getter, js_name = nowNs)]
+    pub fn now_ns(&self) -> f64 {
+        self.session.now() as f64
+    }
+    #[wasm_bindgen(getter)]
+    pub fn title(&self) -> String {
+        self.session.config().title.clone()
+    }
+    #[wasm_bindgen(getter)]
+    pub fn description(&self) -> String {
+        self.session.config().description.clone()
+    }
+    #[wasm_bindgen(getter)]
+    pub fn cpus(&self) -> u16 {
+        self.session.config().cpus
+    }
+    /// The run's summary as JSON (computed once, at the end of a run).
+    #[wasm_bindgen(js_name = summaryJson)]
+    pub fn summary_json(&self) -> String {
+        self.session.summary().to_json()
+    }
+
+    // Column getters: each copies one column out of WASM memory into a fresh typed array.
+    pub fn time(&self) -> Vec<f64> {
+        self.session.trace().time.clone()
+    }
+    pub fn dur(&self) -> Vec<f64> {
+        self.session.trace().dur.clone()
+    }
+    pub fn cpu(&self) -> Vec<u16> {
+        self.session.trace().cpu.clone()
+    }
+    pub fn kind(&self) -> Vec<u8> {
+        self.session.trace().kind.clone()
+    }
+    pub fn mm(&self) -> Vec<u16> {
+        self.session.trace().mm.clone()
+    }
+    pub fn asid(&self) -> Vec<u16> {
+        self.session.trace().asid.clone()
+    }
+    pub fn gen(&self) -> Vec<u32> {
+        self.session.trace().gen.clone()
+    }
+    pub fn addr(&self) -> Vec<f64> {
+        self.session.trace().addr.clone()
+    }
+    pub fn arg(&self) -> Vec<f64> {
+        self.session.trace().arg.clone()
+    }
+    pub fn parent(&self) -> Vec<i32> {
+        self.session.trace().parent.clone()
+    }
+    pub fn strings(&self) -> Vec<String> {
+        self.session.trace().strings.clone()
+    }
+}

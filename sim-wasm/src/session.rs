@@ -1,0 +1,63 @@
+//! One simulation run, as the outside world drives it: built from scenario text, overrides and
+//! a seed; stepped in event budgets (so a UI can report progress and cancel); then read as a
+//! trace and a summary. Pure Rust: the WASM handle in `lib.rs` and native tests use the same.
+
+use crate::config::Config;
+use crate::error::SimError;
+use crate::machine::World;
+use crate::scenario;
+use crate::summary::Summary;
+use crate::trace::Trace;
+
+pub struct Session {
+    world: World,
+    seed: u64,
+}
+
+impl Session {
+    pub fn new(text: &str, overrides: &[String], seed: u64) -> Result<Session, SimError> {
+        let cfg = scenario::parse(text, overrides)?;
+        Ok(Session {
+            world: World::new(cfg, seed),
+            seed,
+        })
+    }
+
+    /// Processes up to `budget` events; true when the run has finished.
+    pub fn run_for(&mut self, budget: u64) -> bool {
+        self.world.run_for(budget)
+    }
+
+    pub fn run(&mut self) -> &Trace {
+        self.world.run();
+        &self.world.trace
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.world.is_done()
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.world.cfg
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.world.trace
+    }
+
+    pub fn events(&self) -> u64 {
+        self.world.events()
+    }
+
+    pub fn now(&self) -> u64 {
+        self.world.now()
+    }
+
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.world.trace, self.world.events(), self.world.now())
+    }
+}

@@ -1,0 +1,53 @@
+//! Bad input never panics: it comes back as an error naming the field.
+
+use tlbscope_sim::session::Session;
+
+fn err(text: &str, overrides: &[&str]) -> tlbscope_sim::error::SimError {
+    let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    match Session::new(text, &o, 1) {
+        Ok(_) => panic!("expected an error for {text:?} {overrides:?}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn an_unknown_scenario_field_is_named_in_the_error() {
+    let e = err("[workload]\nflushs = 3\n", &[]);
+    assert_eq!(e.path, "flushs");
+    assert!(e.to_string().contains("unknown field `flushs`"), "{e}");
+}
+
+#[test]
+fn zero_cpus_is_an_error_naming_machine_cpus() {
+    let e = err("[machine]\ncpus = 0\n", &[]);
+    assert_eq!(
+        e.to_string(),
+        "line 2: machine.cpus: must be between 1 and 512, got 0"
+    );
+}
+
+#[test]
+fn zero_cpus_by_override_is_an_error_too() {
+    let e = err("", &["cpus=0"]);
+    assert_eq!(e.path, "machine.cpus");
+}
+
+#[test]
+fn garbage_input_is_an_error_not_a_panic() {
+    for text in [
+        "\u{0}\u{1}",
+        "[[[",
+        "cpus = \"x\"",
+        "[machine]\ncpus = 1e99",
+        "arch = 5",
+    ] {
+        let o: Vec<String> = vec![];
+        assert!(Session::new(text, &o, 0).is_err(), "accepted {text:?}");
+    }
+}
+
+#[test]
+fn an_initiator_beyond_the_last_cpu_is_rejected() {
+    let e = err("[machine]\ncpus = 2\n[workload]\ninitiator = 2\n", &[]);
+    assert_eq!(e.path, "workload.initiator");
+}
