@@ -1,0 +1,40 @@
+import { defineConfig } from '@playwright/test';
+
+// The production build, served under a sub-path to prove the site works from any prefix.
+export const BASE_PATH = '/tlbscope/demo/';
+const PORT = 4173;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: '../test-results',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  reporter: [['list']],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}${BASE_PATH}`,
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      // Playwright's own browser download cannot reach its host here; Debian's Chromium can run.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  webServer: {
+    command: `npx vite preview -c web/vite.config.ts --port ${PORT} --strictPort --base ${BASE_PATH}`,
+    cwd: '..',
+    url: `http://127.0.0.1:${PORT}${BASE_PATH}`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,63 @@
+// The CLI's CSV output: the tidy schema of content/datasets/README.md (one measurement per
+// row), so sweeps load into the web app next to measured data. Model output is labelled
+// source=tlbscope-model: predicted, not measured.
+export const COLUMNS = [
+  'arch',
+  'machine',
+  'cpus',
+  'benchmark',
+  'variant',
+  'metric',
+  'value',
+  'unit',
+  'stddev',
+  'runs',
+  'source',
+];
+
+const STAT_FIELDS = ['mean', 'p50', 'p99', 'max'];
+
+export function toRows(scenarioId, run) {
+  const s = run.summary;
+  const base = {
+    arch: run.arch ?? s.arch ?? '',
+    machine: s.machine ?? '',
+    cpus: run.cpus ?? '',
+    benchmark: scenarioId,
+    variant: run.overrides.join(';'),
+    stddev: '',
+    runs: 1,
+    source: 'tlbscope-model',
+  };
+  const rows = [];
+  for (const [key, value] of Object.entries(s)) {
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'mean' in value) {
+      const metric = key.replace(/_ns$/, '');
+      for (const f of STAT_FIELDS) {
+        rows.push({
+          ...base,
+          metric: f === 'mean' ? metric : `${metric}_${f}`,
+          value: value[f],
+          unit: 'ns',
+        });
+      }
+    } else if (typeof value === 'number') {
+      const isNs = key.endsWith('_ns');
+      rows.push({ ...base, metric: key.replace(/_ns$/, ''), value, unit: isNs ? 'ns' : 'count' });
+    } else if (Array.isArray(value) && key === 'violations') {
+      rows.push({ ...base, metric: 'violations', value: value.length, unit: 'count' });
+    }
+  }
+  return rows;
+}
+
+export function toCsv(rows) {
+  const cell = (v) => {
+    const s = String(v ?? '');
+    return /[",\n;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return (
+    [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => cell(r[c])).join(','))].join('\n') +
+    '\n'
+  );
+}

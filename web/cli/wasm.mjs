@@ -1,0 +1,40 @@
+// Loads the same --target web WASM build the site uses, synchronously, in Node.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const pkg = resolve(repo, 'sim-wasm/pkg');
+export const SCENARIO_DIR = resolve(repo, 'content/scenarios');
+
+export function loadWasm() {
+  const wasmFile = resolve(pkg, 'tlbscope_sim_bg.wasm');
+  if (!existsSync(wasmFile)) {
+    throw new Error(
+      `the simulator is not built (${wasmFile} is missing): run \`npm run wasm\` first`,
+    );
+  }
+  return import(resolve(pkg, 'tlbscope_sim.js')).then((m) => {
+    m.initSync({ module: readFileSync(wasmFile) });
+    return m;
+  });
+}
+
+export function scenarioIds() {
+  return readdirSync(SCENARIO_DIR)
+    .filter((f) => f.endsWith('.toml'))
+    .map((f) => f.slice(0, -'.toml'.length))
+    .sort();
+}
+
+/** A scenario given as a path or as an id from content/scenarios/. */
+export function readScenarioArg(arg) {
+  const asId = resolve(SCENARIO_DIR, `${arg}.toml`);
+  const file = existsSync(arg) ? resolve(arg) : existsSync(asId) ? asId : undefined;
+  if (!file) {
+    throw new Error(
+      `no scenario file or id \`${arg}\`; \`tlbscope list\` shows the ids in ${SCENARIO_DIR}`,
+    );
+  }
+  return { id: basename(file).replace(/\.toml$/, ''), file, text: readFileSync(file, 'utf8') };
+}

@@ -1,0 +1,11 @@
+// The one place the browser build loads the simulator's WASM. Everything else asks for
+// `loadSimulator()` and gets the initialised module.
+import init from '../../../sim-wasm/pkg/tlbscope_sim.js';
+import wasmUrl from '../../../sim-wasm/pkg/tlbscope_sim_bg.wasm?url';
+
+let ready: Promise<void> | undefined;
+
+export function loadSimulator(): Promise<void> {
+  ready ??= init({ module_or_path: wasmUrl }).then(() => undefined);
+  return ready;
+}
