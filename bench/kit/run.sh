@@ -85,6 +85,14 @@ summarise() {
 	raw_json+=("\"$bench;$variant\": [$all]")
 }
 
+# Other load on the box (a build, the host) shows up as noise: record how idle
+# the CPUs were just before the run (loadavg lags by minutes, so sample /proc/stat).
+cpu_ticks() { awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+read -r idle0 total0 < <(cpu_ticks)
+sleep 2
+read -r idle1 total1 < <(cpu_ticks)
+idle_before=$(( 100 * (idle1 - idle0) / (total1 - total0 > 0 ? total1 - total0 : 1) ))
+log "CPUs were ${idle_before}% idle in the 2 s before the run"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -116,7 +124,7 @@ done
 json_str() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"; }
 vm=$([[ $(has_flag hypervisor) == yes ]] && echo "a virtual machine guest (cpuinfo flag 'hypervisor')" || echo "no 'hypervisor' cpuinfo flag")
 machine_desc="$model, $ncpu CPUs (nproc), $vm; cpuinfo flags pcid=$(has_flag pcid) invpcid=$(has_flag invpcid)"
-conditions="madvise-touch: $OPS ops per run, main thread and each busy thread pinned to distinct CPUs with sched_setaffinity; pcid-pingpong: $ITERS round trips per run, both processes pinned to one CPU, $PAGES zero-page reads per side per iteration in the -$PAGES variant; $perf_note; mitigations (sysfs vulnerabilities): $mitigations"
+conditions="madvise-touch: $OPS ops per run, main thread and each busy thread pinned to distinct CPUs with sched_setaffinity; pcid-pingpong: $ITERS round trips per run, both processes pinned to one CPU, $PAGES zero-page reads per side per iteration in the -$PAGES variant; $perf_note; CPU idle in the 2 s before the run: ${idle_before}%; mitigations (sysfs vulnerabilities): $mitigations"
 # The raw per-run values make every mean/stddev in the CSV re-computable.
 raw=$(IFS=,; printf '%s' "${raw_json[*]}")
 provenance=$(
