@@ -23,6 +23,7 @@ interface Source {
   seed_file: string | null;
   also_reported_in?: { seed_file: string }[];
   title: string;
+  raw_runs_us?: Record<string, number[]>;
 }
 
 /**
@@ -74,6 +75,7 @@ const csvFiles = readdirSync(datasetsDir)
   .filter((f) => f.endsWith('.csv'))
   .sort();
 const seedFiles = csvFiles.filter((f) => f.startsWith('seed-'));
+const localFiles = csvFiles.filter((f) => f.startsWith('local-'));
 
 function readDataset(file: string) {
   return parseDatasetCsv(readFileSync(resolve(datasetsDir, file), 'utf8'));
@@ -172,4 +174,50 @@ describe('seed text matching', () => {
     expect(seedMentions('avg 2.52781 and 12.5278', '2.5278')).toBe(false);
     expect(seedMentions('version 2.5', '5')).toBe(false);
   });
+});
+
+describe('local bench-kit datasets', () => {
+  it('include at least one dataset measured with bench/kit', () => {
+    expect(localFiles.length).toBeGreaterThan(0);
+  });
+
+  for (const file of localFiles) {
+    describe(file, () => {
+      const { header, rows } = readDataset(file);
+
+      it('starts with the schema header', () => {
+        expect(header).toBe(HEADER);
+      });
+
+      it('has rows that use the schema vocabularies', () => {
+        expect(rows.length).toBeGreaterThan(0);
+        expect(schemaProblems(rows)).toEqual([]);
+      });
+
+      it('names a source that sources.json describes as a local measurement', () => {
+        for (const id of new Set(rows.map((r) => r.source!))) {
+          expect(sources[id], `sources.json has no entry ${id}`).toBeDefined();
+          expect(sources[id]!.kind).toBe('local');
+          expect(file).toBe(`${id}.csv`);
+        }
+      });
+
+      it('has means, stddevs and best runs that follow from the raw runs in sources.json', () => {
+        for (const r of rows) {
+          if (r.metric !== 'op_latency' && r.metric !== 'op_latency_best') continue;
+          const runs = sources[r.source!]!.raw_runs_us?.[`${r.benchmark};${r.variant}`];
+          expect(runs, `no raw runs for ${r.benchmark};${r.variant}`).toBeDefined();
+          expect(Number(r.runs)).toBe(runs!.length);
+          const mean = runs!.reduce((a, b) => a + b, 0) / runs!.length;
+          if (r.metric === 'op_latency_best') {
+            expect(Number(r.value)).toBe(Math.min(...runs!));
+            continue;
+          }
+          const ss = runs!.reduce((a, b) => a + (b - mean) ** 2, 0);
+          expect(Number(r.value)).toBeCloseTo(mean, 3);
+          expect(Number(r.stddev)).toBeCloseTo(Math.sqrt(ss / (runs!.length - 1)), 3);
+        }
+      });
+    });
+  }
 });
