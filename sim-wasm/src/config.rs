@@ -2,12 +2,16 @@
 //! scenario file plus `--set` overrides, so every `Config` satisfies its documented ranges.
 //!
 //! Defaults (used when the scenario omits a field):
-//! - `arch = x86`, `cpus = 4`, `flush_info = percpu`, `preempt = pinned`, `pcid = on`
-//! - workload `flushes = 1`, `pages = 1`, `initiator = 0`, `period_ns = 20_000`,
-//!   `irqs_off_probability = 0.0`, `irqs_off_max_ns = 0`
-//! - costs: see [`Costs`]; each default names its source (kernel-mechanics.md §9–§10).
+//! - `arch = x86`, `machine.preset = generic-x86` (4 CPUs, 1024-entry 8-way TLB)
+//! - design: `flush_info = percpu`, `preempt = pinned`, `pcid = on`, `wait_mask = task`,
+//!   `plus_one_rule = on`, `lazy_freed_tables = ipi`, `ceiling = 33`
+//! - workload (generated tasks, see [`Workload`]): `threads = 1` (0 when `[[tasks]]` are
+//!   given), `busy_threads` = the remaining CPUs, `flushes = 1`, `pages = 1`, `period_ns = 0`
+//! - costs: see [`Costs`] and `presets.rs`; each default names its source (kernel-mechanics.md
+//!   §9–§10).
 
-use crate::ids::CpuId;
+use crate::ids::{CpuId, MmId, Ns};
+use crate::program::Op;
 
 /// The most CPUs a scenario may ask for (the 1..=512 range).
 pub const MAX_CPUS: u16 = 512;
@@ -18,6 +22,15 @@ pub enum Arch {
     Arm64,
 }
 
+impl Arch {
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::X86 => "x86",
+            Arch::Arm64 => "arm64",
+        }
+    }
+}
+
 /// Where `flush_tlb_mm_range()` keeps its `struct flush_tlb_info`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlushInfo {
@@ -25,7 +38,8 @@ pub enum FlushInfo {
     PerCpu,
     /// 2026: on the caller's stack, aligned to `FLUSH_TLB_INFO_ALIGN` (ed15468787dd, c86f522bb57b).
     Stack,
-    /// On the stack without alignment: may straddle two cache lines.
+    /// On the stack without alignment: starts at `machine.stack_offset` within a cache line,
+    /// so it may straddle two lines.
     StackUnaligned,
 }
 
@@ -34,65 +48,191 @@ pub enum FlushInfo {
 pub enum Preempt {
     /// Pre-2026: preemption off for the whole flush, including the remote wait.
     Pinned,
-    /// 2026 series: preemptible after dispatch, waiting on a task-local mask.
+    /// 2026 series: preemptible after dispatch (and the local flush).
     PreemptibleWait,
 }
 
+/// Where `smp_call_function_many_cond()` keeps the set of CPUs it waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitMask {
+    /// Pre-2026: `cfd_data(this cpu)->cpumask`, shared by every task on the CPU.
+    PerCpu,
+    /// 2026 (9a560af15fd3): a per-task mask, private to the waiter.
+    Task,
+}
+
+/// Shape of the remote interrupts-off windows drawn by busy threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dist {
+    /// Uniform in `[1, irqs_off_max_ns]`.
+    Uniform,
+    /// Exponential with mean `irqs_off_mean_ns`, capped at `irqs_off_max_ns`.
+    Exp,
+    /// Pareto (α = 2) with mean `irqs_off_mean_ns`, capped at `irqs_off_max_ns`: a heavy tail.
+    Pareto,
+}
+
+/// The design toggles: one vocabulary for scenario files, URL, CLI and CSV.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Design {
+    pub flush_info: FlushInfo,
+    pub preempt: Preempt,
+    /// PCID on: 6 dynamic ASID slots per CPU, CR3 writes may keep entries (CR3_NOFLUSH).
+    /// Off: one tag, every mm change flushes the TLB.
+    pub pcid: bool,
+    pub wait_mask: WaitMask,
+    /// `flush_tlb_func` does a partial flush only if `new_tlb_gen == local_gen + 1` (R8).
+    /// Off = the naive rule "partial whenever the request is a range".
+    pub plus_one_rule: bool,
+    /// `freed_tables` flushes IPI lazy CPUs too (R6). Off = lazy CPUs are always skipped.
+    pub lazy_freed_tables_ipi: bool,
+    /// `tlb_single_page_flush_ceiling`: ranges above this many pages become full flushes.
+    pub ceiling: u32,
+}
+
 /// Named cost-model parameters in nanoseconds. Every one is overridable from a scenario's
-/// `[costs]` table or `--set costs.<name>=<ns>`.
+/// `[costs]` table or `--set costs.<name>=<ns>`; `machine.preset` picks the defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Costs {
-    /// Initiator cost to queue a csd and write the ICR for one target. Estimate 0.1–0.3 µs (§10).
+    /// Initiator: write the ICR for one target (x2APIC). 0.1–0.3 µs (§10 estimate).
     pub ipi_send_ns: u64,
-    /// From the ICR write until the target's handler starts, target IRQs on. 0.5–1.5 µs
-    /// ("ACK from remote core takes ≥ 1000 cycles", Amit ATC'17; §9.2).
+    /// Initiator: `csd_lock` + fill + `llist_add` for one target, IPI or not. Estimate.
+    pub csd_queue_ns: u64,
+    /// ICR write to handler entry, target IRQs on. 0.5–1.5 µs ("≥1000 cycles", Amit ATC'17).
     pub ipi_delivery_ns: u64,
-    /// IRQ entry + `flush_tlb_func` bookkeeping + exit on the target. Estimate 0.3–1 µs (§10).
+    /// IRQ entry + exit of the call-function handler on the target, split half/half. §10.
     pub ipi_handler_ns: u64,
-    /// One INVLPG. "about 100 ns" (kernel comment above the ceiling); 260 cycles (Molnar 2015).
+    /// `flush_tlb_func` bookkeeping (gen reads, compares) besides the invalidation itself.
+    pub flush_func_ns: u64,
+    /// One INVLPG: "about 100 ns" (kernel comment above the ceiling); 260 cycles (Molnar 2015).
     pub invlpg_ns: u64,
-    /// Direct cost of a CR3-reload full flush: 96 cycles ≈ 32 ns at 3 GHz (Molnar 2015).
+    /// Direct cost of a CR3-reload full flush: 96 cycles ≈ 32 ns at 3 GHz (Molnar 2015). Its
+    /// hidden cost, the refills, is paid through `tlb_refill_ns` on later misses.
     pub full_flush_ns: u64,
+    /// One page walk after a TLB miss (L2-hit walk): 5–40 ns (§10, from 10af6235e0d3's numbers).
+    pub tlb_refill_ns: u64,
+    /// One TLB-hit access by `touch`.
+    pub tlb_hit_ns: u64,
+    /// Anonymous page fault on `touch` of a non-present page (zero page / fresh page). Estimate.
+    pub page_fault_ns: u64,
+    /// Syscall entry + exit + mmap_lock for `madvise`/`munmap`. Estimate.
+    pub syscall_ns: u64,
+    /// Clearing one PTE in `zap_pte_range`. Estimate.
+    pub zap_pte_ns: u64,
+    /// Moving one cache line between cores (descriptor reads/writes). ~60–100 ns cross-core.
+    pub cacheline_transfer_ns: u64,
     /// Initiator's poll period on a csd while waiting: ~50 ns per cache-line bounce (§10).
     pub csd_poll_ns: u64,
+    /// `schedule()` + `context_switch()` without the mm part. Estimate ~1 µs.
+    pub context_switch_ns: u64,
+    /// `switch_mm_irqs_off` bookkeeping + CR3 write. Estimate.
+    pub switch_mm_ns: u64,
 }
 
-impl Default for Costs {
-    fn default() -> Self {
-        Costs {
-            ipi_send_ns: 200,
-            ipi_delivery_ns: 1_000,
-            ipi_handler_ns: 500,
-            invlpg_ns: 100,
-            full_flush_ns: 32,
-            csd_poll_ns: 50,
-        }
-    }
-}
-
-/// The workload of the walking-skeleton model: one initiator flushing a range of its mm,
-/// which every CPU runs.
+/// Generated workload knobs (the madvise-touch benchmark shape and friends). Tasks from
+/// `[[tasks]]` come on top of these.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Workload {
+    /// Threads of mm 1 that loop `touch` + `madvise` (one op), on CPUs `initiator..`.
+    pub threads: u16,
+    /// Threads of mm 1 that spin in user mode on the next CPUs (they make the flush IPI them).
+    pub busy_threads: u16,
+    /// Threads of mm 1 that ran once and sleep, leaving their CPUs idle in lazy-TLB mode.
+    pub lazy_cpus: u16,
+    /// Ops per op-thread.
     pub flushes: u32,
+    /// Pages per op (each op thread uses its own range).
     pub pages: u32,
     pub initiator: CpuId,
+    /// Each op starts at least `period_ns` after the previous one started (0 = back to back).
     pub period_ns: u64,
-    /// Chance that a remote CPU has interrupts off when an IPI arrives.
+    /// Op threads use `munmap`-style flushes that free page tables.
+    pub freed_tables: bool,
+    /// Chance, per `irqs_off_gap_ns` of spinning, that a busy thread disables interrupts.
     pub irqs_off_probability: f64,
-    /// Longest interrupts-off window a remote CPU may be in (uniform draw).
+    pub irqs_off_gap_ns: u64,
+    pub irqs_off_dist: Dist,
+    pub irqs_off_mean_ns: u64,
     pub irqs_off_max_ns: u64,
+    /// A high-priority task of its own mm wakes on `wakeup_cpu` every period (0 = none).
+    pub wakeup_period_ns: u64,
+    pub wakeup_cpu: CpuId,
+    pub wakeup_work_ns: u64,
+    /// Pages in each mm's address space.
+    pub mm_pages: u32,
+}
+
+/// One explicit task from `[[tasks]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskSpec {
+    pub name: String,
+    /// 0 = kernel thread (borrows the previous mm lazily).
+    pub mm: MmId,
+    pub cpu: CpuId,
+    /// CPUs it may migrate to when preempted; always contains `cpu`.
+    pub cpus: Vec<CpuId>,
+    pub prio: u8,
+    pub start_ns: Ns,
+    /// Times the program runs; 0 = forever.
+    pub repeat: u32,
+    /// A daemon does not keep the run alive.
+    pub daemon: bool,
+    /// Each program iteration is an op whose latency goes to `op_latency_ns`.
+    pub measure: bool,
+    pub program: Vec<Op>,
+}
+
+/// The outcome a scenario promises (checked by `tests/scenarios.rs`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Expect {
+    pub violations: Vec<String>,
+    pub cases: Vec<ExpectCase>,
+    /// Extra overrides the native test suite applies (e.g. fewer flushes for a bench scenario).
+    pub test_set: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ExpectCase {
+    pub set: Vec<String>,
+    pub violations: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     pub title: String,
     pub description: String,
+    pub summary: String,
     pub arch: Arch,
     pub cpus: u16,
-    pub flush_info: FlushInfo,
-    pub preempt: Preempt,
-    pub pcid: bool,
+    pub preset: String,
+    pub tlb_entries: u32,
+    pub tlb_ways: u32,
+    pub cacheline_bytes: u32,
+    /// Size of `struct flush_tlb_info` in bytes.
+    pub flush_info_bytes: u32,
+    /// Offset of an unaligned on-stack descriptor within its cache line.
+    pub stack_offset: u32,
+    /// The run stops at this simulated time even if tasks remain.
+    pub max_time_ns: Ns,
+    /// ... or after this many events.
+    pub max_events: u64,
+    pub design: Design,
     pub workload: Workload,
+    pub tasks: Vec<TaskSpec>,
     pub costs: Costs,
+    pub expect: Expect,
+}
+
+impl Config {
+    /// Cache lines one `flush_tlb_info` spans under the configured placement: the mechanism
+    /// behind the "unaligned costs more" measurement (seeds 000/001).
+    pub fn descriptor_lines(&self) -> u64 {
+        let line = self.cacheline_bytes.max(1) as u64;
+        let size = self.flush_info_bytes.max(1) as u64;
+        let offset = match self.design.flush_info {
+            FlushInfo::PerCpu | FlushInfo::Stack => 0,
+            FlushInfo::StackUnaligned => self.stack_offset as u64 % line,
+        };
+        (offset + size).div_ceil(line)
+    }
 }

@@ -77,6 +77,11 @@ impl<E> Queue<E> {
         Some(e.event)
     }
 
+    /// Time of the earliest pending event.
+    pub fn peek_time(&self) -> Option<Ns> {
+        self.heap.peek().map(|Reverse(e)| e.time)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }

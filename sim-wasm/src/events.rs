@@ -24,9 +24,12 @@ pub enum EventKind {
     IpiWait = 4,
     /// The call-function IPI handler on a target CPU. `arg` = sender CPU.
     IpiHandler = 5,
-    /// `flush_tlb_func()` on a CPU (local or from an IPI). `arg` = 0 nothing to do, 1 partial, 2 full.
+    /// `flush_tlb_func()` on a CPU (local or from an IPI). `arg` = 0 nothing to do, 1 partial,
+    /// 2 full, 3 not loaded here (cleared itself from the cpumask), 4 lazy (switched to init_mm).
+    /// `gen` = the descriptor's `new_tlb_gen` as read at that moment.
     FlushTlbFunc = 6,
-    /// `switch_mm_irqs_off()`. `mm` = next mm, `asid` = chosen slot.
+    /// `switch_mm_irqs_off()`. `mm` = next mm, `asid` = chosen slot, `gen` = the `tlb_gen` read,
+    /// `arg` = 1 if the CR3 write flushed the slot (0 = CR3_NOFLUSH).
     SwitchMm = 7,
     /// The CPU is in lazy-TLB mode (kernel thread on a borrowed mm).
     Lazy = 8,
@@ -42,7 +45,8 @@ pub enum EventKind {
     TlbFlushedPartial = 35,
     /// A full flush of the loaded PCID ran (CR3 reload).
     TlbFlushedFull = 36,
-    /// A TLB lookup missed and the page walk refilled the entry. `addr` = page.
+    /// TLB lookups of one `touch` missed and page walks refilled them. `addr` = first missed
+    /// page, `arg` = number of misses.
     TlbMissed = 37,
     /// A high-priority task became runnable on the CPU. `arg` = task id.
     TaskWoken = 38,
@@ -50,6 +54,10 @@ pub enum EventKind {
     InvariantViolated = 39,
     /// A CPU cleared itself from `mm_cpumask(mm)`.
     CpumaskCleared = 40,
+    /// The running task was preempted. `arg` = task id.
+    TaskPreempted = 41,
+    /// A task moved to this CPU. `arg` = task id.
+    TaskMigrated = 42,
 }
 
 impl EventKind {
@@ -59,7 +67,7 @@ impl EventKind {
     }
 
     /// Every kind, in code order: the one list tests and docs iterate over.
-    pub const ALL: [EventKind; 18] = [
+    pub const ALL: [EventKind; 20] = [
         EventKind::TaskRun,
         EventKind::PreemptOff,
         EventKind::IrqsOff,
@@ -78,5 +86,7 @@ impl EventKind {
         EventKind::TaskWoken,
         EventKind::InvariantViolated,
         EventKind::CpumaskCleared,
+        EventKind::TaskPreempted,
+        EventKind::TaskMigrated,
     ];
 }

@@ -9,7 +9,7 @@ pub type Ns = u64;
 pub struct CpuId(pub u16);
 
 /// An address space (`struct mm_struct`); 0 is reserved for `init_mm`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MmId(pub u16);
 
 /// A TLB flush generation (`mm->context.tlb_gen`, `cpu_tlbstate.ctxs[].tlb_gen`).
@@ -26,3 +26,19 @@ impl MmId {
     /// The kernel's own address space, which CPUs load when they leave a user mm.
     pub const INIT_MM: MmId = MmId(0);
 }
+
+/// Index of a simulated task (thread) in `World::tasks`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TaskId(pub u32);
+
+impl TaskId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Index of a `struct flush_tlb_info` slot: per-CPU slots first, then one stack slot per task.
+pub type DescId = u32;
+
+/// `TLB_GENERATION_INVALID`: "no generation" (batched and kernel flushes).
+pub const TLB_GENERATION_INVALID: u64 = 0;

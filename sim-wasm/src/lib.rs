@@ -5,16 +5,27 @@
 //! Results leave as typed-array columns, copied once per call: never JSON per event, never
 //! views into WASM memory (which detach when memory grows).
 
+pub mod arch;
 pub mod config;
+pub mod cpu;
 pub mod engine;
 pub mod error;
 pub mod events;
 pub mod ids;
+pub mod invariants;
+pub mod ipi;
 pub mod machine;
+pub mod mm;
+pub mod ops;
+pub mod presets;
+pub mod program;
 pub mod rng;
 pub mod scenario;
+pub mod sched;
 pub mod session;
 pub mod summary;
+pub mod task;
+pub mod tlb;
 pub mod trace;
 
 use wasm_bindgen::prelude::*;
@@ -108,6 +119,27 @@ impl Simulator {
     #[wasm_bindgen(getter)]
     pub fn cpus(&self) -> u16 {
         self.session.config().cpus
+    }
+    /// `x86` or `arm64`.
+    #[wasm_bindgen(getter)]
+    pub fn arch(&self) -> String {
+        self.session.config().arch.name().to_string()
+    }
+    /// The scenario's one-line hook (empty if none).
+    #[wasm_bindgen(getter)]
+    pub fn summary(&self) -> String {
+        self.session.config().summary.clone()
+    }
+    /// The cost preset in effect, e.g. `generic-x86`.
+    #[wasm_bindgen(getter)]
+    pub fn preset(&self) -> String {
+        self.session.config().preset.clone()
+    }
+    /// The scenario's `[expect]` table as JSON:
+    /// `{"violations":[..],"test_set":[..],"cases":[{"set":[..],"violations":[..]}]}`.
+    #[wasm_bindgen(js_name = expectJson)]
+    pub fn expect_json(&self) -> String {
+        self.session.expect_json()
     }
     /// The run's summary as JSON (computed once, at the end of a run).
     #[wasm_bindgen(js_name = summaryJson)]

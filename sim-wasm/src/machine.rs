@@ -1,100 +1,198 @@
-//! The simulated system (`World`) for the walking skeleton: N CPUs all running threads of one
-//! mm; one initiator repeatedly unmaps a range and shoots down the other CPUs' TLBs the way
-//! pre-2026 x86 does (kernel-mechanics.md §4.1):
+//! The simulated system (`World`): CPUs, address spaces, tasks, the cross-call state, the
+//! event queue, the trace and the one RNG. This file holds the world's construction, the
+//! event loop and the interrupt side (IPI arrival, the call-function handler); the scheduler
+//! is in `sched.rs`, task programs in `ops.rs`, and the TLB protocol in `arch/`.
 //!
-//! initiator: get_cpu → inc_mm_tlb_gen → csd_lock + enqueue + IPI per target → local
-//! flush_tlb_func → csd_lock_wait on each target → put_cpu.
-//! target: IPI pending while IRQs are off → handler → flush_tlb_func → csd unlock (SYNC ack).
-//!
-//! Richer state (TLBs, PCID slots, lazy mode, scheduler) arrives with the full x86 model.
+//! The protocol of one shootdown (kernel-mechanics.md §4.1), as events:
+//! initiator: zap PTEs → `get_cpu`, `inc_mm_tlb_gen`, fill descriptor → per target `csd_lock`,
+//! `llist_add`, IPI if the queue was empty → local `flush_tlb_func` (IRQs off) →
+//! `csd_lock_wait` per target → `put_cpu` (where depends on `preempt`).
+//! target: IPI pending while IRQs are off → handler entry → per request `flush_tlb_func`
+//! then csd unlock (SYNC ack) → handler exit.
 
-use crate::config::{Config, Preempt};
+use crate::arch::{self, Arch};
+use crate::config::Config;
+use crate::cpu::{Cpu, Handler, Request};
 use crate::engine::Queue;
 use crate::events::EventKind;
-use crate::ids::{CpuId, MmId, Ns, TlbGen};
+use crate::ids::{CpuId, MmId, Ns, TaskId};
+use crate::ipi::{Cfd, FlushTlbInfo};
+use crate::mm::Mm;
+use crate::program::Op;
 use crate::rng::Rng;
+use crate::summary::{Collector, Violation};
+use crate::task::{Task, TaskState};
+use crate::tlb::Tlb;
 use crate::trace::{Fields, Row, Trace};
 
-const USER_MM: MmId = MmId(1);
+/// Most violations recorded as rows; later ones are only counted.
+const MAX_VIOLATION_ROWS: usize = 10_000;
 
-#[derive(Debug)]
-enum Ev {
-    /// The initiator enters `flush_tlb_mm_range()` for flush number `k`.
-    FlushStarted { k: u32 },
-    /// The initiator queues a csd for `target` and writes the ICR.
-    IpiQueued { target: CpuId },
-    /// The IPI reached `target`'s APIC.
-    IpiArrived { target: CpuId, sent: Row },
-    /// `target` re-enabled interrupts; `row` is its IrqsOff span.
-    IrqsOn { row: Row },
-    /// `target` entered the call-function interrupt handler.
-    HandlerEntered { target: CpuId, sent: Row },
-    /// `flush_tlb_func` started / finished inside the handler.
-    FuncStarted { target: CpuId, handler: Row },
-    FuncDone {
-        target: CpuId,
-        handler: Row,
-        func: Row,
-    },
-    /// `target`'s handler finished and unlocked the csd.
-    HandlerDone { target: CpuId, handler: Row },
-    /// The initiator runs its own `flush_tlb_func` after dispatch.
-    LocalFuncStarted,
-    /// The initiator's local `flush_tlb_func` finished; it starts polling csds.
-    LocalFlushDone { func: Row },
-    /// The initiator's poll loop observed the last unlock.
-    WaitDone,
-}
+/// Base virtual address of user pages in the trace's `addr` column.
+pub const USER_BASE: u64 = 0x7f00_0000_0000;
 
-/// The state of an in-flight shootdown on the initiator.
-#[derive(Debug, Default)]
-struct Flight {
-    flush: Option<Row>,
-    preempt_off: Option<Row>,
-    wait: Option<Row>,
-    pending_acks: u32,
-    local_done: bool,
-    new_gen: TlbGen,
-    k: u32,
-    started: Ns,
+#[derive(Debug, Clone, Copy)]
+pub enum Ev {
+    /// A task's current step completes (ignored unless `epoch` still matches).
+    Step { task: u32, epoch: u32 },
+    /// A blocked task's timer fires.
+    Wake { task: u32, epoch: u32 },
+    /// An IPI reaches `cpu`'s local APIC.
+    IpiArrive { cpu: u16, sent: Row },
+    /// The handler on `cpu` finished its current part (entry, one request, or exit).
+    HandlerNext { cpu: u16 },
 }
 
 pub struct World {
     pub cfg: Config,
     pub trace: Trace,
-    queue: Queue<Ev>,
-    rng: Rng,
-    tlb_gen: TlbGen,
-    flight: Flight,
-    task_rows: Vec<Row>,
+    pub queue: Queue<Ev>,
+    pub rng: Rng,
+    pub cpus: Vec<Cpu>,
+    pub mms: Vec<Mm>,
+    pub tasks: Vec<Task>,
+    pub programs: Vec<Vec<Op>>,
+    /// Flush descriptors: one per CPU, then one per task (its stack).
+    pub descs: Vec<FlushTlbInfo>,
+    pub cfd: Vec<Cfd>,
+    pub stats: Collector,
+    pub arch: &'static dyn Arch,
+    /// Cache lines one descriptor spans (per the `flush_info` placement).
+    pub desc_lines: u64,
+    /// A reusable target list for the next flush (avoids an allocation per flush).
+    pub scratch_targets: Vec<u16>,
     events: u64,
+    live: u32,
+    finished: bool,
 }
 
 impl World {
     pub fn new(cfg: Config, seed: u64) -> Self {
+        let n = cfg.cpus;
+        let cpus = (0..n)
+            .map(|c| Cpu::new(CpuId(c), Tlb::new(cfg.tlb_entries, cfg.tlb_ways)))
+            .collect();
         let mut w = World {
             trace: Trace::default(),
             queue: Queue::default(),
             rng: Rng::new(seed),
-            tlb_gen: TlbGen(1),
-            flight: Flight::default(),
-            task_rows: Vec::new(),
+            cpus,
+            mms: Vec::new(),
+            tasks: Vec::new(),
+            programs: Vec::new(),
+            descs: Vec::new(),
+            cfd: vec![Cfd::default(); n as usize],
+            stats: Collector::default(),
+            arch: arch::for_config(&cfg),
+            desc_lines: cfg.descriptor_lines(),
+            scratch_targets: Vec::new(),
             events: 0,
+            live: 0,
+            finished: false,
             cfg,
         };
-        for c in 0..w.cfg.cpus {
-            let f = Fields {
-                mm: USER_MM,
-                arg: c as u64,
-                ..Fields::default()
-            };
-            let row = w.trace.begin(0, CpuId(c), EventKind::TaskRun, f);
-            w.task_rows.push(row);
+        w.create_tasks();
+        let used_mms = w.tasks.iter().map(|t| t.mm.0).max().unwrap_or(0).max(1);
+        let mut used = vec![false; used_mms as usize + 1];
+        for t in &w.tasks {
+            used[t.mm.0 as usize] = true;
         }
-        if w.cfg.workload.flushes > 0 {
-            w.queue.at(0, Ev::FlushStarted { k: 0 });
+        w.mms = (0..=used_mms)
+            .map(|m| {
+                let pages = if used[m as usize] && m != 0 {
+                    w.cfg.workload.mm_pages
+                } else {
+                    0
+                };
+                Mm::new(MmId(m), n, pages)
+            })
+            .collect();
+        // init_mm is loaded everywhere at boot.
+        w.mms[0].loaded_on = n as u32;
+        w.descs = vec![FlushTlbInfo::default(); n as usize + w.tasks.len()];
+        for i in 0..w.tasks.len() {
+            let start = w.tasks[i].iter_start;
+            w.queue.at(
+                start,
+                Ev::Wake {
+                    task: i as u32,
+                    epoch: 0,
+                },
+            );
         }
         w
+    }
+
+    /// Builds the generated workload's tasks and the scenario's explicit ones.
+    fn create_tasks(&mut self) {
+        let wl = self.cfg.workload.clone();
+        let add = |w: &mut World, name: String, mm: u16, cpu: u16, program: Vec<Op>| {
+            let id = TaskId(w.tasks.len() as u32);
+            w.programs.push(program);
+            let t = Task::new(id, name, MmId(mm), CpuId(cpu), w.programs.len() - 1);
+            w.tasks.push(t);
+            id
+        };
+        let first = wl.initiator.0;
+        if wl.flushes > 0 {
+            for i in 0..wl.threads {
+                let page = (i as u32).saturating_mul(wl.pages);
+                let n = wl.pages;
+                let mut prog = vec![Op::Touch { page, n }];
+                prog.push(if wl.freed_tables {
+                    Op::Munmap { page, n }
+                } else {
+                    Op::Madvise { page, n }
+                });
+                if wl.period_ns > 0 {
+                    prog.push(Op::Pace(wl.period_ns));
+                }
+                let id = add(self, format!("op{i}"), 1, first + i, prog);
+                let t = &mut self.tasks[id.index()];
+                t.repeat = wl.flushes;
+                t.measure = true;
+            }
+        }
+        for i in 0..wl.lazy_cpus {
+            let cpu = first + wl.threads + i;
+            let prog = vec![Op::Touch { page: 0, n: 1 }, Op::Sleep(1_000_000_000_000)];
+            let id = add(self, format!("lazy{i}"), 1, cpu, prog);
+            self.tasks[id.index()].daemon = true;
+        }
+        for i in 0..wl.busy_threads {
+            let cpu = first + wl.threads + wl.lazy_cpus + i;
+            let prog = if wl.irqs_off_probability > 0.0 {
+                vec![Op::Spin(Some(wl.irqs_off_gap_ns)), Op::MaybeIrqsOff]
+            } else {
+                vec![Op::Spin(None)]
+            };
+            let id = add(self, format!("busy{i}"), 1, cpu, prog);
+            let t = &mut self.tasks[id.index()];
+            t.repeat = 0;
+            t.daemon = true;
+        }
+        if wl.wakeup_period_ns > 0 {
+            let prog = vec![
+                Op::Sleep(wl.wakeup_period_ns),
+                Op::Spin(Some(wl.wakeup_work_ns)),
+            ];
+            let id = add(self, "rt".into(), 2, wl.wakeup_cpu.0, prog);
+            let t = &mut self.tasks[id.index()];
+            t.repeat = 0;
+            t.daemon = true;
+            t.prio = 10;
+        }
+        for spec in self.cfg.tasks.clone() {
+            let id = add(self, spec.name, spec.mm.0, spec.cpu.0, spec.program);
+            let t = &mut self.tasks[id.index()];
+            t.allowed = spec.cpus;
+            t.prio = spec.prio;
+            t.iter_start = spec.start_ns;
+            t.repeat = spec.repeat;
+            t.daemon = spec.daemon;
+            t.measure = spec.measure;
+        }
+        self.live = self.tasks.iter().filter(|t| !t.daemon).count() as u32;
     }
 
     /// Simulated events processed so far.
@@ -107,30 +205,37 @@ impl World {
     }
 
     pub fn is_done(&self) -> bool {
-        self.queue.is_empty()
+        self.finished
     }
 
     /// Processes up to `budget` events; returns true when the run is complete.
     pub fn run_for(&mut self, budget: u64) -> bool {
-        for _ in 0..budget {
-            match self.queue.pop() {
-                Some(ev) => {
-                    self.events += 1;
-                    self.handle(ev);
+        let mut left = budget;
+        while !self.finished && left > 0 {
+            left -= 1;
+            if self.live == 0 && self.tasks.iter().any(|t| !t.daemon) {
+                self.finish();
+                break;
+            }
+            if self.events >= self.cfg.max_events {
+                self.finish();
+                break;
+            }
+            match self.queue.peek_time() {
+                Some(t) if t <= self.cfg.max_time_ns => {}
+                _ => {
+                    self.finish();
+                    break;
                 }
-                None => break,
             }
+            let Some(ev) = self.queue.pop() else {
+                self.finish();
+                break;
+            };
+            self.events += 1;
+            self.handle(ev);
         }
-        if self.queue.is_empty() {
-            let end = self.queue.now();
-            for &r in &self.task_rows {
-                self.trace.end(r, end);
-            }
-            self.trace.close_all(end);
-            true
-        } else {
-            false
-        }
+        self.finished
     }
 
     /// Runs to completion.
@@ -138,198 +243,213 @@ impl World {
         while !self.run_for(1 << 16) {}
     }
 
-    fn initiator(&self) -> CpuId {
-        self.cfg.workload.initiator
+    fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let end = self.queue.now();
+        self.trace.close_all(end);
     }
 
-    fn targets(&self) -> impl Iterator<Item = CpuId> {
-        let me = self.initiator();
-        (0..self.cfg.cpus).map(CpuId).filter(move |&c| c != me)
-    }
-
-    fn flush_fields(&self) -> Fields {
-        Fields {
-            mm: USER_MM,
-            gen: self.flight.new_gen.0,
-            addr: 0x1000,
-            arg: self.cfg.workload.pages as u64,
-            ..Fields::default()
+    pub fn task_done(&mut self, t: TaskId) {
+        if !self.tasks[t.index()].daemon {
+            self.live = self.live.saturating_sub(1);
         }
     }
 
     fn handle(&mut self, ev: Ev) {
-        let now = self.queue.now();
-        let me = self.initiator();
-        let costs = self.cfg.costs.clone();
         match ev {
-            Ev::FlushStarted { k } => {
-                let f = Fields {
-                    mm: USER_MM,
-                    ..Fields::default()
-                };
-                self.flight = Flight::default();
-                self.flight.preempt_off = Some(self.trace.begin(now, me, EventKind::PreemptOff, f));
-                self.tlb_gen = TlbGen(self.tlb_gen.0 + 1);
-                self.flight.new_gen = self.tlb_gen;
-                let ff = self.flush_fields();
-                let flush = self.trace.begin(now, me, EventKind::FlushRange, ff);
-                self.flight.flush = Some(flush);
-                let gen_fields = Fields {
-                    parent: Some(flush),
-                    ..ff
-                };
-                self.trace
-                    .instant(now, me, EventKind::TlbGenIncremented, gen_fields);
-                let mut t = now;
-                let targets: Vec<CpuId> = self.targets().collect();
-                for target in targets {
-                    t += costs.ipi_send_ns;
-                    self.flight.pending_acks += 1;
-                    self.queue.at(t, Ev::IpiQueued { target });
+            Ev::Step { task, epoch } => {
+                let t = &self.tasks[task as usize];
+                if t.epoch != epoch || t.state != TaskState::Running {
+                    return;
                 }
-                // The local flush runs after the IPIs are out, so it overlaps the remote ones
-                // (a32a4d8a815c).
-                self.queue.at(t, Ev::LocalFuncStarted);
-                self.flight.k = k;
-                self.flight.started = now;
+                // The CPU is in an interrupt handler: the step completes after it
+                // (the handler's exit re-schedules it, shifted by the handler's duration).
+                if self.cpus[t.cpu.index()].in_irq() {
+                    return;
+                }
+                self.step_done(TaskId(task));
             }
-            Ev::IpiQueued { target } => {
-                let f = Fields {
-                    arg: target.0 as u64,
-                    parent: self.flight.flush,
-                    ..self.flush_fields()
-                };
-                let sent = self.trace.instant(now, me, EventKind::IpiSent, f);
-                self.queue
-                    .after(costs.ipi_delivery_ns, Ev::IpiArrived { target, sent });
-            }
-            Ev::IpiArrived { target, sent } => {
-                let w = &self.cfg.workload;
-                let (p, max) = (w.irqs_off_probability, w.irqs_off_max_ns);
-                // An IPI that lands while the target has IRQs off waits in the APIC for the
-                // rest of that window.
-                if p > 0.0 && self.rng.chance(p) {
-                    let residual = self.rng.range_u64(1, max.max(1));
-                    let r = self
-                        .trace
-                        .begin(now, target, EventKind::IrqsOff, Fields::default());
-                    self.queue.after(residual, Ev::IrqsOn { row: r });
-                    self.queue
-                        .after(residual, Ev::HandlerEntered { target, sent });
-                } else {
-                    self.queue.at(now, Ev::HandlerEntered { target, sent });
+            Ev::Wake { task, epoch } => {
+                let t = &self.tasks[task as usize];
+                if t.epoch == epoch && t.state == TaskState::Blocked {
+                    self.wake(TaskId(task));
                 }
             }
-            Ev::IrqsOn { row } => self.trace.end(row, now),
-            Ev::HandlerEntered { target, sent } => {
-                let f = Fields {
-                    arg: me.0 as u64,
-                    parent: Some(sent),
-                    ..self.flush_fields()
-                };
-                let handler = self.trace.begin(now, target, EventKind::IpiHandler, f);
-                self.queue.after(
-                    costs.ipi_handler_ns / 2,
-                    Ev::FuncStarted { target, handler },
-                );
+            Ev::IpiArrive { cpu, sent } => self.ipi_arrive(CpuId(cpu), sent),
+            Ev::HandlerNext { cpu } => self.handler_next(CpuId(cpu)),
+        }
+    }
+
+    // ---------------------------------------------------------------- interrupts
+
+    /// `llist_add` of the csd of (sender, target); returns whether an IPI must be raised
+    /// (the queue was empty), and the row of the IPI the request rides on.
+    pub fn enqueue_request(&mut self, target: CpuId, sender: CpuId, sent: Row) -> bool {
+        let q = &mut self.cpus[target.index()].call_queue;
+        let was_empty = q.is_empty();
+        let sent = q.first().map_or(sent, |r| r.sent);
+        q.push(Request { sender, sent });
+        was_empty
+    }
+
+    fn ipi_arrive(&mut self, cpu: CpuId, sent: Row) {
+        let c = &mut self.cpus[cpu.index()];
+        if !c.irqs_enabled() {
+            // The APIC holds one pending vector; further IPIs merge into it.
+            if c.ipi_pending.is_none() {
+                c.ipi_pending = Some(sent);
             }
-            Ev::FuncStarted { target, handler } => {
-                let f = Fields {
-                    parent: Some(handler),
-                    arg: 1,
-                    ..self.flush_fields()
-                };
-                let func = self.trace.begin(now, target, EventKind::FlushTlbFunc, f);
-                self.queue.after(
-                    self.flush_cost(),
-                    Ev::FuncDone {
-                        target,
-                        handler,
-                        func,
-                    },
-                );
-            }
-            Ev::FuncDone {
-                target,
-                handler,
-                func,
-            } => {
-                self.trace.end(func, now);
-                let rest = costs.ipi_handler_ns - costs.ipi_handler_ns / 2;
-                self.queue.after(rest, Ev::HandlerDone { target, handler });
-            }
-            Ev::HandlerDone { target, handler } => {
-                self.trace.end(handler, now);
-                let f = Fields {
-                    arg: me.0 as u64,
-                    parent: Some(handler),
-                    ..self.flush_fields()
-                };
-                self.trace.instant(now, target, EventKind::CsdUnlocked, f);
-                self.flight.pending_acks -= 1;
-                self.maybe_finish_wait();
-            }
-            Ev::LocalFuncStarted => {
-                let f = Fields {
-                    parent: self.flight.flush,
-                    arg: 1,
-                    ..self.flush_fields()
-                };
-                let func = self.trace.begin(now, me, EventKind::FlushTlbFunc, f);
-                self.queue
-                    .after(self.flush_cost(), Ev::LocalFlushDone { func });
-            }
-            Ev::LocalFlushDone { func } => {
-                self.trace.end(func, now);
-                self.flight.local_done = true;
-                let wf = Fields {
-                    parent: self.flight.flush,
-                    ..self.flush_fields()
-                };
-                if self.cfg.preempt == Preempt::PreemptibleWait {
-                    if let Some(r) = self.flight.preempt_off.take() {
-                        self.trace.end(r, now);
-                    }
-                }
-                self.flight.wait = Some(self.trace.begin(now, me, EventKind::IpiWait, wf));
-                self.maybe_finish_wait();
-            }
-            Ev::WaitDone => {
-                for r in [
-                    self.flight.wait.take(),
-                    self.flight.flush.take(),
-                    self.flight.preempt_off.take(),
-                ]
-                .into_iter()
-                .flatten()
-                {
-                    self.trace.end(r, now);
-                }
-                // The initiator is busy inside the flush until it returns, so the next one
-                // starts a period after this one started, or right away if this one overran.
-                let k = self.flight.k + 1;
-                if k < self.cfg.workload.flushes {
-                    let next = (self.flight.started + self.cfg.workload.period_ns).max(now);
-                    self.queue.at(next, Ev::FlushStarted { k });
-                }
+            return;
+        }
+        self.start_handler(cpu, sent);
+    }
+
+    /// Interrupts came back on: take a pending IPI, if any.
+    pub fn irqs_back_on(&mut self, cpu: CpuId) {
+        let c = &mut self.cpus[cpu.index()];
+        if c.irqs_enabled() {
+            if let Some(sent) = c.ipi_pending.take() {
+                self.start_handler(cpu, sent);
             }
         }
     }
 
-    fn maybe_finish_wait(&mut self) {
-        if self.flight.local_done && self.flight.pending_acks == 0 && self.flight.wait.is_some() {
-            // The initiator notices the last unlock on its next poll of the csd line.
-            self.queue.after(self.cfg.costs.csd_poll_ns, Ev::WaitDone);
-        }
+    fn start_handler(&mut self, cpu: CpuId, sent: Row) {
+        let now = self.now();
+        let sender = self.cpus[cpu.index()]
+            .call_queue
+            .first()
+            .map_or(0, |r| r.sender.0);
+        let f = Fields {
+            arg: sender as u64,
+            parent: Some(sent),
+            ..Fields::default()
+        };
+        let row = self.trace.begin(now, cpu, EventKind::IpiHandler, f);
+        self.cpus[cpu.index()].handler = Some(Handler {
+            row,
+            started: now,
+            ..Handler::default()
+        });
+        let entry = self.cfg.costs.ipi_handler_ns / 2;
+        self.queue.after(entry, Ev::HandlerNext { cpu: cpu.0 });
     }
 
-    /// INVLPG per page up to the ceiling, else one full flush (the 33-page rule).
-    fn flush_cost(&self) -> Ns {
-        let pages = self.cfg.workload.pages as u64;
-        if pages > 33 {
-            self.cfg.costs.full_flush_ns
+    fn handler_next(&mut self, cpu: CpuId) {
+        let now = self.now();
+        let Some(mut h) = self.cpus[cpu.index()].handler.take() else {
+            return;
+        };
+        if let Some((_, sender)) = h.func.take() {
+            self.csd_unlock(sender, cpu, h.row);
+        }
+        if h.next == 0 && h.items.is_empty() && !h.exiting {
+            // `llist_del_all`: take every request queued so far, in FIFO order.
+            h.items = std::mem::take(&mut self.cpus[cpu.index()].call_queue);
+        }
+        if h.next < h.items.len() {
+            let req = h.items[h.next];
+            h.next += 1;
+            let (cost, row) = self.arch.call_func(self, cpu, req.sender, h.row);
+            h.func = Some((row, req.sender));
+            self.cpus[cpu.index()].handler = Some(h);
+            self.queue.after(cost, Ev::HandlerNext { cpu: cpu.0 });
+        } else if !h.exiting {
+            h.exiting = true;
+            self.cpus[cpu.index()].handler = Some(h);
+            let exit = self.cfg.costs.ipi_handler_ns - self.cfg.costs.ipi_handler_ns / 2;
+            self.queue.after(exit, Ev::HandlerNext { cpu: cpu.0 });
         } else {
-            pages * self.cfg.costs.invlpg_ns
+            self.trace.end(h.row, now);
+            let dur = now.saturating_sub(h.started);
+            self.shift_current_step(cpu, dur);
+            let c = &mut self.cpus[cpu.index()];
+            if let Some(sent) = c.ipi_pending.take() {
+                if !c.call_queue.is_empty() {
+                    self.start_handler(cpu, sent);
+                    return;
+                }
+            }
+            self.check_resched(cpu);
         }
+    }
+
+    /// The SYNC ack: the target clears `CSD_FLAG_LOCK` after running the function; every task
+    /// spinning on that csd notices on its next poll.
+    fn csd_unlock(&mut self, sender: CpuId, target: CpuId, handler_row: Row) {
+        let now = self.now();
+        let cpus = self.cfg.cpus;
+        let csd = self.cfd[sender.index()].csd(target, cpus);
+        csd.locked = false;
+        let waiters = std::mem::take(&mut csd.waiters);
+        let f = Fields {
+            arg: sender.0 as u64,
+            parent: Some(handler_row),
+            ..Fields::default()
+        };
+        self.trace.instant(now, target, EventKind::CsdUnlocked, f);
+        let poll = self.cfg.costs.csd_poll_ns;
+        for (t, epoch) in waiters {
+            let task = &self.tasks[t.index()];
+            if task.epoch == epoch && task.state == TaskState::Running && task.deadline.is_none() {
+                let (pre, cont) = (task.preemptible, task.cont);
+                self.step(t, poll, pre, cont);
+            }
+        }
+    }
+
+    /// An interrupt handler of `dur` ran on `cpu`: the current task's step ends that much later.
+    fn shift_current_step(&mut self, cpu: CpuId, dur: Ns) {
+        let Some(t) = self.cpus[cpu.index()].curr else {
+            return;
+        };
+        let task = &mut self.tasks[t.index()];
+        if let Some(d) = task.deadline {
+            task.epoch = task.epoch.wrapping_add(1);
+            let at = d.saturating_add(dur).max(self.queue.now());
+            task.deadline = Some(at);
+            let ev = Ev::Step {
+                task: t.0,
+                epoch: task.epoch,
+            };
+            self.queue.at(at, ev);
+        }
+    }
+
+    // ---------------------------------------------------------------- invariants
+
+    /// Records a violated invariant as a trace row and in the summary. Never panics.
+    pub fn violate(
+        &mut self,
+        invariant: &'static str,
+        cpu: CpuId,
+        mm: MmId,
+        addr: u64,
+        detail: String,
+    ) {
+        let now = self.now();
+        self.stats.violation_count += 1;
+        if self.stats.violations.len() >= MAX_VIOLATION_ROWS {
+            return;
+        }
+        let text = format!("{invariant}: {detail}");
+        let idx = self.trace.intern(text);
+        let f = Fields {
+            mm,
+            addr,
+            arg: idx,
+            ..Fields::default()
+        };
+        self.trace
+            .instant(now, cpu, EventKind::InvariantViolated, f);
+        self.stats.violations.push(Violation {
+            invariant: invariant.to_string(),
+            cpu: cpu.0,
+            time_ns: now as f64,
+            detail,
+        });
     }
 }

@@ -54,8 +54,51 @@ impl Rng {
     }
 }
 
+/// Natural logarithm from basic IEEE operations only (exactly rounded `+ - * /`), so that a
+/// draw gives bit-identical results on native and wasm32 (libm `ln` may differ in the last
+/// bit between platforms). Accurate to ~1e-15 relative; returns -745 for x <= 0.
+pub fn ln(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        return -745.0;
+    }
+    if x.is_infinite() {
+        return 710.0;
+    }
+    // x = m · 2^e with m in [1, 2).
+    let mut m = x;
+    let mut e = 0i32;
+    while m >= 2.0 {
+        m /= 2.0;
+        e += 1;
+    }
+    while m < 1.0 {
+        m *= 2.0;
+        e -= 1;
+    }
+    // ln m = 2·atanh(s), s = (m−1)/(m+1) ∈ [0, 1/3).
+    let s = (m - 1.0) / (m + 1.0);
+    let s2 = s * s;
+    let mut term = s;
+    let mut sum = 0.0;
+    let mut k = 1.0;
+    for _ in 0..20 {
+        sum += term / k;
+        term *= s2;
+        k += 2.0;
+    }
+    2.0 * sum + e as f64 * std::f64::consts::LN_2
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn ln_matches_the_platform_closely() {
+        for x in [1e-300, 1e-9, 0.001, 0.5, 1.0, 2.0, 10.0, 12345.678] {
+            let (a, b) = (super::ln(x), f64::ln(x));
+            assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{x}: {a} vs {b}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -3,19 +3,35 @@
 //! Two passes: the text is first deserialised as written, so syntax errors and unknown fields
 //! are reported with their line; then `--set key=value` overrides are applied to the parsed
 //! table and the result is deserialised and range-checked again. Every error names the field.
+//!
+//! Every field is documented on the section structs below (`///`), and summarised for authors
+//! in `sim-wasm/SCENARIOS.md`.
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use toml::{Table, Value};
 
-use crate::config::{Arch, Config, Costs, FlushInfo, Preempt, Workload, MAX_CPUS};
+use crate::config::{
+    Arch, Config, Costs, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, TaskSpec, WaitMask,
+    Workload, MAX_CPUS,
+};
 use crate::error::SimError;
-use crate::ids::CpuId;
+use crate::ids::{CpuId, MmId};
+use crate::presets;
+use crate::program;
 
+/// A whole scenario file. Unknown keys anywhere are errors.
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct ScenarioFile {
+    /// Shown as the scenario's name.
     title: Option<String>,
+    /// Prose (Markdown allowed) explaining what the scenario shows.
     description: Option<String>,
+    /// One-line hook for a landing page.
+    summary: Option<String>,
+    /// `x86` (default) or `arm64`.
     arch: Option<String>,
     #[serde(default)]
     machine: MachineSection,
@@ -23,59 +39,197 @@ struct ScenarioFile {
     design: DesignSection,
     #[serde(default)]
     workload: WorkloadSection,
+    /// Cost overrides in ns by name (see `config::Costs`), e.g. `ipi_delivery_ns = 1500`.
     #[serde(default)]
-    costs: CostsSection,
+    costs: BTreeMap<String, i64>,
+    /// Explicit tasks, on top of the generated workload.
+    #[serde(default)]
+    tasks: Vec<TaskSection>,
+    #[serde(default)]
+    expect: ExpectSection,
 }
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct MachineSection {
+    /// Cost preset id: `generic-x86` (default), `icelake-8336c-128`, `skylake-laptop-kvm`.
+    preset: Option<String>,
+    /// 1..=512; default from the preset.
     cpus: Option<i64>,
+    /// TLB entries per CPU (8..=65536) and associativity; defaults from the preset.
+    tlb_entries: Option<i64>,
+    tlb_ways: Option<i64>,
+    /// Cache line size in bytes (default 64).
+    cacheline_bytes: Option<i64>,
+    /// `sizeof(struct flush_tlb_info)` (default 40).
+    flush_info_bytes: Option<i64>,
+    /// Where an unaligned on-stack descriptor starts within its cache line (default 48).
+    stack_offset: Option<i64>,
+    /// Stop the run at this simulated time (default 10 s) or after this many events (50 M).
+    max_time_ns: Option<i64>,
+    max_events: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct DesignSection {
+    /// `percpu` (2019–2026, default) | `stack` (2026) | `stack_unaligned`.
     flush_info: Option<String>,
+    /// `pinned` (pre-2026, default) | `preemptible_wait` (2026).
     preempt: Option<String>,
-    pcid: Option<String>,
+    /// `on` (default) | `off`.
+    pcid: Option<Value>,
+    /// `task` (2026, default) | `percpu` (pre-2026 `cfd->cpumask`; only matters when preemptible).
+    wait_mask: Option<String>,
+    /// `on` (default) | `off`: the "+1" rule for partial flushes (R8).
+    plus_one_rule: Option<Value>,
+    /// `ipi` (default) | `skip`: whether `freed_tables` flushes interrupt lazy CPUs (R6).
+    lazy_freed_tables: Option<String>,
+    /// `tlb_single_page_flush_ceiling` (default 33).
+    ceiling: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct WorkloadSection {
+    /// Op threads of mm 1 looping touch + madvise (default 1, or 0 when `[[tasks]]` exist).
+    threads: Option<i64>,
+    /// Threads of mm 1 spinning on the following CPUs (default: all remaining CPUs).
+    busy_threads: Option<i64>,
+    /// CPUs left idle in lazy-TLB mode on mm 1 after running one of its threads (default 0).
+    lazy_cpus: Option<i64>,
+    /// Ops per op thread (default 1).
     flushes: Option<i64>,
+    /// Pages per op (default 1; > ceiling ⇒ full flushes).
     pages: Option<i64>,
+    /// First CPU of the op threads (default 0).
     initiator: Option<i64>,
+    /// Minimum time from one op's start to the next (default 0: back to back).
     period_ns: Option<i64>,
+    /// Op threads free page tables (munmap) instead of madvise (default false).
+    freed_tables: Option<Value>,
+    /// Busy threads: chance per gap of an interrupts-off window (default 0).
     irqs_off_probability: Option<f64>,
+    /// Busy threads: user-mode spin between interrupts-off draws (default 20 µs).
+    irqs_off_gap_ns: Option<i64>,
+    /// `uniform` (default) | `exp` | `pareto`.
+    irqs_off_dist: Option<String>,
+    /// Mean of `exp`/`pareto` windows (default max/4) and cap of all windows (default 0).
+    irqs_off_mean_ns: Option<i64>,
     irqs_off_max_ns: Option<i64>,
+    /// A high-priority task wakes on `wakeup_cpu` (default: the initiator) every period and
+    /// works `wakeup_work_ns` (default 2 µs); 0 = none (default).
+    wakeup_period_ns: Option<i64>,
+    wakeup_cpu: Option<i64>,
+    wakeup_work_ns: Option<i64>,
+    /// Pages per address space (default 64, grown to fit the op threads' ranges).
+    mm_pages: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
-struct CostsSection {
-    ipi_send_ns: Option<i64>,
-    ipi_delivery_ns: Option<i64>,
-    ipi_handler_ns: Option<i64>,
-    invlpg_ns: Option<i64>,
-    full_flush_ns: Option<i64>,
-    csd_poll_ns: Option<i64>,
+struct TaskSection {
+    /// Label in the UI (default `task<N>`).
+    name: Option<String>,
+    /// Address space id; 0 = kernel thread (lazy TLB). Default 1.
+    mm: Option<i64>,
+    /// CPU it starts on (default 0).
+    cpu: Option<i64>,
+    /// CPUs it may migrate to (default: only `cpu`).
+    cpus: Option<Vec<i64>>,
+    /// 0 = normal (default); higher preempts lower where preemption is enabled.
+    prio: Option<i64>,
+    /// First wakeup time (default 0).
+    start_ns: Option<i64>,
+    /// Program iterations, 0 = forever (default 1).
+    repeat: Option<i64>,
+    /// Does not keep the run alive (default: true iff repeat = 0).
+    daemon: Option<bool>,
+    /// Each iteration counts as an op in `op_latency_ns` (default false).
+    measure: Option<bool>,
+    /// The program, see `program.rs`, e.g. `"touch 0; madvise 0; spin 2us"`.
+    program: String,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct ExpectSection {
+    /// Invariants violated with the file's own settings, e.g. `[]` or `["I3", "I7"]`.
+    #[serde(default)]
+    violations: Vec<String>,
+    /// Overrides the native test suite adds (e.g. `["flushes=500"]` for a bench scenario).
+    #[serde(default)]
+    test_set: Vec<String>,
+    /// The outcome under other toggle settings.
+    #[serde(default)]
+    cases: Vec<CaseSection>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct CaseSection {
+    set: Vec<String>,
+    #[serde(default)]
+    violations: Vec<String>,
 }
 
 /// The flat override vocabulary shared by scenario files, the URL, the CLI and CSV `variant`
-/// columns: each short key names the table it lives in.
-const SECTION_OF: &[(&str, &str)] = &[
-    ("cpus", "machine"),
-    ("flush_info", "design"),
-    ("preempt", "design"),
-    ("pcid", "design"),
-    ("flushes", "workload"),
-    ("pages", "workload"),
-    ("initiator", "workload"),
-    ("period_ns", "workload"),
-    ("irqs_off_probability", "workload"),
-    ("irqs_off_max_ns", "workload"),
+/// columns: each short key names the table (and field) it lives in.
+const SECTION_OF: &[(&str, &str, &str)] = &[
+    ("cpus", "machine", "cpus"),
+    ("machine", "machine", "preset"),
+    ("preset", "machine", "preset"),
+    ("tlb_entries", "machine", "tlb_entries"),
+    ("tlb_ways", "machine", "tlb_ways"),
+    ("stack_offset", "machine", "stack_offset"),
+    ("max_time_ns", "machine", "max_time_ns"),
+    ("max_events", "machine", "max_events"),
+    ("flush_info", "design", "flush_info"),
+    ("preempt", "design", "preempt"),
+    ("pcid", "design", "pcid"),
+    ("wait_mask", "design", "wait_mask"),
+    ("plus_one_rule", "design", "plus_one_rule"),
+    ("lazy_freed_tables", "design", "lazy_freed_tables"),
+    ("ceiling", "design", "ceiling"),
+    ("threads", "workload", "threads"),
+    ("busy_threads", "workload", "busy_threads"),
+    ("lazy_cpus", "workload", "lazy_cpus"),
+    ("flushes", "workload", "flushes"),
+    ("pages", "workload", "pages"),
+    ("initiator", "workload", "initiator"),
+    ("period_ns", "workload", "period_ns"),
+    ("freed_tables", "workload", "freed_tables"),
+    ("irqs_off_probability", "workload", "irqs_off_probability"),
+    ("irqs_off_gap_ns", "workload", "irqs_off_gap_ns"),
+    ("irqs_off_dist", "workload", "irqs_off_dist"),
+    ("irqs_off_mean_ns", "workload", "irqs_off_mean_ns"),
+    ("irqs_off_max_ns", "workload", "irqs_off_max_ns"),
+    ("wakeup_period_ns", "workload", "wakeup_period_ns"),
+    ("wakeup_cpu", "workload", "wakeup_cpu"),
+    ("wakeup_work_ns", "workload", "wakeup_work_ns"),
+    ("mm_pages", "workload", "mm_pages"),
+];
+
+type CostField = fn(&mut Costs) -> &mut u64;
+
+/// Every cost parameter by its scenario name.
+pub const COSTS: &[(&str, CostField)] = &[
+    ("ipi_send_ns", |c| &mut c.ipi_send_ns),
+    ("csd_queue_ns", |c| &mut c.csd_queue_ns),
+    ("ipi_delivery_ns", |c| &mut c.ipi_delivery_ns),
+    ("ipi_handler_ns", |c| &mut c.ipi_handler_ns),
+    ("flush_func_ns", |c| &mut c.flush_func_ns),
+    ("invlpg_ns", |c| &mut c.invlpg_ns),
+    ("full_flush_ns", |c| &mut c.full_flush_ns),
+    ("tlb_refill_ns", |c| &mut c.tlb_refill_ns),
+    ("tlb_hit_ns", |c| &mut c.tlb_hit_ns),
+    ("page_fault_ns", |c| &mut c.page_fault_ns),
+    ("syscall_ns", |c| &mut c.syscall_ns),
+    ("zap_pte_ns", |c| &mut c.zap_pte_ns),
+    ("cacheline_transfer_ns", |c| &mut c.cacheline_transfer_ns),
+    ("csd_poll_ns", |c| &mut c.csd_poll_ns),
+    ("context_switch_ns", |c| &mut c.context_switch_ns),
+    ("switch_mm_ns", |c| &mut c.switch_mm_ns),
 ];
 
 /// Parses a scenario and applies `key=value` overrides, returning a validated config.
@@ -92,8 +246,12 @@ pub fn parse(text: &str, overrides: &[String]) -> Result<Config, SimError> {
             .map_err(|e| SimError::new("--set", e.message().to_string()))?
     };
     validate(file).map_err(|e| {
-        let line = find_line(text, &e.path);
-        e.at_line(line)
+        if e.line == 0 {
+            let line = find_line(text, &e.path);
+            e.at_line(line)
+        } else {
+            e
+        }
     })
 }
 
@@ -130,16 +288,24 @@ fn apply_override(table: &mut Table, assignment: &str) -> Result<(), SimError> {
     let key = key.trim();
     let raw = raw.trim();
     let (section, field) = match key.split_once('.') {
-        Some((s, f)) => (s.to_string(), f.to_string()),
-        None => match SECTION_OF.iter().find(|(k, _)| *k == key) {
-            Some((_, s)) => (s.to_string(), key.to_string()),
+        Some((s, f)) if ["machine", "design", "workload", "costs"].contains(&s) => {
+            (s.to_string(), f.to_string())
+        }
+        Some(_) => {
+            return Err(SimError::new(
+                format!("--set {key}"),
+                "dotted keys must start with machine., design., workload. or costs.",
+            ))
+        }
+        None => match SECTION_OF.iter().find(|(k, _, _)| *k == key) {
+            Some((_, s, f)) => (s.to_string(), f.to_string()),
             None if key == "arch" || key == "title" => (String::new(), key.to_string()),
             None => {
-                let known: Vec<&str> = SECTION_OF.iter().map(|(k, _)| *k).collect();
+                let known: Vec<&str> = SECTION_OF.iter().map(|(k, _, _)| *k).collect();
                 return Err(SimError::new(
                     format!("--set {key}"),
                     format!(
-                        "unknown setting; known settings: arch, {}",
+                        "unknown setting; known settings: arch, {}, costs.<name>",
                         known.join(", ")
                     ),
                 ));
@@ -171,43 +337,144 @@ fn apply_override(table: &mut Table, assignment: &str) -> Result<(), SimError> {
     Ok(())
 }
 
+fn on_off(path: &str, v: Option<&Value>, default: bool) -> Result<bool, SimError> {
+    match v {
+        None => Ok(default),
+        Some(Value::Boolean(b)) => Ok(*b),
+        Some(Value::String(s)) if s == "on" || s == "true" => Ok(true),
+        Some(Value::String(s)) if s == "off" || s == "false" => Ok(false),
+        Some(other) => Err(SimError::new(
+            path,
+            format!("expected on or off, got {other:?}"),
+        )),
+    }
+}
+
+fn choice<T: Copy>(path: &str, v: Option<&str>, options: &[(&str, T)]) -> Result<T, SimError> {
+    let got = v.unwrap_or(options[0].0);
+    options
+        .iter()
+        .find(|(name, _)| *name == got)
+        .map(|&(_, t)| t)
+        .ok_or_else(|| {
+            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+            one_of(path, got, &names)
+        })
+}
+
+/// Upper bound for any duration knob: 1000 s of simulated time.
+const MAX_NS: i64 = 1_000_000_000_000;
+
 fn validate(f: ScenarioFile) -> Result<Config, SimError> {
-    let arch = match f.arch.as_deref().unwrap_or("x86") {
-        "x86" => Arch::X86,
-        "arm64" => Arch::Arm64,
-        other => return Err(one_of("arch", other, &["x86", "arm64"])),
+    let arch = choice(
+        "arch",
+        f.arch.as_deref(),
+        &[("x86", Arch::X86), ("arm64", Arch::Arm64)],
+    )?;
+    if arch == Arch::Arm64 {
+        return Err(SimError::new(
+            "arch",
+            "arm64 is not simulated yet (only x86); it arrives with the arm64 model",
+        ));
+    }
+    let m = f.machine;
+    let preset_id = m.preset.as_deref().unwrap_or(presets::IDS[0]);
+    let preset = presets::by_id(preset_id)
+        .ok_or_else(|| one_of("machine.preset", preset_id, &presets::IDS))?;
+    let cpus = int_in(
+        "machine.cpus",
+        m.cpus,
+        preset.cpus as i64,
+        1,
+        MAX_CPUS as i64,
+    )? as u16;
+    let tlb_entries = int_in(
+        "machine.tlb_entries",
+        m.tlb_entries,
+        preset.tlb_entries as i64,
+        8,
+        65_536,
+    )? as u32;
+    let tlb_ways = int_in(
+        "machine.tlb_ways",
+        m.tlb_ways,
+        preset.tlb_ways as i64,
+        1,
+        tlb_entries as i64,
+    )? as u32;
+    let cacheline_bytes = int_in("machine.cacheline_bytes", m.cacheline_bytes, 64, 8, 4096)? as u32;
+    // Keep every CPU's TLB within memory a browser tab can afford (4 M entries ≈ 64 MB).
+    if cpus as u64 * tlb_entries as u64 > 4 << 20 {
+        return Err(SimError::new(
+            "machine.tlb_entries",
+            format!("{cpus} CPUs × {tlb_entries} entries is too large (at most 4194304 in total)"),
+        ));
+    }
+
+    let d = f.design;
+    let design = Design {
+        flush_info: choice(
+            "design.flush_info",
+            d.flush_info.as_deref(),
+            &[
+                ("percpu", FlushInfo::PerCpu),
+                ("stack", FlushInfo::Stack),
+                ("stack_unaligned", FlushInfo::StackUnaligned),
+            ],
+        )?,
+        preempt: choice(
+            "design.preempt",
+            d.preempt.as_deref(),
+            &[
+                ("pinned", Preempt::Pinned),
+                ("preemptible_wait", Preempt::PreemptibleWait),
+            ],
+        )?,
+        pcid: on_off("design.pcid", d.pcid.as_ref(), true)?,
+        wait_mask: choice(
+            "design.wait_mask",
+            d.wait_mask.as_deref(),
+            &[("task", WaitMask::Task), ("percpu", WaitMask::PerCpu)],
+        )?,
+        plus_one_rule: on_off("design.plus_one_rule", d.plus_one_rule.as_ref(), true)?,
+        lazy_freed_tables_ipi: choice(
+            "design.lazy_freed_tables",
+            d.lazy_freed_tables.as_deref(),
+            &[("ipi", true), ("skip", false)],
+        )?,
+        ceiling: int_in("design.ceiling", d.ceiling, 33, 0, 1 << 20)? as u32,
     };
-    let cpus = int_in("machine.cpus", f.machine.cpus, 4, 1, MAX_CPUS as i64)? as u16;
-    let flush_info = match f.design.flush_info.as_deref().unwrap_or("percpu") {
-        "percpu" => FlushInfo::PerCpu,
-        "stack" => FlushInfo::Stack,
-        "stack_unaligned" => FlushInfo::StackUnaligned,
-        other => {
-            return Err(one_of(
-                "design.flush_info",
-                other,
-                &["percpu", "stack", "stack_unaligned"],
-            ))
-        }
-    };
-    let preempt = match f.design.preempt.as_deref().unwrap_or("pinned") {
-        "pinned" => Preempt::Pinned,
-        "preemptible_wait" => Preempt::PreemptibleWait,
-        other => {
-            return Err(one_of(
-                "design.preempt",
-                other,
-                &["pinned", "preemptible_wait"],
-            ))
-        }
-    };
-    let pcid = match f.design.pcid.as_deref().unwrap_or("on") {
-        "on" => true,
-        "off" => false,
-        other => return Err(one_of("design.pcid", other, &["on", "off"])),
-    };
+
+    let tasks_given = !f.tasks.is_empty();
     let w = f.workload;
     let initiator = int_in("workload.initiator", w.initiator, 0, 0, cpus as i64 - 1)? as u16;
+    let free_after_initiator = cpus as i64 - initiator as i64;
+    let threads = int_in(
+        "workload.threads",
+        w.threads,
+        if tasks_given { 0 } else { 1 },
+        0,
+        free_after_initiator,
+    )? as u16;
+    let lazy_cpus = int_in(
+        "workload.lazy_cpus",
+        w.lazy_cpus,
+        0,
+        0,
+        free_after_initiator - threads as i64,
+    )? as u16;
+    let busy_default = if tasks_given || threads == 0 {
+        0
+    } else {
+        free_after_initiator - threads as i64 - lazy_cpus as i64
+    };
+    let busy_threads = int_in(
+        "workload.busy_threads",
+        w.busy_threads,
+        busy_default,
+        0,
+        free_after_initiator - threads as i64 - lazy_cpus as i64,
+    )? as u16;
     let probability = w.irqs_off_probability.unwrap_or(0.0);
     if !(0.0..=1.0).contains(&probability) {
         return Err(SimError::new(
@@ -215,55 +482,196 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
             format!("must be between 0 and 1, got {probability}"),
         ));
     }
+    let pages = int_in("workload.pages", w.pages, 1, 1, 1 << 16)? as u32;
+    let irqs_off_max_ns = int_in("workload.irqs_off_max_ns", w.irqs_off_max_ns, 0, 0, MAX_NS)?;
+    let needed_pages = (threads as i64).max(1) * pages as i64;
     let workload = Workload {
+        threads,
+        busy_threads,
+        lazy_cpus,
         flushes: int_in("workload.flushes", w.flushes, 1, 0, 10_000_000)? as u32,
-        pages: int_in("workload.pages", w.pages, 1, 1, 1 << 21)? as u32,
+        pages,
         initiator: CpuId(initiator),
-        period_ns: int_in(
-            "workload.period_ns",
-            w.period_ns,
+        period_ns: int_in("workload.period_ns", w.period_ns, 0, 0, MAX_NS)? as u64,
+        freed_tables: on_off("workload.freed_tables", w.freed_tables.as_ref(), false)?,
+        irqs_off_probability: probability,
+        irqs_off_gap_ns: int_in(
+            "workload.irqs_off_gap_ns",
+            w.irqs_off_gap_ns,
             20_000,
             1,
-            1_000_000_000_000,
+            MAX_NS,
         )? as u64,
-        irqs_off_probability: probability,
-        irqs_off_max_ns: int_in(
-            "workload.irqs_off_max_ns",
-            w.irqs_off_max_ns,
+        irqs_off_dist: choice(
+            "workload.irqs_off_dist",
+            w.irqs_off_dist.as_deref(),
+            &[
+                ("uniform", Dist::Uniform),
+                ("exp", Dist::Exp),
+                ("pareto", Dist::Pareto),
+            ],
+        )?,
+        irqs_off_mean_ns: int_in(
+            "workload.irqs_off_mean_ns",
+            w.irqs_off_mean_ns,
+            irqs_off_max_ns / 4,
             0,
-            0,
-            1_000_000_000,
+            MAX_NS,
         )? as u64,
-    };
-    let d = Costs::default();
-    let c = f.costs;
-    let cost = |name: &str, v: Option<i64>, default: u64| -> Result<u64, SimError> {
-        Ok(int_in(
-            &format!("costs.{name}"),
-            v,
-            default as i64,
+        irqs_off_max_ns: irqs_off_max_ns as u64,
+        wakeup_period_ns: int_in(
+            "workload.wakeup_period_ns",
+            w.wakeup_period_ns,
             0,
-            1_000_000_000_000,
-        )? as u64)
+            0,
+            MAX_NS,
+        )? as u64,
+        wakeup_cpu: CpuId(int_in(
+            "workload.wakeup_cpu",
+            w.wakeup_cpu,
+            initiator as i64,
+            0,
+            cpus as i64 - 1,
+        )? as u16),
+        wakeup_work_ns: int_in(
+            "workload.wakeup_work_ns",
+            w.wakeup_work_ns,
+            2_000,
+            0,
+            MAX_NS,
+        )? as u64,
+        mm_pages: int_in("workload.mm_pages", w.mm_pages, 64, 1, 1 << 20)?
+            .max(needed_pages.min(1 << 20)) as u32,
     };
-    let costs = Costs {
-        ipi_send_ns: cost("ipi_send_ns", c.ipi_send_ns, d.ipi_send_ns)?,
-        ipi_delivery_ns: cost("ipi_delivery_ns", c.ipi_delivery_ns, d.ipi_delivery_ns)?,
-        ipi_handler_ns: cost("ipi_handler_ns", c.ipi_handler_ns, d.ipi_handler_ns)?,
-        invlpg_ns: cost("invlpg_ns", c.invlpg_ns, d.invlpg_ns)?,
-        full_flush_ns: cost("full_flush_ns", c.full_flush_ns, d.full_flush_ns)?,
-        csd_poll_ns: cost("csd_poll_ns", c.csd_poll_ns, d.csd_poll_ns)?,
+
+    let mut costs = preset.costs;
+    for (name, &v) in &f.costs {
+        let path = format!("costs.{name}");
+        let field = COSTS
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, get)| get)
+            .ok_or_else(|| {
+                let names: Vec<&str> = COSTS.iter().map(|(n, _)| *n).collect();
+                SimError::new(
+                    &path,
+                    format!("unknown cost; known costs: {}", names.join(", ")),
+                )
+            })?;
+        *field(&mut costs) = int_in(&path, Some(v), 0, 0, MAX_NS)? as u64;
+    }
+
+    let mut tasks = Vec::with_capacity(f.tasks.len());
+    if f.tasks.len() > 4096 {
+        return Err(SimError::new("tasks", "at most 4096 tasks"));
+    }
+    for (i, t) in f.tasks.into_iter().enumerate() {
+        tasks.push(validate_task(i, t, cpus, workload.mm_pages)?);
+    }
+
+    let e = f.expect;
+    let names = |path: &str, v: Vec<String>| -> Result<Vec<String>, SimError> {
+        for n in &v {
+            let ok =
+                n.len() >= 2 && n.starts_with('I') && n[1..].chars().all(|c| c.is_ascii_digit());
+            if !ok {
+                return Err(SimError::new(
+                    path,
+                    format!("`{n}` is not an invariant name like I3"),
+                ));
+            }
+        }
+        Ok(v)
     };
+    let mut cases = Vec::new();
+    for (i, c) in e.cases.into_iter().enumerate() {
+        cases.push(ExpectCase {
+            set: c.set,
+            violations: names(&format!("expect.cases[{i}].violations"), c.violations)?,
+        });
+    }
+    let expect = Expect {
+        violations: names("expect.violations", e.violations)?,
+        cases,
+        test_set: e.test_set,
+    };
+
     Ok(Config {
         title: f.title.unwrap_or_else(|| "Untitled scenario".into()),
         description: f.description.unwrap_or_default(),
+        summary: f.summary.unwrap_or_default(),
         arch,
         cpus,
-        flush_info,
-        preempt,
-        pcid,
+        preset: preset.id.to_string(),
+        tlb_entries,
+        tlb_ways,
+        cacheline_bytes,
+        flush_info_bytes: int_in("machine.flush_info_bytes", m.flush_info_bytes, 40, 1, 4096)?
+            as u32,
+        stack_offset: int_in("machine.stack_offset", m.stack_offset, 48, 0, 4095)? as u32,
+        max_time_ns: int_in(
+            "machine.max_time_ns",
+            m.max_time_ns,
+            10_000_000_000,
+            1,
+            MAX_NS,
+        )? as u64,
+        max_events: int_in(
+            "machine.max_events",
+            m.max_events,
+            50_000_000,
+            1,
+            1_000_000_000,
+        )? as u64,
+        design,
         workload,
+        tasks,
         costs,
+        expect,
+    })
+}
+
+fn validate_task(i: usize, t: TaskSection, cpus: u16, mm_pages: u32) -> Result<TaskSpec, SimError> {
+    let p = |f: &str| format!("tasks[{i}].{f}");
+    let cpu = int_in(&p("cpu"), t.cpu, 0, 0, cpus as i64 - 1)? as u16;
+    let mut allowed = vec![CpuId(cpu)];
+    for &c in t.cpus.iter().flatten() {
+        let c = int_in(&p("cpus"), Some(c), 0, 0, cpus as i64 - 1)? as u16;
+        if !allowed.contains(&CpuId(c)) {
+            allowed.push(CpuId(c));
+        }
+    }
+    let program = program::parse(&t.program).map_err(|m| SimError::new(p("program"), m))?;
+    for op in &program {
+        if op.page_end() > mm_pages as u64 {
+            return Err(SimError::new(
+                p("program"),
+                format!(
+                    "{op:?} reaches past the address space ({mm_pages} pages; raise workload.mm_pages)"
+                ),
+            ));
+        }
+        if let program::Op::Migrate(c) = op {
+            if *c >= cpus {
+                return Err(SimError::new(
+                    p("program"),
+                    format!("migrate {c}: there are only {cpus} CPUs"),
+                ));
+            }
+        }
+    }
+    let repeat = int_in(&p("repeat"), t.repeat, 1, 0, 100_000_000)? as u32;
+    Ok(TaskSpec {
+        name: t.name.unwrap_or_else(|| format!("task{i}")),
+        mm: MmId(int_in(&p("mm"), t.mm, 1, 0, 1000)? as u16),
+        cpu: CpuId(cpu),
+        cpus: allowed,
+        prio: int_in(&p("prio"), t.prio, 0, 0, 99)? as u8,
+        start_ns: int_in(&p("start_ns"), t.start_ns, 0, 0, MAX_NS)? as u64,
+        repeat,
+        daemon: t.daemon.unwrap_or(repeat == 0),
+        measure: t.measure.unwrap_or(false),
+        program,
     })
 }
 
@@ -289,16 +697,29 @@ fn one_of(path: &str, got: &str, allowed: &[&str]) -> SimError {
 }
 
 /// Best-effort line of `section.key` in the text: the first `key =` line after `[section]`.
+/// `tasks[3].program` finds the fourth `[[tasks]]` header, then `program =` below it.
 fn find_line(text: &str, path: &str) -> u32 {
     let (section, key) = match path.rsplit_once('.') {
         Some((s, k)) => (Some(s), k),
         None => (None, path),
     };
+    let (section, nth) = match section.and_then(|s| s.split_once('[')) {
+        Some((name, rest)) => (Some(name), rest.trim_end_matches(']').parse::<usize>().ok()),
+        None => (section, None),
+    };
     let mut in_section = section.is_none();
+    let mut seen = 0usize;
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.starts_with('[') {
-            in_section = section.is_some_and(|s| t.trim_matches(|c| c == '[' || c == ']') == s);
+            let name = t.trim_matches(|c| c == '[' || c == ']');
+            in_section = section.is_some_and(|s| name == s);
+            if in_section {
+                if let Some(n) = nth {
+                    in_section = seen == n;
+                    seen += 1;
+                }
+            }
             continue;
         }
         let is_key = t
@@ -321,9 +742,9 @@ mod tests {
     fn a_minimal_scenario_gets_the_documented_defaults() {
         let c = parse(MINIMAL, &[]).unwrap();
         assert_eq!(c.cpus, 4);
-        assert_eq!(c.flush_info, FlushInfo::PerCpu);
-        assert_eq!(c.preempt, Preempt::Pinned);
-        assert_eq!(c.costs, Costs::default());
+        assert_eq!(c.design.flush_info, FlushInfo::PerCpu);
+        assert_eq!(c.design.preempt, Preempt::Pinned);
+        assert_eq!(c.preset, "generic-x86");
     }
 
     #[test]
@@ -345,7 +766,7 @@ mod tests {
     #[test]
     fn overrides_replace_scenario_values() {
         let c = parse(MINIMAL, &["flush_info=stack".into(), "cpus=16".into()]).unwrap();
-        assert_eq!(c.flush_info, FlushInfo::Stack);
+        assert_eq!(c.design.flush_info, FlushInfo::Stack);
         assert_eq!(c.cpus, 16);
     }
 

@@ -57,7 +57,35 @@ impl Session {
         self.world.now()
     }
 
+    /// The world itself, for tests that inspect kernel state.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The outcome the scenario file promises, as JSON:
+    /// `{"violations":[..],"test_set":[..],"cases":[{"set":[..],"violations":[..]}]}`.
+    pub fn expect_json(&self) -> String {
+        let e = &self.world.cfg.expect;
+        let cases: Vec<serde_json::Value> = e
+            .cases
+            .iter()
+            .map(|c| serde_json::json!({"set": c.set, "violations": c.violations}))
+            .collect();
+        serde_json::json!({
+            "violations": e.violations,
+            "test_set": e.test_set,
+            "cases": cases,
+        })
+        .to_string()
+    }
+
     pub fn summary(&self) -> Summary {
-        Summary::of(&self.world.trace, self.world.events(), self.world.now())
+        Summary::of(
+            self.world.arch.name(),
+            &self.world.stats,
+            &self.world.trace,
+            self.world.events(),
+            self.world.now(),
+        )
     }
 }

@@ -4,7 +4,6 @@
 
 use serde::Serialize;
 
-use crate::events::EventKind;
 use crate::trace::Trace;
 
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Default)]
@@ -43,47 +42,84 @@ pub struct Violation {
     pub detail: String,
 }
 
+/// Raw measurements gathered while the world runs (so the summary does not rescan the trace).
+#[derive(Debug, Clone, Default)]
+pub struct Collector {
+    pub flush_latency: Vec<f64>,
+    pub preempt_off: Vec<f64>,
+    pub op_latency: Vec<f64>,
+    pub wakeup_latency: Vec<f64>,
+    pub ipis: u64,
+    pub tlb_misses: u64,
+    pub page_faults: u64,
+    pub full_flushes: u64,
+    pub partial_flushes: u64,
+    pub switch_flushes: u64,
+    pub violations: Vec<Violation>,
+    pub violation_count: u64,
+}
+
+/// The run's numbers. Latencies are in simulated nanoseconds.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct Summary {
+    pub arch: String,
+    /// Popped queue events (trace rows are not events).
     pub events: u64,
     pub trace_rows: u64,
     pub sim_time_ns: f64,
+    /// The workload's own operation (e.g. one touch + madvise), per iteration of measured tasks.
+    pub op_latency_ns: Stats,
+    /// `flush_tlb_mm_range()` from entry to return, per flush.
     pub flush_latency_ns: Stats,
+    /// The initiator's preemption-off time per flush.
     pub preempt_off_ns: Stats,
+    /// From a high-priority task's wakeup until it runs.
+    pub wakeup_latency_ns: Stats,
     pub ipis: u64,
+    pub tlb_misses: u64,
+    pub page_faults: u64,
+    /// `flush_tlb_func` outcomes, plus flushing CR3 writes at context switch.
+    pub full_flushes: u64,
+    pub partial_flushes: u64,
+    pub switch_flushes: u64,
+    /// Every violation recorded (at most 10 000; `violation_count` counts all).
     pub violations: Vec<Violation>,
+    pub violation_count: u64,
 }
 
 impl Summary {
-    pub fn of(trace: &Trace, events: u64, sim_time_ns: u64) -> Summary {
-        let durations =
-            |k: EventKind| -> Vec<f64> { trace.rows_of(k).map(|i| trace.dur[i]).collect() };
-        let violations = trace
-            .rows_of(EventKind::InvariantViolated)
-            .map(|i| {
-                let detail = trace
-                    .strings
-                    .get(trace.arg[i] as usize)
-                    .cloned()
-                    .unwrap_or_default();
-                let invariant = detail.split(':').next().unwrap_or("").to_string();
-                Violation {
-                    invariant,
-                    cpu: trace.cpu[i],
-                    time_ns: trace.time[i],
-                    detail,
-                }
-            })
-            .collect();
+    pub fn of(arch: &str, c: &Collector, trace: &Trace, events: u64, sim_time_ns: u64) -> Summary {
+        let stats = |v: &Vec<f64>| Stats::of(&mut v.clone());
         Summary {
+            arch: arch.to_string(),
             events,
             trace_rows: trace.len() as u64,
             sim_time_ns: sim_time_ns as f64,
-            flush_latency_ns: Stats::of(&mut durations(EventKind::FlushRange)),
-            preempt_off_ns: Stats::of(&mut durations(EventKind::PreemptOff)),
-            ipis: trace.rows_of(EventKind::IpiSent).count() as u64,
-            violations,
+            op_latency_ns: stats(&c.op_latency),
+            flush_latency_ns: stats(&c.flush_latency),
+            preempt_off_ns: stats(&c.preempt_off),
+            wakeup_latency_ns: stats(&c.wakeup_latency),
+            ipis: c.ipis,
+            tlb_misses: c.tlb_misses,
+            page_faults: c.page_faults,
+            full_flushes: c.full_flushes,
+            partial_flushes: c.partial_flushes,
+            switch_flushes: c.switch_flushes,
+            violations: c.violations.clone(),
+            violation_count: c.violation_count,
         }
+    }
+
+    /// The distinct names of the violated invariants, sorted.
+    pub fn violated(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .violations
+            .iter()
+            .map(|x| x.invariant.clone())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
     }
 
     pub fn to_json(&self) -> String {

@@ -92,6 +92,12 @@ impl Trace {
         self.push(time, f64::NAN, cpu, kind, f)
     }
 
+    /// Records a span whose duration is already known (it starts now and ends in the future).
+    pub fn span(&mut self, time: Ns, dur: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        debug_assert!(kind.is_span());
+        self.push(time, dur as f64, cpu, kind, f)
+    }
+
     /// Closes a span opened by [`Trace::begin`].
     pub fn end(&mut self, row: Row, time: Ns) {
         let i = row as usize;

@@ -66,6 +66,14 @@ fn with_preemptible_wait_preemption_is_off_only_until_dispatch() {
 #[test]
 fn a_remote_cpu_with_irqs_off_stretches_the_initiators_wait() {
     let quiet = run(FOUR, &[]).summary();
-    let noisy = run(FOUR, &["irqs_off_probability=1", "irqs_off_max_ns=50000"]).summary();
+    let noisy = run(
+        FOUR,
+        &[
+            "irqs_off_probability=1",
+            "irqs_off_gap_ns=100",
+            "irqs_off_max_ns=50000",
+        ],
+    )
+    .summary();
     assert!(noisy.flush_latency_ns.max > quiet.flush_latency_ns.max);
 }

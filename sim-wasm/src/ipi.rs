@@ -1,0 +1,76 @@
+//! The generic cross-call layer (`kernel/smp.c`): one csd per (sender, target) pair in the
+//! sender's `cfd_data`, the sender's `cfd->cpumask`, and the flush descriptors
+//! (`struct flush_tlb_info`) the requests point at.
+//!
+//! The IPI bus itself is in the machine: a request is `llist_add`ed to the target's
+//! `call_queue`; the sender raises an IPI only if the queue was empty (coalescing, §4.2).
+
+use crate::ids::{CpuId, MmId, TaskId, TLB_GENERATION_INVALID};
+
+/// `call_single_data_t` of one (sender, target) pair.
+#[derive(Clone, Debug, Default)]
+pub struct Csd {
+    /// `CSD_FLAG_LOCK`.
+    pub locked: bool,
+    /// `csd->info`: which descriptor the target's `flush_tlb_func` will read.
+    pub info: u32,
+    /// Tasks spinning on this csd (`csd_lock` or `csd_lock_wait`), with their epoch.
+    pub waiters: Vec<(TaskId, u32)>,
+}
+
+/// `struct call_function_data` of one sender CPU.
+#[derive(Clone, Debug, Default)]
+pub struct Cfd {
+    /// Indexed by target CPU; allocated on first use and never freed (2026 patch 5).
+    pub csd: Vec<Csd>,
+    /// `cfd->cpumask`: the targets of the latest many-call from this CPU.
+    pub mask: Vec<u16>,
+    /// The task currently waiting on `mask` (only when `wait_mask = percpu`), for I8.
+    pub mask_user: Option<TaskId>,
+}
+
+impl Cfd {
+    pub fn csd(&mut self, target: CpuId, cpus: u16) -> &mut Csd {
+        if self.csd.is_empty() {
+            self.csd = vec![Csd::default(); cpus as usize];
+        }
+        let i = target.index().min(self.csd.len() - 1);
+        &mut self.csd[i]
+    }
+
+    pub fn is_locked(&self, target: CpuId) -> bool {
+        self.csd.get(target.index()).is_some_and(|c| c.locked)
+    }
+}
+
+/// `struct flush_tlb_info`.
+#[derive(Clone, Copy, Debug)]
+pub struct FlushTlbInfo {
+    pub mm: MmId,
+    pub start: u32,
+    pub pages: u32,
+    /// `end == TLB_FLUSH_ALL`.
+    pub full: bool,
+    pub new_tlb_gen: u64,
+    pub initiating_cpu: CpuId,
+    pub freed_tables: bool,
+    pub trim_cpumask: bool,
+    /// The task between `get_flush_tlb_info()` and `put_flush_tlb_info()` (I7).
+    pub owner: Option<TaskId>,
+}
+
+impl Default for FlushTlbInfo {
+    fn default() -> Self {
+        FlushTlbInfo {
+            mm: MmId::INIT_MM,
+            start: 0,
+            pages: 0,
+            full: true,
+            new_tlb_gen: TLB_GENERATION_INVALID,
+            initiating_cpu: CpuId(0),
+            freed_tables: false,
+            trim_cpumask: false,
+            owner: None,
+        }
+    }
+}

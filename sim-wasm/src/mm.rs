@@ -1,0 +1,143 @@
+//! An address space (`struct mm_struct` + `mm_context_t`): its flush generation `tlb_gen`, the
+//! lazily maintained `mm_cpumask`, and a page table whose PTEs carry versions so a stale
+//! translation is detectable.
+//!
+//! A PTE's `version` is the generation of the last change that removed or downgraded it
+//! (the `new_tlb_gen` of the flush that covers that change); a TLB entry filled from it copies
+//! the version. `safe` is the version up to which the covering flush has *returned*: any
+//! translation with a smaller version must be gone everywhere (I3), because the caller may
+//! now free the page.
+
+use crate::ids::{CpuId, MmId, Ns};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Page {
+    pub present: bool,
+    pub version: u32,
+    pub safe: u32,
+}
+
+/// The pages a generation's flush covers (for checking the "+1" rule, I2).
+#[derive(Clone, Copy, Debug)]
+pub struct GenRange {
+    pub start: u32,
+    pub pages: u32,
+    pub full: bool,
+}
+
+/// A set of CPUs as a bitmap.
+#[derive(Clone, Debug, Default)]
+pub struct CpuMask {
+    words: Vec<u64>,
+}
+
+impl CpuMask {
+    pub fn new(cpus: u16) -> CpuMask {
+        CpuMask {
+            words: vec![0; (cpus as usize).div_ceil(64)],
+        }
+    }
+    pub fn contains(&self, c: CpuId) -> bool {
+        self.words
+            .get(c.index() / 64)
+            .is_some_and(|w| w & (1 << (c.index() % 64)) != 0)
+    }
+    pub fn set(&mut self, c: CpuId) {
+        if let Some(w) = self.words.get_mut(c.index() / 64) {
+            *w |= 1 << (c.index() % 64);
+        }
+    }
+    pub fn clear(&mut self, c: CpuId) {
+        if let Some(w) = self.words.get_mut(c.index() / 64) {
+            *w &= !(1 << (c.index() % 64));
+        }
+    }
+    /// Members in ascending order, appended to `out` (no allocation when `out` has room).
+    pub fn collect_into(&self, out: &mut Vec<u16>) {
+        for (i, &w) in self.words.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let b = w.trailing_zeros();
+                out.push((i * 64) as u16 + b as u16);
+                w &= w - 1;
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Mm {
+    pub id: MmId,
+    /// Never reused; what PCID slots remember (I10).
+    pub ctx_id: u64,
+    /// `mm->context.tlb_gen`; starts at 1 (0 is `TLB_GENERATION_INVALID`).
+    pub tlb_gen: u64,
+    pub cpumask: CpuMask,
+    pub pages: Vec<Page>,
+    /// `gen_ranges[g]` = what the change of generation g touched.
+    pub gen_ranges: Vec<GenRange>,
+    /// Newest generation whose flush freed page tables and has returned.
+    pub tables_freed_gen: u64,
+    /// `next_trim_cpumask`: when a flush next trims stale cpumask bits (once per second).
+    pub next_trim: Ns,
+    /// CPUs whose `loaded_mm` is this mm (lazy or not); checked against the cpumask (I5).
+    pub loaded_on: u32,
+}
+
+impl Mm {
+    pub fn new(id: MmId, cpus: u16, pages: u32) -> Mm {
+        Mm {
+            id,
+            ctx_id: id.0 as u64 + 1,
+            tlb_gen: 1,
+            cpumask: CpuMask::new(cpus),
+            pages: vec![Page::default(); pages as usize],
+            gen_ranges: vec![
+                GenRange {
+                    start: 0,
+                    pages: 0,
+                    full: false
+                };
+                2
+            ],
+            tables_freed_gen: 0,
+            next_trim: 1_000_000_000,
+            loaded_on: 0,
+        }
+    }
+
+    /// Clears the PTEs of `[start, start+n)` and increments `tlb_gen` (rule: change the page
+    /// tables first, then increment, then flush). Returns the new generation.
+    pub fn zap_and_inc_tlb_gen(&mut self, start: u32, n: u32, full: bool) -> u64 {
+        self.tlb_gen += 1;
+        let gen = self.tlb_gen;
+        let end = (start as usize + n as usize).min(self.pages.len());
+        for p in &mut self.pages[(start as usize).min(end)..end] {
+            p.present = false;
+            p.version = gen as u32;
+        }
+        self.gen_ranges.push(GenRange {
+            start,
+            pages: n,
+            full,
+        });
+        gen
+    }
+
+    /// Whether a flush of `[start, start+pages)` covers every change made for generations
+    /// `(from, to]`.
+    pub fn range_covers(&self, from: u64, to: u64, start: u32, pages: u32) -> Result<(), u64> {
+        let end = start as u64 + pages as u64;
+        for g in from.saturating_add(1)..=to {
+            if let Some(r) = self.gen_ranges.get(g as usize) {
+                let covered = !r.full
+                    && r.start as u64 >= start as u64
+                    && r.start as u64 + r.pages as u64 <= end;
+                if !covered {
+                    return Err(g);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,264 @@
+//! Task programs: starting each op and moving to the next one. User-mode work (touch, spin)
+//! is preemptible; `madvise`/`munmap` zap the PTEs and hand over to the arch's
+//! `flush_tlb_mm_range`; `cli`/`sti` open and close interrupts-off windows.
+
+use crate::config::Dist;
+use crate::events::EventKind;
+use crate::ids::{CpuId, MmId, Ns, TaskId};
+use crate::invariants;
+use crate::machine::{Ev, World, USER_BASE};
+use crate::program::{Dur, Op};
+use crate::task::{Cont, FlushPhase, TaskState};
+use crate::trace::Fields;
+
+impl World {
+    /// The op at `pc` finished: advance, wrapping into the next iteration or finishing.
+    pub fn next_op(&mut self, t: TaskId) {
+        let now = self.now();
+        let task = &mut self.tasks[t.index()];
+        task.pc += 1;
+        if task.pc >= self.programs[task.program].len() {
+            if task.measure && !task.measured {
+                let lat = now.saturating_sub(task.iter_start);
+                self.stats.op_latency.push(lat as f64);
+            }
+            let task = &mut self.tasks[t.index()];
+            task.measured = false;
+            task.iter = task.iter.saturating_add(1);
+            if task.repeat != 0 && task.iter >= task.repeat {
+                self.deschedule(t, TaskState::Done);
+                self.task_done(t);
+                return;
+            }
+            task.pc = 0;
+            task.iter_start = now;
+        }
+        self.start_op(t);
+    }
+
+    pub fn start_op(&mut self, t: TaskId) {
+        let now = self.now();
+        let task = &self.tasks[t.index()];
+        let Some(&op) = self.programs[task.program].get(task.pc) else {
+            self.deschedule(t, TaskState::Done);
+            self.task_done(t);
+            return;
+        };
+        let (cpu, mm) = (task.cpu, task.mm);
+        let costs = &self.cfg.costs;
+        match op {
+            Op::Touch { page, n } => {
+                let cost = self.touch(cpu, mm, page, n);
+                self.step(t, cost, true, Cont::NextOp);
+            }
+            Op::Madvise { page, n } | Op::Munmap { page, n } => {
+                let freed = matches!(op, Op::Munmap { .. });
+                let cost = costs
+                    .syscall_ns
+                    .saturating_add(costs.zap_pte_ns.saturating_mul(n as u64));
+                let arch = self.arch;
+                arch.prepare_flush(self, t, page, n, freed);
+                self.step(t, cost, true, Cont::Flush(FlushPhase::Begin));
+            }
+            Op::Spin(Some(d)) => self.step(t, d, true, Cont::NextOp),
+            Op::Spin(None) => self.spin_wait(t, true, Cont::Start),
+            Op::Cli => {
+                self.cli(cpu);
+                self.step(t, 0, false, Cont::NextOp);
+            }
+            Op::Sti => {
+                self.sti(cpu);
+                self.step(t, 0, true, Cont::NextOp);
+            }
+            Op::IrqsOff(d) => {
+                let d = match d {
+                    Dur::Fixed(d) => d,
+                    Dur::Rand => self.draw_irqs_off(),
+                };
+                self.cli(cpu);
+                self.step(t, d, false, Cont::StiThenNext);
+            }
+            Op::MaybeIrqsOff => {
+                let p = self.cfg.workload.irqs_off_probability;
+                if p > 0.0 && self.rng.chance(p) {
+                    let d = self.draw_irqs_off();
+                    self.cli(cpu);
+                    self.step(t, d, false, Cont::StiThenNext);
+                } else {
+                    self.step(t, 0, true, Cont::NextOp);
+                }
+            }
+            Op::Sleep(d) => self.block_until(t, now.saturating_add(d)),
+            Op::At(at) => {
+                if at <= now {
+                    self.step(t, 0, true, Cont::NextOp);
+                } else {
+                    self.block_until(t, at);
+                }
+            }
+            Op::Pace(d) => {
+                if task.measure {
+                    let lat = now.saturating_sub(task.iter_start);
+                    self.stats.op_latency.push(lat as f64);
+                    self.tasks[t.index()].measured = true;
+                }
+                let until = self.tasks[t.index()].iter_start.saturating_add(d);
+                self.step(t, until.saturating_sub(now), true, Cont::NextOp);
+            }
+            Op::Speculate => {
+                invariants::check_speculative_walk(self, cpu);
+                self.step(t, 0, true, Cont::NextOp);
+            }
+            Op::Migrate(to) => {
+                let to = CpuId(to.min(self.cfg.cpus.saturating_sub(1)));
+                if to == cpu {
+                    self.step(t, 0, true, Cont::NextOp);
+                } else {
+                    let task = &mut self.tasks[t.index()];
+                    if !task.allowed.contains(&to) {
+                        task.allowed.push(to);
+                    }
+                    task.cont = Cont::NextOp;
+                    task.remaining = None;
+                    self.deschedule(t, TaskState::Runnable);
+                    let f = Fields {
+                        mm,
+                        arg: t.0 as u64,
+                        ..Fields::default()
+                    };
+                    self.trace.instant(now, to, EventKind::TaskMigrated, f);
+                    self.tasks[t.index()].cpu = to;
+                    self.cpus[to.index()].rq.push(t);
+                    self.schedule(to);
+                }
+            }
+            Op::Yield => {
+                let prio = task.prio;
+                let other = self.cpus[cpu.index()]
+                    .rq
+                    .iter()
+                    .any(|&o| self.tasks[o.index()].prio >= prio);
+                if other {
+                    self.tasks[t.index()].cont = Cont::NextOp;
+                    self.tasks[t.index()].remaining = None;
+                    self.deschedule(t, TaskState::Runnable);
+                    self.cpus[cpu.index()].rq.push(t);
+                    self.schedule(cpu);
+                } else {
+                    self.step(t, 0, true, Cont::NextOp);
+                }
+            }
+        }
+    }
+
+    fn block_until(&mut self, t: TaskId, at: Ns) {
+        self.tasks[t.index()].cont = Cont::NextOp;
+        self.tasks[t.index()].remaining = None;
+        self.deschedule(t, TaskState::Blocked);
+        let epoch = self.tasks[t.index()].epoch;
+        self.queue.at(at, Ev::Wake { task: t.0, epoch });
+    }
+
+    /// `local_irq_disable()`.
+    pub fn cli(&mut self, cpu: CpuId) {
+        let now = self.now();
+        let c = &mut self.cpus[cpu.index()];
+        c.irqs_off += 1;
+        if c.irqs_off == 1 {
+            let row = self
+                .trace
+                .begin(now, cpu, EventKind::IrqsOff, Fields::default());
+            self.cpus[cpu.index()].irqs_off_row = Some(row);
+        }
+    }
+
+    /// `local_irq_enable()`: a pending IPI is taken now; then a pending reschedule.
+    pub fn sti(&mut self, cpu: CpuId) {
+        let now = self.now();
+        let c = &mut self.cpus[cpu.index()];
+        if c.irqs_off == 0 {
+            return;
+        }
+        c.irqs_off -= 1;
+        if c.irqs_off == 0 {
+            if let Some(r) = c.irqs_off_row.take() {
+                self.trace.end(r, now);
+            }
+            self.irqs_back_on(cpu);
+            self.check_resched(cpu);
+        }
+    }
+
+    /// One interrupts-off window length from the workload's distribution.
+    fn draw_irqs_off(&mut self) -> Ns {
+        let w = &self.cfg.workload;
+        let max = w.irqs_off_max_ns.max(1);
+        let mean = w.irqs_off_mean_ns.max(1) as f64;
+        let d = match w.irqs_off_dist {
+            Dist::Uniform => return self.rng.range_u64(1, max),
+            Dist::Exp => -mean * crate::rng::ln(1.0 - self.rng.next_f64()),
+            // Pareto with α = 2: x_min / sqrt(u), mean 2·x_min. sqrt is exact in IEEE 754,
+            // so native and wasm draw identical values.
+            Dist::Pareto => (mean / 2.0) / (1.0 - self.rng.next_f64()).sqrt(),
+        };
+        (d.max(1.0) as u64).min(max)
+    }
+
+    /// User accesses to `n` pages: TLB lookups (a stale hit is checked against the page
+    /// table), page walks on misses, faults on non-present pages. Returns the time taken.
+    fn touch(&mut self, cpu: CpuId, mm: MmId, page: u32, n: u32) -> Ns {
+        if mm == MmId::INIT_MM || mm.0 as usize >= self.mms.len() {
+            return 0;
+        }
+        let now = self.now();
+        let arch = self.arch;
+        let tag = arch.tlb_tag(self, cpu);
+        let costs = &self.cfg.costs;
+        let (hit_ns, refill_ns, fault_ns) =
+            (costs.tlb_hit_ns, costs.tlb_refill_ns, costs.page_fault_ns);
+        let mut cost: Ns = 0;
+        let mut misses = 0u64;
+        let mut first_miss = None;
+        let end = (page as usize + n as usize).min(self.mms[mm.0 as usize].pages.len());
+        for vpn in page as usize..end {
+            let vpn = vpn as u32;
+            let p = self.mms[mm.0 as usize].pages[vpn as usize];
+            let c = &mut self.cpus[cpu.index()];
+            if let Some(e) = c.tlb.lookup(tag, vpn) {
+                cost += hit_ns;
+                if (e.version < p.version || e.mm != mm) && !e.reported() {
+                    let entry = *e;
+                    if invariants::check_translation_use(self, cpu, mm, vpn, entry) {
+                        if let Some(e) = self.cpus[cpu.index()].tlb.lookup(tag, vpn) {
+                            crate::tlb::Tlb::mark_reported(e);
+                        }
+                    }
+                }
+                continue;
+            }
+            misses += 1;
+            first_miss.get_or_insert(vpn);
+            cost += refill_ns;
+            let pg = &mut self.mms[mm.0 as usize].pages[vpn as usize];
+            if !pg.present {
+                pg.present = true;
+                cost += fault_ns;
+                self.stats.page_faults += 1;
+            }
+            let version = pg.version;
+            self.cpus[cpu.index()].tlb.fill(tag, mm, vpn, version);
+        }
+        if misses > 0 {
+            self.stats.tlb_misses += misses;
+            let f = Fields {
+                mm,
+                addr: USER_BASE + first_miss.unwrap_or(0) as u64 * 4096,
+                arg: misses,
+                asid: tag as u16,
+                ..Fields::default()
+            };
+            self.trace.instant(now, cpu, EventKind::TlbMissed, f);
+        }
+        cost
+    }
+}

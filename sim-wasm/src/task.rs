@@ -1,0 +1,130 @@
+//! Tasks (threads): which mm they belong to, where they run, their priority, their program and
+//! where they are in it, and — while inside `flush_tlb_mm_range()` — the state of that flush.
+//!
+//! A task advances in *steps*: a step has a cost in simulated time and a continuation ([`Cont`])
+//! that runs when the step completes. Preempting a task saves the rest of its step; an
+//! interrupt handler on its CPU pushes the step's completion back by the handler's duration.
+
+use crate::ids::{CpuId, DescId, MmId, Ns, TaskId};
+use crate::trace::Row;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskState {
+    Blocked,
+    Runnable,
+    Running,
+    Done,
+}
+
+/// What a task does when its current step completes (or when it is switched back in while
+/// it was spinning on a csd).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cont {
+    /// Start the op at `pc`.
+    Start,
+    /// The op at `pc` is finished: go to the next one.
+    NextOp,
+    /// End an `irqsoff` window, then go on.
+    StiThenNext,
+    /// Continue the flush protocol (arch-specific phase).
+    Flush(FlushPhase),
+}
+
+/// Phases of `flush_tlb_mm_range()` → `flush_tlb_multi()` → `smp_call_function_many_cond()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlushPhase {
+    /// PTEs zapped: `get_cpu`, `inc_mm_tlb_gen`, fill the descriptor, pick the targets.
+    Begin,
+    /// `csd_lock` + `llist_add` + IPI for the next target.
+    Dispatch,
+    /// The local `flush_tlb_func` ran with IRQs off; turn them back on and start waiting.
+    LocalDone,
+    /// `csd_lock_wait` over the wait mask.
+    Wait,
+}
+
+/// One `flush_tlb_mm_range()` in flight, owned by the task that called it.
+#[derive(Clone, Debug)]
+pub struct FlushOp {
+    pub mm: MmId,
+    pub start: u32,
+    pub pages: u32,
+    pub freed_tables: bool,
+    pub new_tlb_gen: u64,
+    pub desc: DescId,
+    /// The CPU the flush was dispatched from (whose `cfd_data` holds the csds).
+    pub cpu: CpuId,
+    pub targets: Vec<u16>,
+    pub next_target: usize,
+    /// `for_each_cpu` position in the wait loop (-1 before the first target).
+    pub cursor: i32,
+    pub flush_row: Row,
+    pub poff_row: Option<Row>,
+    pub poff_start: Ns,
+    pub wait_row: Option<Row>,
+    pub started: Ns,
+}
+
+#[derive(Clone, Debug)]
+pub struct Task {
+    pub id: TaskId,
+    pub name: String,
+    pub mm: MmId,
+    pub prio: u8,
+    pub allowed: Vec<CpuId>,
+    pub cpu: CpuId,
+    pub state: TaskState,
+    /// Index into `World::programs`.
+    pub program: usize,
+    pub pc: usize,
+    pub iter: u32,
+    pub repeat: u32,
+    pub daemon: bool,
+    pub measure: bool,
+    pub iter_start: Ns,
+    pub measured: bool,
+    /// Bumped whenever scheduled events for this task become obsolete.
+    pub epoch: u32,
+    /// Completion time of the current step, if one is timed.
+    pub deadline: Option<Ns>,
+    /// What was left of the step when the task was preempted.
+    pub remaining: Option<Ns>,
+    pub cont: Cont,
+    /// Whether the current step may be preempted (user mode, or a preemptible wait).
+    pub preemptible: bool,
+    /// When a high-priority task became runnable (for wakeup latency).
+    pub woken_at: Option<Ns>,
+    pub flush: Option<Box<FlushOp>>,
+    /// The task-local IPI wait mask (2026).
+    pub ipi_mask: Vec<u16>,
+}
+
+impl Task {
+    pub fn new(id: TaskId, name: String, mm: MmId, cpu: CpuId, program: usize) -> Task {
+        Task {
+            id,
+            name,
+            mm,
+            prio: 0,
+            allowed: vec![cpu],
+            cpu,
+            state: TaskState::Blocked,
+            program,
+            pc: 0,
+            iter: 0,
+            repeat: 1,
+            daemon: false,
+            measure: false,
+            iter_start: 0,
+            measured: false,
+            epoch: 0,
+            deadline: None,
+            remaining: None,
+            cont: Cont::Start,
+            preemptible: false,
+            woken_at: None,
+            flush: None,
+            ipi_mask: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Every scenario in `content/scenarios/` runs natively with the outcome its `[expect]` table
+//! states: the set of violated invariants, for the file's own settings and for each
+//! `[[expect.cases]]` toggle setting. `expect.test_set` overrides (e.g. fewer flushes for a
+//! benchmark scenario) are applied to every run here.
+
+use std::path::PathBuf;
+
+use tlbscope_sim::scenario;
+use tlbscope_sim::session::Session;
+
+fn scenario_files() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../content/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn violated(text: &str, overrides: &[String]) -> Vec<String> {
+    let mut s = Session::new(text, overrides, 1)
+        .unwrap_or_else(|e| panic!("does not parse with {overrides:?}: {e}"));
+    s.run();
+    s.summary().violated()
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn every_scenario_shows_exactly_the_violations_it_states() {
+    let files = scenario_files();
+    assert!(!files.is_empty(), "no scenarios found");
+    let mut failures = Vec::new();
+    for file in &files {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(file).unwrap();
+        let cfg = match scenario::parse(&text, &[]) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let base = cfg.expect.test_set.clone();
+        let mut runs = vec![(base.clone(), cfg.expect.violations.clone())];
+        for case in &cfg.expect.cases {
+            let mut set = base.clone();
+            set.extend(case.set.iter().cloned());
+            runs.push((set, case.violations.clone()));
+        }
+        for (set, want) in runs {
+            let got = violated(&text, &set);
+            let want = sorted(want);
+            if got != want {
+                failures.push(format!("{name} {set:?}: expected {want:?}, got {got:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn every_x86_scenario_has_a_title_a_summary_and_a_description() {
+    for file in scenario_files() {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with("x86-") {
+            continue;
+        }
+        let cfg = scenario::parse(&std::fs::read_to_string(&file).unwrap(), &[]).unwrap();
+        assert!(cfg.title != "Untitled scenario", "{name} has no title");
+        assert!(!cfg.summary.is_empty(), "{name} has no summary");
+        assert!(!cfg.description.is_empty(), "{name} has no description");
+    }
+}
