@@ -65,7 +65,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 full_flush_ns: 32,
                 tlb_refill_ns: 20,
                 tlb_hit_ns: 1,
-                page_fault_ns: 550,
+                page_fault_ns: 660,
                 syscall_ns: 180,
                 zap_pte_ns: 20,
                 cacheline_transfer_ns: 25,
