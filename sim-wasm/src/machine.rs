@@ -31,8 +31,9 @@ const MAX_VIOLATION_ROWS: usize = 10_000;
 /// Base virtual address of user pages in the trace's `addr` column.
 pub const USER_BASE: u64 = 0x7f00_0000_0000;
 
-#[derive(Debug, Clone, Copy)]
-pub enum Ev {
+/// What can happen next, as stored in the queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
     /// A task's current step completes (ignored unless `epoch` still matches).
     Step { task: u32, epoch: u32 },
     /// A blocked task's timer fires.
@@ -41,6 +42,53 @@ pub enum Ev {
     IpiArrive { cpu: u16, sent: Row },
     /// The handler on `cpu` finished its current part (entry, one request, or exit).
     HandlerNext { cpu: u16 },
+}
+
+/// An [`Event`] packed into one `u64` (2-bit kind, 30-bit task or CPU, 32-bit epoch or row).
+/// Queue entries are then three plain words, written and read whole; an enum built field by
+/// field on the stack made every push stall on store forwarding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ev(u64);
+
+impl Ev {
+    const MASK30: u64 = (1 << 30) - 1;
+
+    fn pack(kind: u64, who: u32, data: u32) -> Ev {
+        Ev((kind << 62) | ((who as u64 & Self::MASK30) << 32) | data as u64)
+    }
+
+    pub fn step(task: u32, epoch: u32) -> Ev {
+        Self::pack(0, task, epoch)
+    }
+    pub fn wake(task: u32, epoch: u32) -> Ev {
+        Self::pack(1, task, epoch)
+    }
+    pub fn ipi_arrive(cpu: u16, sent: Row) -> Ev {
+        Self::pack(2, cpu as u32, sent)
+    }
+    pub fn handler_next(cpu: u16) -> Ev {
+        Self::pack(3, cpu as u32, 0)
+    }
+
+    pub fn unpack(self) -> Event {
+        let who = ((self.0 >> 32) & Self::MASK30) as u32;
+        let data = self.0 as u32;
+        match self.0 >> 62 {
+            0 => Event::Step {
+                task: who,
+                epoch: data,
+            },
+            1 => Event::Wake {
+                task: who,
+                epoch: data,
+            },
+            2 => Event::IpiArrive {
+                cpu: who as u16,
+                sent: data,
+            },
+            _ => Event::HandlerNext { cpu: who as u16 },
+        }
+    }
 }
 
 pub struct World {
@@ -61,7 +109,10 @@ pub struct World {
     pub desc_lines: u64,
     /// A reusable target list for the next flush (avoids an allocation per flush).
     pub scratch_targets: Vec<u16>,
+    /// Events that did something (stale ones, superseded by a reschedule, are not counted).
     events: u64,
+    /// Every pop, stale or not: bounds the run.
+    popped: u64,
     live: u32,
     finished: bool,
 }
@@ -87,6 +138,7 @@ impl World {
             desc_lines: cfg.descriptor_lines(),
             scratch_targets: Vec::new(),
             events: 0,
+            popped: 0,
             live: 0,
             finished: false,
             cfg,
@@ -112,13 +164,7 @@ impl World {
         w.descs = vec![FlushTlbInfo::default(); n as usize + w.tasks.len()];
         for i in 0..w.tasks.len() {
             let start = w.tasks[i].iter_start;
-            w.queue.at(
-                start,
-                Ev::Wake {
-                    task: i as u32,
-                    epoch: 0,
-                },
-            );
+            w.queue.at(start, Ev::wake(i as u32, 0));
         }
         w
     }
@@ -217,7 +263,7 @@ impl World {
                 self.finish();
                 break;
             }
-            if self.events >= self.cfg.max_events {
+            if self.popped >= self.cfg.max_events {
                 self.finish();
                 break;
             }
@@ -232,8 +278,10 @@ impl World {
                 self.finish();
                 break;
             };
-            self.events += 1;
-            self.handle(ev);
+            self.popped += 1;
+            if self.handle(ev) {
+                self.events += 1;
+            }
         }
         self.finished
     }
@@ -258,29 +306,32 @@ impl World {
         }
     }
 
-    fn handle(&mut self, ev: Ev) {
-        match ev {
-            Ev::Step { task, epoch } => {
+    /// Handles one event; false if it was stale (superseded before it came due).
+    fn handle(&mut self, ev: Ev) -> bool {
+        match ev.unpack() {
+            Event::Step { task, epoch } => {
                 let t = &self.tasks[task as usize];
                 if t.epoch != epoch || t.state != TaskState::Running {
-                    return;
+                    return false;
                 }
                 // The CPU is in an interrupt handler: the step completes after it
                 // (the handler's exit re-schedules it, shifted by the handler's duration).
                 if self.cpus[t.cpu.index()].in_irq() {
-                    return;
+                    return false;
                 }
                 self.step_done(TaskId(task));
             }
-            Ev::Wake { task, epoch } => {
+            Event::Wake { task, epoch } => {
                 let t = &self.tasks[task as usize];
-                if t.epoch == epoch && t.state == TaskState::Blocked {
-                    self.wake(TaskId(task));
+                if t.epoch != epoch || t.state != TaskState::Blocked {
+                    return false;
                 }
+                self.wake(TaskId(task));
             }
-            Ev::IpiArrive { cpu, sent } => self.ipi_arrive(CpuId(cpu), sent),
-            Ev::HandlerNext { cpu } => self.handler_next(CpuId(cpu)),
+            Event::IpiArrive { cpu, sent } => self.ipi_arrive(CpuId(cpu), sent),
+            Event::HandlerNext { cpu } => self.handler_next(CpuId(cpu)),
         }
+        true
     }
 
     // ---------------------------------------------------------------- interrupts
@@ -335,7 +386,7 @@ impl World {
             ..Handler::default()
         });
         let entry = self.cfg.costs.ipi_handler_ns / 2;
-        self.queue.after(entry, Ev::HandlerNext { cpu: cpu.0 });
+        self.queue.after(entry, Ev::handler_next(cpu.0));
     }
 
     fn handler_next(&mut self, cpu: CpuId) {
@@ -356,17 +407,23 @@ impl World {
             let (cost, row) = self.arch.call_func(self, cpu, req.sender, h.row);
             h.func = Some((row, req.sender));
             self.cpus[cpu.index()].handler = Some(h);
-            self.queue.after(cost, Ev::HandlerNext { cpu: cpu.0 });
+            self.queue.after(cost, Ev::handler_next(cpu.0));
         } else if !h.exiting {
             h.exiting = true;
             self.cpus[cpu.index()].handler = Some(h);
             let exit = self.cfg.costs.ipi_handler_ns - self.cfg.costs.ipi_handler_ns / 2;
-            self.queue.after(exit, Ev::HandlerNext { cpu: cpu.0 });
+            self.queue.after(exit, Ev::handler_next(cpu.0));
         } else {
             self.trace.end(h.row, now);
             let dur = now.saturating_sub(h.started);
             self.shift_current_step(cpu, dur);
             let c = &mut self.cpus[cpu.index()];
+            // Hand the request vector back to the queue so the next burst needs no allocation.
+            if c.call_queue.capacity() == 0 {
+                let mut items = h.items;
+                items.clear();
+                c.call_queue = items;
+            }
             if let Some(sent) = c.ipi_pending.take() {
                 if !c.call_queue.is_empty() {
                     self.start_handler(cpu, sent);
@@ -411,10 +468,7 @@ impl World {
             task.epoch = task.epoch.wrapping_add(1);
             let at = d.saturating_add(dur).max(self.queue.now());
             task.deadline = Some(at);
-            let ev = Ev::Step {
-                task: t.0,
-                epoch: task.epoch,
-            };
+            let ev = Ev::step(t.0, task.epoch);
             self.queue.at(at, ev);
         }
     }

@@ -156,7 +156,7 @@ impl World {
         self.tasks[t.index()].remaining = None;
         self.deschedule(t, TaskState::Blocked);
         let epoch = self.tasks[t.index()].epoch;
-        self.queue.at(at, Ev::Wake { task: t.0, epoch });
+        self.queue.at(at, Ev::wake(t.0, epoch));
     }
 
     /// `local_irq_disable()`.

@@ -22,10 +22,7 @@ impl World {
         task.preemptible = preemptible;
         let at = now.saturating_add(cost);
         task.deadline = Some(at);
-        let ev = Ev::Step {
-            task: t.0,
-            epoch: task.epoch,
-        };
+        let ev = Ev::step(t.0, task.epoch);
         self.queue.at(at, ev);
         if preemptible {
             let cpu = task.cpu;

@@ -94,7 +94,7 @@ pub struct Task {
     pub preemptible: bool,
     /// When a high-priority task became runnable (for wakeup latency).
     pub woken_at: Option<Ns>,
-    pub flush: Option<Box<FlushOp>>,
+    pub flush: Option<FlushOp>,
     /// The task-local IPI wait mask (2026).
     pub ipi_mask: Vec<u16>,
 }

@@ -27,7 +27,8 @@ pub struct Trace {
     pub parent: Vec<i32>,
     /// Explanations referenced by `arg` of `InvariantViolated` rows.
     pub strings: Vec<String>,
-    open_spans: usize,
+    /// Rows of spans begun and perhaps not yet ended (compacted now and then).
+    open: Vec<Row>,
 }
 
 /// Fields of one row beyond time, cpu and kind; `Default` leaves them zero / no parent.
@@ -88,8 +89,13 @@ impl Trace {
     /// Opens a span at `time`; close it with [`Trace::end`]. Until closed its `dur` is NaN.
     pub fn begin(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
-        self.open_spans += 1;
-        self.push(time, f64::NAN, cpu, kind, f)
+        let row = self.push(time, f64::NAN, cpu, kind, f);
+        if self.open.len() >= 4096 && self.open.len() == self.open.capacity() {
+            let dur = &self.dur;
+            self.open.retain(|&r| dur[r as usize].is_nan());
+        }
+        self.open.push(row);
+        row
     }
 
     /// Records a span whose duration is already known (it starts now and ends in the future).
@@ -102,22 +108,18 @@ impl Trace {
     pub fn end(&mut self, row: Row, time: Ns) {
         let i = row as usize;
         if self.dur[i].is_nan() {
-            self.open_spans -= 1;
             self.dur[i] = (time as f64 - self.time[i]).max(0.0);
         }
     }
 
     /// Closes every span still open at the end of the run, so no NaN crosses the boundary.
     pub fn close_all(&mut self, time: Ns) {
-        if self.open_spans == 0 {
-            return;
-        }
-        for i in 0..self.dur.len() {
+        for r in std::mem::take(&mut self.open) {
+            let i = r as usize;
             if self.dur[i].is_nan() {
                 self.dur[i] = (time as f64 - self.time[i]).max(0.0);
             }
         }
-        self.open_spans = 0;
     }
 
     /// Adds an explanation to the string table and returns its index (for `arg`).

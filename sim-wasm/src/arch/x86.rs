@@ -161,7 +161,7 @@ impl X86 {
     }
 
     fn flush_op(w: &mut World, t: TaskId) -> Option<&mut FlushOp> {
-        w.tasks[t.index()].flush.as_deref_mut()
+        w.tasks[t.index()].flush.as_mut()
     }
 
     /// `put_cpu()` of the flush: ends its preemption-off span.
@@ -313,13 +313,8 @@ impl X86 {
                 };
                 let row = w.trace.instant(now, sender, EventKind::IpiSent, f);
                 w.stats.ipis += 1;
-                w.queue.after(
-                    arrive,
-                    crate::machine::Ev::IpiArrive {
-                        cpu: target.0,
-                        sent: row,
-                    },
-                );
+                w.queue
+                    .after(arrive, crate::machine::Ev::ipi_arrive(target.0, row));
                 row
             } else {
                 flush_row
@@ -375,7 +370,7 @@ impl X86 {
         let preemptible = w.cfg.design.preempt == Preempt::PreemptibleWait;
         let per_cpu_mask = w.cfg.design.wait_mask == WaitMask::PerCpu;
         loop {
-            let Some(op) = w.tasks[t.index()].flush.as_deref() else {
+            let Some(op) = w.tasks[t.index()].flush.as_ref() else {
                 return;
             };
             let (sender, cursor) = (op.cpu, op.cursor);
@@ -564,7 +559,7 @@ impl Arch for X86 {
             wait_row: None,
             started: 0,
         };
-        w.tasks[t.index()].flush = Some(Box::new(op));
+        w.tasks[t.index()].flush = Some(op);
     }
 
     fn flush_step(&self, w: &mut World, t: TaskId, phase: FlushPhase) {
