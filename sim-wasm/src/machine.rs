@@ -32,6 +32,17 @@ const MAX_VIOLATION_ROWS: usize = 10_000;
 pub const USER_BASE: u64 = 0x7f00_0000_0000;
 
 /// What can happen next, as stored in the queue.
+/// One user access, as the hardware performed it (recorded only when a test asks for it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Access {
+    pub time: Ns,
+    pub cpu: CpuId,
+    pub mm: MmId,
+    pub vpn: u32,
+    /// The PTE version of the translation used (from the TLB, or the page table on a miss).
+    pub version: u32,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// A task's current step completes (ignored unless `epoch` still matches).
@@ -107,6 +118,9 @@ pub struct World {
     pub arch: &'static dyn Arch,
     /// Cache lines one descriptor spans (per the `flush_info` placement).
     pub desc_lines: u64,
+    /// Every user access, when enabled (`Session::record_accesses`): lets tests check the
+    /// engine against an independent reference model.
+    pub accesses: Option<Vec<Access>>,
     /// A reusable target list for the next flush (avoids an allocation per flush).
     pub scratch_targets: Vec<u16>,
     /// Events that did something (stale ones, superseded by a reschedule, are not counted).
@@ -137,6 +151,7 @@ impl World {
             arch: arch::for_config(&cfg),
             desc_lines: cfg.descriptor_lines(),
             scratch_targets: Vec::new(),
+            accesses: None,
             events: 0,
             popped: 0,
             live: 0,

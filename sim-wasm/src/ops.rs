@@ -6,7 +6,7 @@ use crate::config::Dist;
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
 use crate::invariants;
-use crate::machine::{Ev, World, USER_BASE};
+use crate::machine::{Access, Ev, World, USER_BASE};
 use crate::program::{Dur, Op};
 use crate::task::{Cont, FlushPhase, TaskState};
 use crate::trace::Fields;
@@ -226,6 +226,15 @@ impl World {
             let c = &mut self.cpus[cpu.index()];
             if let Some(e) = c.tlb.lookup(tag, vpn) {
                 cost += hit_ns;
+                if let Some(log) = &mut self.accesses {
+                    log.push(Access {
+                        time: now,
+                        cpu,
+                        mm,
+                        vpn,
+                        version: e.version,
+                    });
+                }
                 if (e.version < p.version || e.mm != mm) && !e.reported() {
                     let entry = *e;
                     if invariants::check_translation_use(self, cpu, mm, vpn, entry) {
@@ -247,6 +256,15 @@ impl World {
             }
             let version = pg.version;
             self.cpus[cpu.index()].tlb.fill(tag, mm, vpn, version);
+            if let Some(log) = &mut self.accesses {
+                log.push(Access {
+                    time: now,
+                    cpu,
+                    mm,
+                    vpn,
+                    version,
+                });
+            }
         }
         if misses > 0 {
             self.stats.tlb_misses += misses;

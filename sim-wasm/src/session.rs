@@ -57,6 +57,16 @@ impl Session {
         self.world.now()
     }
 
+    /// Records every user access from now on (for reference-model tests).
+    pub fn record_accesses(&mut self) {
+        self.world.accesses.get_or_insert_with(Vec::new);
+    }
+
+    /// The accesses recorded since `record_accesses`.
+    pub fn accesses(&self) -> &[crate::machine::Access] {
+        self.world.accesses.as_deref().unwrap_or(&[])
+    }
+
     /// The world itself, for tests that inspect kernel state.
     pub fn world(&self) -> &World {
         &self.world
