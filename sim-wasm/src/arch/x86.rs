@@ -202,10 +202,6 @@ impl X86 {
         let m = &mut w.mms[mm.0 as usize];
         let gen = m.zap_and_inc_tlb_gen(op.start, op.pages, false);
         op.new_tlb_gen = gen;
-        let trim = now >= m.next_trim;
-        if trim {
-            m.next_trim = now.saturating_add(TRIM_PERIOD_NS);
-        }
         let ff = Fields {
             mm,
             gen,
@@ -225,6 +221,17 @@ impl X86 {
             FlushInfo::Stack | FlushInfo::StackUnaligned => w.cfg.cpus as DescId + t.0,
         };
         invariants::check_descriptor_get(w, desc, t, cpu);
+        // flush_tlb_multi() is taken when another CPU is in the cpumask; only then is
+        // should_trim_cpumask() asked (at most once per second per mm).
+        let mut members = std::mem::take(&mut op.targets);
+        members.clear();
+        w.mms[mm.0 as usize].cpumask.collect_into(&mut members);
+        let others = members.iter().any(|&c| c != cpu.0);
+        let m = &mut w.mms[mm.0 as usize];
+        let trim = others && now >= m.next_trim;
+        if trim {
+            m.next_trim = now.saturating_add(TRIM_PERIOD_NS);
+        }
         let info = FlushTlbInfo {
             mm,
             start: op.start,
@@ -241,11 +248,7 @@ impl X86 {
         }
         op.desc = desc;
         // flush_tlb_multi(): who gets an IPI.
-        let mut members = std::mem::take(&mut op.targets);
-        members.clear();
-        w.mms[mm.0 as usize].cpumask.collect_into(&mut members);
         invariants::check_cpumask_covers_loaded(w, cpu, mm, &members);
-        let others = members.iter().any(|&c| c != cpu.0);
         let everyone = op.freed_tables && w.cfg.design.lazy_freed_tables_ipi;
         members.retain(|&c| c != cpu.0 && (everyone || Self::should_flush_tlb(w, CpuId(c), &info)));
         op.targets = members;
