@@ -128,6 +128,8 @@ pub struct World {
     /// Every pop, stale or not: bounds the run.
     popped: u64,
     live: u32,
+    /// Some task is not a daemon: the run ends when the last such task finishes.
+    has_finite_tasks: bool,
     finished: bool,
 }
 
@@ -155,6 +157,7 @@ impl World {
             events: 0,
             popped: 0,
             live: 0,
+            has_finite_tasks: false,
             finished: false,
             cfg,
         };
@@ -254,6 +257,7 @@ impl World {
             t.measure = spec.measure;
         }
         self.live = self.tasks.iter().filter(|t| !t.daemon).count() as u32;
+        self.has_finite_tasks = self.live > 0;
     }
 
     /// Simulated events processed so far.
@@ -274,7 +278,7 @@ impl World {
         let mut left = budget;
         while !self.finished && left > 0 {
             left -= 1;
-            if self.live == 0 && self.tasks.iter().any(|t| !t.daemon) {
+            if self.live == 0 && self.has_finite_tasks {
                 self.finish();
                 break;
             }
