@@ -1,45 +1,91 @@
 // IPI flows: an arrow from each IPI send to the handler it caused, and from each handler's
 // csd unlock (the SYNC ack) back to the waiting sender. Built from the trace's causal
-// `parent` links, so every arrow is something the simulator recorded.
+// `parent` links, so every arrow is something the simulator recorded. Columns, not objects:
+// a million-event trace has hundreds of thousands of arrows.
 import { EventKind, type Trace } from '../sim/trace';
+import { toIntervalIndex, type IntervalIndex } from './intervals';
+import type { PosMap } from './spacing';
 
-export interface Arrow {
-  kind: 'ipi' | 'ack';
-  /** Trace row the arrow represents (the handler for 'ipi', the unlock for 'ack'). */
-  row: number;
-  fromCpu: number;
-  fromTime: number;
-  toCpu: number;
-  toTime: number;
+export const ARROW_IPI = 0;
+export const ARROW_ACK = 1;
+
+export interface Arrows {
+  readonly n: number;
+  /** ARROW_IPI or ARROW_ACK. */
+  readonly kind: Uint8Array;
+  /** Trace row the arrow represents (the handler for an IPI, the unlock for an ack). */
+  readonly row: Int32Array;
+  /** Rows at the tail and head (an ack starts and ends at its unlock row). */
+  readonly fromRow: Int32Array;
+  readonly toRow: Int32Array;
+  readonly fromCpu: Uint16Array;
+  readonly toCpu: Uint16Array;
 }
 
-export function toArrows(trace: Trace): Arrow[] {
-  const arrows: Arrow[] = [];
-  for (let i = 0; i < trace.n; i++) {
-    const k = trace.kind[i];
-    const p = trace.parent[i];
-    if (k === EventKind.IpiHandler && p >= 0 && trace.kind[p] === EventKind.IpiSent) {
-      arrows.push({
-        kind: 'ipi',
-        row: i,
-        fromCpu: trace.cpu[p],
-        fromTime: trace.time[p],
-        toCpu: trace.cpu[i],
-        toTime: trace.time[i],
-      });
-    } else if (k === EventKind.CsdUnlocked) {
+export function toArrows(trace: Trace): Arrows {
+  const { kind: k, parent, cpu, arg } = trace;
+  // Enum members in locals: this loop runs over every row of million-row traces.
+  const HANDLER = EventKind.IpiHandler;
+  const SENT = EventKind.IpiSent;
+  const UNLOCKED = EventKind.CsdUnlocked;
+  const n0 = trace.n;
+  const isIpi = (i: number) => k[i] === HANDLER && parent[i] >= 0 && k[parent[i]] === SENT;
+  let n = 0;
+  for (let i = 0; i < n0; i++) if (k[i] === UNLOCKED || isIpi(i)) n++;
+  const a = {
+    n,
+    kind: new Uint8Array(n),
+    row: new Int32Array(n),
+    fromRow: new Int32Array(n),
+    toRow: new Int32Array(n),
+    fromCpu: new Uint16Array(n),
+    toCpu: new Uint16Array(n),
+  };
+  for (let i = 0, j = 0; i < n0; i++) {
+    if (k[i] === UNLOCKED) {
       // arg = the sender whose csd was unlocked; it observes the store on its next poll.
-      arrows.push({
-        kind: 'ack',
-        row: i,
-        fromCpu: trace.cpu[i],
-        fromTime: trace.time[i],
-        toCpu: trace.arg[i],
-        toTime: trace.time[i],
-      });
+      a.kind[j] = ARROW_ACK;
+      a.row[j] = i;
+      a.fromRow[j] = i;
+      a.toRow[j] = i;
+      a.fromCpu[j] = cpu[i];
+      a.toCpu[j++] = arg[i];
+    } else if (isIpi(i)) {
+      const p = parent[i];
+      a.kind[j] = ARROW_IPI;
+      a.row[j] = i;
+      a.fromRow[j] = p;
+      a.toRow[j] = i;
+      a.fromCpu[j] = cpu[p];
+      a.toCpu[j++] = cpu[i];
     }
   }
-  return arrows;
+  return a;
+}
+
+/** Arrows indexed by the positions they span (ids are arrow indices, not trace rows). */
+export function toArrowIndex(arrows: Arrows, pos: PosMap): IntervalIndex {
+  // Positions grow with the row number in both spacings, so a counting sort on the earlier
+  // row orders the arrows by start in O(n) (a comparison sort took ~0.4 s at 1M rows).
+  const { n, fromRow, toRow } = arrows;
+  let rows = 0;
+  for (let j = 0; j < n; j++) rows = Math.max(rows, fromRow[j] + 1, toRow[j] + 1);
+  const bucket = new Int32Array(rows + 1);
+  for (let j = 0; j < n; j++) bucket[Math.min(fromRow[j], toRow[j]) + 1]++;
+  for (let r = 0; r < rows; r++) bucket[r + 1] += bucket[r];
+  const ids = new Int32Array(n);
+  for (let j = 0; j < n; j++) ids[bucket[Math.min(fromRow[j], toRow[j])]++] = j;
+  const start = new Float64Array(n);
+  const end = new Float64Array(n);
+  const time = pos.spacing === 'time' ? pos.time : null;
+  for (let q = 0; q < n; q++) {
+    const j = ids[q];
+    const a = time ? time[fromRow[j]] : fromRow[j];
+    const b = time ? time[toRow[j]] : toRow[j];
+    start[q] = a < b ? a : b;
+    end[q] = a < b ? b : a;
+  }
+  return toIntervalIndex(ids, start, end);
 }
 
 /** The CPU that sent the first IPI, as recorded in the trace (or -1 if none). */

@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../sim/session';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, type Trace } from '../sim/trace';
-import { initiatorOf, toArrows } from './ipis';
+import { ARROW_ACK, ARROW_IPI, initiatorOf, toArrowIndex, toArrows } from './ipis';
 import { SPAN_TRACK, toLanes } from './lanes';
+import { toPosMap } from './spacing';
 
 let trace: Trace;
 
@@ -40,20 +41,28 @@ describe('toLanes', () => {
 
 describe('toArrows', () => {
   it('draws one IPI arrow per handler and one ack arrow per csd unlock', () => {
-    const arrows = toArrows(trace);
-    expect(arrows.filter((a) => a.kind === 'ipi')).toHaveLength(count(trace, EventKind.IpiHandler));
-    expect(arrows.filter((a) => a.kind === 'ack')).toHaveLength(
-      count(trace, EventKind.CsdUnlocked),
-    );
+    const a = toArrows(trace);
+    expect(a.kind.filter((k) => k === ARROW_IPI)).toHaveLength(count(trace, EventKind.IpiHandler));
+    expect(a.kind.filter((k) => k === ARROW_ACK)).toHaveLength(count(trace, EventKind.CsdUnlocked));
   });
 
   it('points IPI arrows from the initiator to each target, forward in time', () => {
     const initiator = initiatorOf(trace);
     expect(initiator).toBe(0);
-    for (const a of toArrows(trace).filter((x) => x.kind === 'ipi')) {
-      expect(a.fromCpu).toBe(initiator);
-      expect(a.toCpu).not.toBe(initiator);
-      expect(a.toTime).toBeGreaterThan(a.fromTime);
+    const a = toArrows(trace);
+    for (let j = 0; j < a.n; j++) {
+      if (a.kind[j] !== ARROW_IPI) continue;
+      expect(a.fromCpu[j]).toBe(initiator);
+      expect(a.toCpu[j]).not.toBe(initiator);
+      expect(trace.time[a.toRow[j]]).toBeGreaterThan(trace.time[a.fromRow[j]]);
     }
+  });
+
+  it('indexes every arrow by the positions it spans', () => {
+    const a = toArrows(trace);
+    const ix = toArrowIndex(a, toPosMap(trace, 'time'));
+    expect(Array.from(ix.ids).sort((x, y) => x - y)).toEqual(Array.from(a.row.keys()));
+    for (let j = 1; j < ix.start.length; j++)
+      expect(ix.start[j]).toBeGreaterThanOrEqual(ix.start[j - 1]);
   });
 });
