@@ -1,54 +1,223 @@
-// Owns the <svg> element; D3 owns its children. Re-renders on new traces, resizes and zooms
-// without going through React state on every zoom frame.
-import { useEffect, useMemo, useRef } from 'react';
-import { toArrows } from '../model/ipis';
-import { toLanes } from '../model/lanes';
+// Owns the timeline's elements (two <svg>s around a <canvas>); D3 and canvas code in viz/
+// draw into them. Controlled: window, cursor and selection live in the caller's state so
+// several timelines (A/B) stay aligned. Interactions draw at once from a local copy of the
+// window (one frame per animation frame at most) and report it through onWindowChange.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { defaultCollapsed } from '../model/layout';
+import { TRACKS } from '../model/lanes';
+import { hitTest } from '../model/lod';
+import type { Spacing } from '../model/spacing';
+import { toTimelineModel } from '../model/timelineModel';
 import type { Trace } from '../sim/trace';
-import { renderTimeline } from '../viz/timeline';
-import { attachZoom } from '../viz/zoom';
+import { perfRecord, recordDraw } from '../viz/perf';
+import { describeStats, renderTimeline, type RenderStats } from '../viz/timeline';
+import { attachInteractions } from '../viz/zoom';
+import '../viz/timeline.css';
 
-interface Props {
+export interface TimelineProps {
   trace: Trace;
-  initiator: number;
+  /** Visible window in ns. */
+  window: [number, number];
+  onWindowChange: (w: [number, number]) => void;
+  /** Cursor time in ns, drawn as a vertical line across lanes. */
+  cursor: number | null;
+  onCursorChange?: (t: number) => void;
+  selected: number | null;
+  onSelect?: (row: number | null) => void;
+  highlight?: readonly number[];
+  spacing?: Spacing;
+  initiator?: number;
+  label?: string;
+  /** What the 0 key resets to, in ns (default: the whole trace). */
+  fullExtent?: [number, number];
   onRendered?: () => void;
 }
 
-export function Timeline({ trace, initiator, onRendered }: Props) {
-  const svgRef = useRef<SVGSVGElement>(null);
+const NONE: readonly number[] = [];
+const HINT = 'Ctrl+wheel or W/S zoom · drag or A/D pan · 0 reset';
+
+export function Timeline(props: TimelineProps) {
+  const { trace, spacing = 'time', initiator = -1, label } = props;
   const boxRef = useRef<HTMLDivElement>(null);
-  const input = useMemo(
-    () => ({ trace, lanes: toLanes(trace), arrows: toArrows(trace), initiator }),
-    [trace, initiator],
+  const baseRef = useRef<SVGSVGElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const topRef = useRef<SVGSVGElement>(null);
+  const statusRef = useRef<HTMLSpanElement>(null);
+
+  const model = useMemo(() => {
+    const t0 = performance.now();
+    const m = toTimelineModel(trace, spacing);
+    const p = perfRecord();
+    if (p) p.modelMs = performance.now() - t0;
+    return m;
+  }, [trace, spacing]);
+
+  const [groups, setGroups] = useState({ version: -1, collapsed: new Set<number>() });
+  const defaults = useMemo(() => defaultCollapsed(trace.cpus, initiator), [trace.cpus, initiator]);
+  const collapsed = groups.version === trace.version ? groups.collapsed : defaults;
+  const toggleGroup = useCallback(
+    (g: number) => {
+      const next = new Set(collapsed);
+      if (!next.delete(g)) next.add(g);
+      setGroups({ version: trace.version, collapsed: next });
+    },
+    [collapsed, trace.version],
   );
 
-  useEffect(() => {
-    const svg = svgRef.current;
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
     const box = boxRef.current;
-    if (!svg || !box) return;
-    let window = input.lanes.extent;
-    let detachZoom = () => {};
-    const draw = () => renderTimeline(svg, input, box.clientWidth, window);
-    const setup = () => {
-      detachZoom();
-      draw();
-      detachZoom = attachZoom(svg, input.lanes.extent, box.clientWidth, (w) => {
-        window = w;
-        draw();
-      });
-    };
-    setup();
-    onRendered?.();
-    const observer = new ResizeObserver(() => setup());
+    if (!box) return;
+    setWidth(box.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(box.clientWidth));
     observer.observe(box);
-    return () => {
-      observer.disconnect();
-      detachZoom();
-    };
-  }, [input, onRendered]);
+    return () => observer.disconnect();
+  }, []);
 
+  // Everything the draw and the event handlers read, current as of the last render.
+  const live = useRef({ props, model, collapsed, width, toggleGroup, win: props.window });
+  const stats = useRef<RenderStats | null>(null);
+  live.current = { ...live.current, props, model, collapsed, width, toggleGroup };
+
+  // What the last draw showed, so a prop update that only echoes an interaction (already
+  // drawn) costs nothing.
+  const drawn = useRef<unknown[]>([]);
+  const inputs = () => {
+    const { props: p, model: m, collapsed: c, width: w, win } = live.current;
+    return [m, win[0], win[1], p.cursor, p.selected, p.highlight, c, w, p.initiator];
+  };
+  const draw = useCallback(() => {
+    const { props: p, model: m, collapsed: c, width: w, toggleGroup: tg, win } = live.current;
+    const [base, top] = [baseRef.current, topRef.current];
+    if (!base || !top || w <= 0) return;
+    const t0 = performance.now();
+    drawn.current = inputs();
+    stats.current = renderTimeline({ base, top, canvas: canvasRef.current }, m, {
+      window: win,
+      width: w,
+      cursor: p.cursor,
+      selected: p.selected,
+      highlight: p.highlight ?? NONE,
+      collapsed: c,
+      initiator: p.initiator ?? -1,
+      dpr: window.devicePixelRatio || 1,
+      onToggleGroup: tg,
+    });
+    if (statusRef.current) statusRef.current.textContent = describeStats(stats.current) || HINT;
+    recordDraw(performance.now() - t0, stats.current.mode, m.trace.version, m.trace.n);
+    p.onRendered?.();
+  }, []);
+  // Props changes draw on the next frame (several changes, one draw). Interactions draw at
+  // once, at most once per frame, so the frame that handles the input also shows it.
+  const frame = useRef(0);
+  const drewThisFrame = useRef(false);
+  const schedule = useCallback(() => {
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      drewThisFrame.current = false;
+      const now = inputs();
+      if (now.some((v, i) => v !== drawn.current[i])) draw();
+    });
+  }, [draw]);
+  const drawNow = useCallback(() => {
+    if (drewThisFrame.current) return schedule();
+    drewThisFrame.current = true;
+    draw();
+    schedule();
+  }, [draw, schedule]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+
+  const { window: win, cursor, selected, highlight } = props;
+  useEffect(() => {
+    live.current.win = win;
+    schedule();
+  }, [model, win, cursor, selected, highlight, width, collapsed, initiator, schedule]);
+
+  useEffect(() => {
+    const box = boxRef.current;
+    const top = topRef.current;
+    if (!box || !top) return;
+    const pos = () => live.current.model.pos;
+    const plotBounds = (): [number, number] => {
+      const left = top.getBoundingClientRect().left;
+      const [a, b] = stats.current?.scales.plot ?? [0, 1];
+      return [left + a, left + b];
+    };
+    return attachInteractions(box, {
+      plotBounds,
+      getWindow: () => {
+        const [a, b] = live.current.win;
+        return [pos().toPos(a), pos().toPos(b)];
+      },
+      setWindow: ([a, b]) => {
+        const ns: [number, number] = [pos().toNs(a), pos().toNs(b)];
+        live.current.win = ns;
+        drawNow();
+        live.current.props.onWindowChange(ns);
+      },
+      extent: () => {
+        const e = live.current.props.fullExtent;
+        return e ? [pos().toPos(e[0]), pos().toPos(e[1])] : pos().extent;
+      },
+      minSpan: () => (pos().spacing === 'event' ? 4 : 5),
+      keyAnchor: () => {
+        const c = live.current.props.cursor;
+        return c === null ? null : pos().toPos(c);
+      },
+      escape: () => live.current.props.onSelect?.(null),
+      click: (clientX, clientY, target) => {
+        const p = live.current.props;
+        const s = stats.current;
+        const el = target instanceof Element ? target : null;
+        if (!s || el?.closest('.group-toggle')) return;
+        const mark = el?.closest('.mark[data-row]');
+        if (mark) {
+          p.onSelect?.(Number(mark.getAttribute('data-row')));
+          return;
+        }
+        const [l, r] = plotBounds();
+        const [a, b] = s.scales.x.domain();
+        const at = a + ((clientX - l) / Math.max(1, r - l)) * (b - a);
+        const hit = s.layout.rowAt(clientY - top.getBoundingClientRect().top);
+        if (hit && hit.track >= 0 && hit.row.type !== 'group') {
+          const tolerance = (3 * (b - a)) / Math.max(1, r - l);
+          const m = live.current.model;
+          const [c0, c1] =
+            hit.row.type === 'cpu' ? [hit.row.cpu, hit.row.cpu] : [hit.row.first, hit.row.last];
+          for (let cpu = c0; cpu <= c1; cpu++) {
+            const row = hitTest(m.index.tracks[cpu * TRACKS + hit.track], at, tolerance);
+            if (row >= 0) {
+              p.onSelect?.(row);
+              return;
+            }
+          }
+        }
+        p.onCursorChange?.(pos().toNs(at));
+      },
+    });
+  }, [drawNow]);
+
+  const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
   return (
-    <div className="timeline" ref={boxRef}>
-      <svg ref={svgRef} aria-label="Per-CPU timeline of the simulated shootdown" />
+    <div
+      className="timeline"
+      ref={boxRef}
+      tabIndex={0}
+      role="group"
+      aria-roledescription="timeline"
+      aria-label={`${name}. ${HINT}; Esc clears the selection.`}
+      data-spacing={spacing}
+    >
+      <div className="timeline-bar">
+        {label && <span className="timeline-label">{label}</span>}
+        <span className="timeline-status" ref={statusRef} />
+      </div>
+      <div className="timeline-plot">
+        <svg className="timeline-base" ref={baseRef} />
+        <canvas className="timeline-canvas" ref={canvasRef} aria-hidden="true" />
+        <svg className="timeline-top" ref={topRef} role="img" aria-label={name} />
+      </div>
     </div>
   );
 }

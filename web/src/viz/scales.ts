@@ -1,34 +1,45 @@
-// Scales of the timeline: simulated time → x, (cpu, sub-track) → y.
+// Scales of the timeline: position (ns, or event index in event spacing) → x; the lane
+// layout gives y. Sizes live here so marks, hit-testing and tests agree.
 import { scaleLinear, type ScaleLinear } from 'd3';
-import { TRACKS } from '../model/lanes';
+import type { LaneLayout, LayoutSizes } from '../model/layout';
 
-export const LANE_LABEL_WIDTH = 110;
+export const LANE_LABEL_WIDTH = 118;
+export const RIGHT_PAD = 16;
 export const TRACK_HEIGHT = 10;
 export const LANE_GAP = 10;
-export const LANE_HEIGHT = TRACKS * TRACK_HEIGHT + LANE_GAP;
 export const AXIS_HEIGHT = 28;
+export const SIZES: LayoutSizes = {
+  trackHeight: TRACK_HEIGHT,
+  laneGap: LANE_GAP,
+  headerHeight: 20,
+  top: AXIS_HEIGHT,
+};
 
 export interface Scales {
+  /** Position → x in CSS pixels. Domain is the visible window in positions. */
   x: ScaleLinear<number, number>;
-  /** Top of a CPU's lane. */
-  laneY: (cpu: number) => number;
-  /** Top of a sub-track within a CPU's lane. */
+  layout: LaneLayout;
+  /** Top of a sub-track in the lane showing `cpu`. */
   trackY: (cpu: number, track: number) => number;
   width: number;
   height: number;
+  /** Plot area, [left, right] in CSS pixels. */
+  plot: [number, number];
 }
 
-export function toScales(cpus: number, window: [number, number], width: number): Scales {
-  const x = scaleLinear()
-    .domain(window)
-    .range([LANE_LABEL_WIDTH, Math.max(LANE_LABEL_WIDTH + 10, width - 16)]);
-  const laneY = (cpu: number) => AXIS_HEIGHT + cpu * LANE_HEIGHT;
+export function toScales(layout: LaneLayout, window: [number, number], width: number): Scales {
+  const plot: [number, number] = [
+    LANE_LABEL_WIDTH,
+    Math.max(LANE_LABEL_WIDTH + 10, width - RIGHT_PAD),
+  ];
+  const x = scaleLinear().domain(window).range(plot);
   return {
     x,
-    laneY,
-    trackY: (cpu, track) => laneY(cpu) + track * TRACK_HEIGHT,
+    layout,
+    trackY: (cpu, track) => layout.laneTop(cpu) + track * TRACK_HEIGHT,
     width,
-    height: AXIS_HEIGHT + cpus * LANE_HEIGHT,
+    height: layout.height + 4,
+    plot,
   };
 }
 

@@ -1,60 +1,159 @@
 // @vitest-environment jsdom
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initiatorOf, toArrows } from '../model/ipis';
-import { toLanes } from '../model/lanes';
+import { defaultCollapsed } from '../model/layout';
+import { initiatorOf } from '../model/ipis';
+import type { Spacing } from '../model/spacing';
+import { toTimelineModel, type TimelineModel } from '../model/timelineModel';
 import { runScenario } from '../sim/session';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, type Trace } from '../sim/trace';
-import { renderTimeline } from './timeline';
+import { describeStats, renderTimeline, type RenderStats, type TimelineState } from './timeline';
 
-let trace: Trace;
+let small: Trace;
+let dense: Trace;
 
 beforeAll(() => {
   initSimulatorForNode();
-  trace = runScenario(readScenario('x86-munmap-shootdown')).trace;
+  const text = readScenario('x86-munmap-shootdown');
+  small = runScenario(text).trace;
+  dense = runScenario(text, { overrides: ['cpus=64', 'flushes=200'] }).trace;
 });
 
-function draw(window?: [number, number]): SVGSVGElement {
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  document.body.append(svg);
-  const lanes = toLanes(trace);
-  renderTimeline(
-    svg,
-    { trace, lanes, arrows: toArrows(trace), initiator: initiatorOf(trace) },
-    900,
-    window ?? lanes.extent,
-  );
-  return svg;
+interface Drawn {
+  top: SVGSVGElement;
+  base: SVGSVGElement;
+  stats: RenderStats;
+  model: TimelineModel;
 }
 
-describe('renderTimeline', () => {
+function draw(trace: Trace, state: Partial<TimelineState> = {}, spacing: Spacing = 'time'): Drawn {
+  const ns = 'http://www.w3.org/2000/svg';
+  const base = document.createElementNS(ns, 'svg');
+  const top = document.createElementNS(ns, 'svg');
+  document.body.append(base, top);
+  const model = toTimelineModel(trace, spacing);
+  const stats = renderTimeline({ base, top, canvas: null }, model, {
+    window: model.pos.extentNs,
+    width: 900,
+    cursor: null,
+    selected: null,
+    highlight: [],
+    collapsed: defaultCollapsed(trace.cpus, initiatorOf(trace)),
+    initiator: initiatorOf(trace),
+    ...state,
+  });
+  return { top, base, stats, model };
+}
+
+const count = (t: Trace, k: EventKind) => t.kind.filter((x) => x === k).length;
+
+describe('renderTimeline on a small trace', () => {
   it('draws one lane per cpu, labelling the initiator', () => {
-    const svg = draw();
-    const labels = [...svg.querySelectorAll('.lane-label')].map((e) => e.textContent);
+    const { top } = draw(small);
+    const labels = [...top.querySelectorAll('.lane-label')].map((e) => e.textContent);
     expect(labels).toEqual(['CPU 0 · initiator', 'CPU 1', 'CPU 2', 'CPU 3']);
   });
 
-  it('draws every IPI handler span and every arrow the trace records', () => {
-    const svg = draw();
-    const handlers = trace.kind.filter((k) => k === EventKind.IpiHandler).length;
-    expect(svg.querySelectorAll('[data-kind="IpiHandler"]')).toHaveLength(handlers);
-    expect(svg.querySelectorAll('[data-kind="IpiArrow"]')).toHaveLength(handlers);
-    expect(svg.querySelectorAll('[data-kind="AckArrow"]')).toHaveLength(
-      trace.kind.filter((k) => k === EventKind.CsdUnlocked).length,
+  it('draws every span and every arrow the trace records as SVG marks', () => {
+    const { top, stats } = draw(small);
+    expect(stats.mode).toBe('svg');
+    expect(top.querySelectorAll('[data-kind="IpiHandler"]')).toHaveLength(
+      count(small, EventKind.IpiHandler),
     );
+    expect(top.querySelectorAll('[data-kind="IpiArrow"]')).toHaveLength(
+      count(small, EventKind.IpiHandler),
+    );
+    expect(top.querySelectorAll('[data-kind="AckArrow"]')).toHaveLength(
+      count(small, EventKind.CsdUnlocked),
+    );
+    expect(describeStats(stats)).toBe('');
   });
 
   it('skips marks outside the visible window', () => {
-    const svg = draw([1e12, 2e12]);
-    expect(svg.querySelectorAll('[data-kind="IpiHandler"]')).toHaveLength(0);
+    const { top } = draw(small, { window: [1e12, 2e12] });
+    expect(top.querySelectorAll('[data-kind="IpiHandler"]')).toHaveLength(0);
+  });
+
+  it('marks the selected row by shape: a selected class and an outline', () => {
+    const row = small.kind.indexOf(EventKind.IpiHandler);
+    const { top } = draw(small, { selected: row });
+    expect(top.querySelector(`rect.span[data-row="${row}"]`)?.classList).toContain('selected');
+    expect(top.querySelector(`.selection-outline[data-row="${row}"]`)).not.toBeNull();
+  });
+
+  it('dims every mark but the highlighted rows', () => {
+    const row = small.kind.indexOf(EventKind.FlushRange);
+    const { top } = draw(small, { highlight: [row] });
+    expect(top.querySelector(`rect.span[data-row="${row}"]`)?.classList).toContain('highlighted');
+    expect(top.querySelectorAll('rect.span.dim').length).toBeGreaterThan(0);
+  });
+
+  it('draws the cursor as a line across the lanes', () => {
+    const { model } = draw(small);
+    const t = (model.pos.extentNs[0] + model.pos.extentNs[1]) / 2;
+    const { top, stats } = draw(small, { cursor: t });
+    const line = top.querySelector('g.cursor line');
+    expect(Number(line?.getAttribute('x1'))).toBeCloseTo(stats.scales.x(t));
+    expect(Number(line?.getAttribute('y2'))).toBe(stats.scales.height);
   });
 
   it('redraws in place instead of appending duplicates', () => {
-    const svg = draw();
-    const lanes = toLanes(trace);
-    const input = { trace, lanes, arrows: toArrows(trace), initiator: 0 };
-    renderTimeline(svg, input, 900, lanes.extent);
-    expect(svg.querySelectorAll('g.lane')).toHaveLength(trace.cpus);
-    expect(svg.querySelectorAll('g.spans')).toHaveLength(1);
+    const { top, base, model } = draw(small);
+    const state = {
+      window: model.pos.extentNs,
+      width: 900,
+      cursor: null,
+      selected: null,
+      highlight: [],
+      collapsed: new Set<number>(),
+      initiator: 0,
+    };
+    renderTimeline({ base, top, canvas: null }, model, state);
+    expect(top.querySelectorAll('g.lane')).toHaveLength(small.cpus);
+    expect(top.querySelectorAll('g.spans')).toHaveLength(1);
+  });
+
+  it('places rows at equal steps in event spacing', () => {
+    const { top } = draw(small, {}, 'event');
+    const xs = [...top.querySelectorAll('rect.span[data-kind="IpiHandler"]')].map((r) => [
+      Number(r.getAttribute('data-row')),
+      Number(r.getAttribute('x')),
+    ]);
+    const [[r0, x0], [r1, x1]] = xs;
+    const step = (x1 - x0) / (r1 - r0);
+    for (const [r, x] of xs) expect(x).toBeCloseTo(x0 + (r - r0) * step, 6);
+    expect(top.querySelector('.axis-title')?.textContent).toBe('event order');
+  });
+});
+
+describe('renderTimeline on a dense trace', () => {
+  it('leaves the dense view to the canvas and says what it hides', () => {
+    const { top, stats } = draw(dense);
+    expect(stats.mode).toBe('canvas');
+    expect(top.querySelectorAll('rect.span')).toHaveLength(0);
+    expect(stats.arrowMode).toBe('hidden');
+    expect(describeStats(stats)).toMatch(/[\d,]+ arrows hidden at this zoom/);
+    expect(stats.canvasRects).toBeGreaterThan(0);
+  });
+
+  it('collapses all groups but the initiator’s on a 64-CPU machine', () => {
+    const { top } = draw(dense);
+    expect(top.querySelectorAll('g.group-toggle')).toHaveLength(4);
+    expect(top.querySelectorAll('g.group-toggle[aria-expanded="false"]')).toHaveLength(3);
+    expect(top.querySelectorAll('g.lane.aggregate')).toHaveLength(3);
+    expect(top.querySelectorAll('g.lane[data-cpu]')).toHaveLength(16);
+  });
+
+  it('returns to SVG marks when zoomed in far enough', () => {
+    const { model } = draw(dense);
+    // A handler on a CPU of the expanded group (the initiator's).
+    let row = Math.floor(dense.n / 2);
+    while (row < dense.n && (dense.kind[row] !== EventKind.IpiHandler || dense.cpu[row] >= 16))
+      row++;
+    const t = dense.time[row];
+    const { top, stats } = draw(dense, { window: [t - 2000, t + 2000] });
+    expect(model.trace).toBe(dense);
+    expect(stats.mode).toBe('svg');
+    expect(top.querySelector(`rect.span[data-row="${row}"]`)).not.toBeNull();
   });
 });

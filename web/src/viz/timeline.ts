@@ -1,41 +1,195 @@
-// Renders the whole timeline into an <svg> the caller owns: axis, lane backgrounds and labels,
-// span marks, arrows. Plain D3; React only hands over the element, the view model and size.
-import { axisTop, select, type Selection } from 'd3';
-import type { Arrow } from '../model/ipis';
-import type { LanesModel } from '../model/lanes';
-import type { Trace } from '../sim/trace';
-import { renderArrows } from './marks/arrows';
+// Draws the whole timeline into the elements the caller owns: a base <svg> (lane
+// backgrounds), a <canvas> (dense marks), and a top <svg> (labels, axis, marks when few,
+// arrows, cursor and selection). Decides the level of detail per frame:
+//   - few marks in the window (≤ SVG_LIMIT): every span is an SVG rect with data-row;
+//   - otherwise each sub-track asks the LOD model for rows or per-pixel runs, drawn on canvas.
+// Collapsed CPU groups are always aggregates. Arrows: SVG when few, thin canvas lines when
+// more, hidden with a note beyond that.
+import { select, type Selection } from 'd3';
+import { candidates } from '../model/intervals';
+import { toLayout, type LaneLayout } from '../model/layout';
+import { TRACKS } from '../model/lanes';
+import { countInWindow, toLod } from '../model/lod';
+import type { IntervalIndex } from '../model/intervals';
+import type { TimelineModel } from '../model/timelineModel';
+import type { Columns } from './columns';
+import { toPalette } from './columns';
+import { renderAxis, renderBackgrounds, renderLabels } from './frame';
+import { renderAggregates, type CanvasItem } from './marks/aggregates';
+import { renderArrows, renderArrowsCanvas } from './marks/arrows';
+import { renderOverlay } from './marks/overlay';
 import { renderSpans } from './marks/spans';
-import { AXIS_HEIGHT, formatNs, LANE_GAP, LANE_HEIGHT, LANE_LABEL_WIDTH, toScales } from './scales';
+import { SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
 
-export interface TimelineInput {
-  trace: Trace;
-  lanes: LanesModel;
-  arrows: readonly Arrow[];
-  /** CPU that initiated the shootdown, labelled as such (or -1). */
+export const SVG_LIMIT = 2000;
+export const ARROW_SVG_LIMIT = 400;
+export const ARROW_CANVAS_LIMIT = 6000;
+
+export interface TimelineElements {
+  base: SVGSVGElement;
+  canvas: HTMLCanvasElement | null;
+  top: SVGSVGElement;
+}
+
+export interface TimelineState {
+  /** Visible window in ns. */
+  window: [number, number];
+  width: number;
+  cursor: number | null;
+  selected: number | null;
+  highlight: readonly number[];
+  collapsed: ReadonlySet<number>;
   initiator: number;
+  dpr?: number;
+  onToggleGroup?: (group: number) => void;
+}
+
+export interface RenderStats {
+  mode: 'svg' | 'canvas';
+  svgMarks: number;
+  canvasRects: number;
+  arrows: number;
+  arrowMode: 'svg' | 'canvas' | 'hidden';
+  scales: Scales;
+  layout: LaneLayout;
+}
+
+type G = Selection<SVGGElement, unknown, null, undefined>;
+
+let nextUid = 1;
+const uids = new WeakMap<Element, number>();
+function uidOf(el: Element): number {
+  let u = uids.get(el);
+  if (u === undefined) uids.set(el, (u = nextUid++));
+  return u;
+}
+
+function layer(
+  svg: Selection<SVGSVGElement, unknown, null, undefined>,
+  name: string,
+  clip?: string,
+): G {
+  const g = svg
+    .selectAll<SVGGElement, unknown>(`g.${name}`)
+    .data([0])
+    .join('g')
+    .attr('class', name) as unknown as G;
+  if (clip) g.attr('clip-path', `url(#${clip})`);
+  return g;
 }
 
 export function renderTimeline(
-  svgEl: SVGSVGElement,
-  input: TimelineInput,
-  width: number,
-  window: [number, number],
-): void {
-  const { lanes } = input;
-  const scales = toScales(lanes.cpus, window, width);
-  const svg = select(svgEl)
-    .attr('width', width)
-    .attr('height', scales.height)
-    .attr('viewBox', `0 0 ${width} ${scales.height}`)
-    .attr('role', 'img');
+  els: TimelineElements,
+  model: TimelineModel,
+  state: TimelineState,
+): RenderStats {
+  const { trace, pos, index } = model;
+  const columns: Columns = { trace, pos };
+  const layout = toLayout(trace.cpus, state.collapsed, SIZES);
+  const p0 = pos.toPos(state.window[0]);
+  const p1 = Math.max(pos.toPos(state.window[1]), p0 + 1e-9);
+  const scales = toScales(layout, [p0, p1], state.width);
+  const { width, height, plot } = scales;
+  const plotW = plot[1] - plot[0];
 
-  const defs = svg.selectAll('defs').data([0]).join('defs');
+  // Which sub-tracks are on screen, and is the view small enough for SVG marks?
+  const cpuTracks: { cpu: number; track: number; ix: IntervalIndex }[] = [];
+  const aggregates: { y: number; tracks: IntervalIndex[] }[] = [];
+  for (const r of layout.rows) {
+    if (r.type === 'cpu') {
+      for (let t = 0; t < TRACKS; t++)
+        cpuTracks.push({ cpu: r.cpu, track: t, ix: index.tracks[r.cpu * TRACKS + t] });
+    } else if (r.type === 'aggregate') {
+      for (let t = 0; t < TRACKS; t++) {
+        const tracks: IntervalIndex[] = [];
+        for (let c = r.first; c <= r.last; c++) tracks.push(index.tracks[c * TRACKS + t]);
+        aggregates.push({ y: r.y + t * TRACK_HEIGHT, tracks });
+      }
+    }
+  }
+  const svgMode =
+    countInWindow(
+      cpuTracks.map((c) => c.ix),
+      p0,
+      p1,
+      SVG_LIMIT + 1,
+    ) <= SVG_LIMIT;
+
+  const svgRows: number[] = [];
+  const items: CanvasItem[] = [];
+  for (const { cpu, track, ix } of cpuTracks) {
+    const lod = toLod([ix], [p0, p1], plotW, { maxRows: svgMode ? Infinity : plotW / 3 });
+    const y = scales.trackY(cpu, track) + 1;
+    if (lod.mode === 'bins') items.push({ y, h: TRACK_HEIGHT - 2, bins: lod.bins });
+    else if (svgMode) for (const i of lod.rows) svgRows.push(i);
+    else items.push({ y, h: TRACK_HEIGHT - 2, rows: lod.rows });
+  }
+  for (const a of aggregates) {
+    const lod = toLod(a.tracks, [p0, p1], plotW, { maxRows: 0 });
+    if (lod.mode === 'bins') items.push({ y: a.y + 1, h: TRACK_HEIGHT - 2, bins: lod.bins });
+  }
+
+  // Arrows touching the window.
+  const [alo, ahi] = candidates(model.arrowIndex, p0, p1);
+  const arrowIds: number[] = [];
+  let skipped = 0;
+  let j = alo;
+  for (; j < ahi && arrowIds.length <= ARROW_CANVAS_LIMIT; j++) {
+    if (model.arrowIndex.end[j] < p0) skipped++;
+    else arrowIds.push(model.arrowIndex.ids[j]);
+  }
+  // Past the limit the rest are only counted (arrows are short, so few of them end early).
+  const arrowCount = j < ahi ? ahi - alo - skipped : arrowIds.length;
+  const arrowMode =
+    arrowCount <= ARROW_SVG_LIMIT ? 'svg' : arrowCount <= ARROW_CANVAS_LIMIT ? 'canvas' : 'hidden';
+
+  const highlightSet = state.highlight.length ? new Set(state.highlight) : null;
+  const markState = { selected: state.selected, highlight: highlightSet };
+
+  // Base layer.
+  const base = select(els.base)
+    .attr('width', width)
+    .attr('height', height)
+    .attr('viewBox', `0 0 ${width} ${height}`)
+    .attr('aria-hidden', 'true');
+  renderBackgrounds(layer(base, 'lanes-bg'), scales);
+
+  // Canvas layer.
+  let canvasRects = 0;
+  const ctx = els.canvas?.getContext('2d') ?? null;
+  if (els.canvas && ctx) {
+    const dpr = state.dpr ?? 1;
+    const cw = Math.round(width * dpr);
+    const ch = Math.round(height * dpr);
+    if (els.canvas.width !== cw || els.canvas.height !== ch) {
+      els.canvas.width = cw;
+      els.canvas.height = ch;
+      els.canvas.style.width = `${width}px`;
+      els.canvas.style.height = `${height}px`;
+    }
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    const color = toPalette(els.canvas);
+    renderAggregates(ctx, items, scales, columns, color, highlightSet !== null);
+    if (arrowMode === 'canvas') {
+      renderArrowsCanvas(ctx, Int32Array.from(arrowIds), model.arrows, scales, columns, color);
+    }
+  }
+  for (const it of items) canvasRects += 'bins' in it ? it.bins.n : it.rows.length;
+
+  // Top layer.
+  const uid = uidOf(els.top);
+  const clipId = `tl-clip-${uid}`;
+  const top = select(els.top)
+    .attr('width', width)
+    .attr('height', height)
+    .attr('viewBox', `0 0 ${width} ${height}`);
+  const defs = top.selectAll('defs').data([0]).join('defs');
   defs
     .selectAll('marker')
     .data(['ipi', 'ack'])
     .join('marker')
-    .attr('id', (d) => `arrowhead-${d}`)
+    .attr('id', (d) => `tl-arrow-${uid}-${d}`)
     .attr('viewBox', '0 0 10 10')
     .attr('refX', 9)
     .attr('refY', 5)
@@ -51,60 +205,51 @@ export function renderTimeline(
     .selectAll('clipPath')
     .data([0])
     .join('clipPath')
-    .attr('id', 'plot-clip')
+    .attr('id', clipId)
     .selectAll('rect')
     .data([0])
     .join('rect')
-    .attr('x', LANE_LABEL_WIDTH)
+    .attr('x', plot[0])
     .attr('y', 0)
-    .attr('width', Math.max(0, width - LANE_LABEL_WIDTH))
-    .attr('height', scales.height);
+    .attr('width', plotW)
+    .attr('height', height);
 
-  const layer = (name: string, clipped = false) => {
-    const g = svg
-      .selectAll<SVGGElement, unknown>(`g.${name}`)
-      .data([0])
-      .join('g')
-      .attr('class', name);
-    if (clipped) g.attr('clip-path', 'url(#plot-clip)');
-    return g as unknown as Selection<SVGGElement, unknown, null, undefined>;
+  renderLabels(layer(top, 'labels'), scales, state.initiator, state.onToggleGroup ?? (() => {}));
+  renderSpans(layer(top, 'spans', clipId), Int32Array.from(svgRows), scales, columns, markState);
+  renderArrows(
+    layer(top, 'arrows', clipId),
+    arrowMode === 'svg' ? Int32Array.from(arrowIds) : new Int32Array(0),
+    model.arrows,
+    scales,
+    columns,
+    markState,
+    `tl-arrow-${uid}`,
+  );
+  renderOverlay(layer(top, 'overlay', clipId), scales, columns, {
+    cursor: state.cursor,
+    selected: state.selected,
+    highlight: state.highlight,
+  });
+  renderAxis(layer(top, 'axis'), scales, pos);
+
+  return {
+    mode: svgMode ? 'svg' : 'canvas',
+    svgMarks: svgRows.length,
+    canvasRects,
+    arrows: arrowCount,
+    arrowMode,
+    scales,
+    layout,
   };
+}
 
-  const cpus = Array.from({ length: lanes.cpus }, (_, c) => c);
-  layer('lanes')
-    .selectAll('g.lane')
-    .data(cpus)
-    .join((enter) => {
-      const g = enter.append('g').attr('class', 'lane');
-      g.append('rect').attr('class', 'lane-bg');
-      g.append('text').attr('class', 'lane-label');
-      return g;
-    })
-    .attr('data-cpu', (c) => c)
-    .call((g) =>
-      g
-        .select('rect.lane-bg')
-        .attr('x', 0)
-        .attr('y', (c) => scales.laneY(c))
-        .attr('width', width)
-        .attr('height', LANE_HEIGHT - LANE_GAP / 2),
-    )
-    .call((g) =>
-      g
-        .select('text.lane-label')
-        .attr('x', 8)
-        .attr('y', (c) => scales.laneY(c) + (LANE_HEIGHT - LANE_GAP) / 2 + 4)
-        .text((c) => (c === input.initiator ? `CPU ${c} · initiator` : `CPU ${c}`)),
-    );
-
-  renderSpans(layer('spans', true), lanes.spans, lanes.track, scales, input.trace);
-  renderArrows(layer('arrows', true), input.arrows, scales);
-
-  layer('axis')
-    .attr('transform', `translate(0,${AXIS_HEIGHT - 4})`)
-    .call(
-      axisTop(scales.x)
-        .ticks(Math.max(2, Math.floor((width - LANE_LABEL_WIDTH) / 110)))
-        .tickFormat((d) => formatNs(+d)),
-    );
+/** One line about what the view leaves out, or '' when everything is drawn as marks. */
+export function describeStats(s: RenderStats): string {
+  const parts: string[] = [];
+  if (s.mode === 'canvas') parts.push('dense view: each pixel column sums what falls in it');
+  if (s.arrowMode === 'canvas') parts.push(`${s.arrows.toLocaleString('en-US')} arrows drawn thin`);
+  if (s.arrowMode === 'hidden') {
+    parts.push(`${s.arrows.toLocaleString('en-US')} arrows hidden at this zoom`);
+  }
+  return parts.join(' · ');
 }

@@ -1,37 +1,86 @@
-// Arrow mark: IPI sends to handlers and csd unlocks back to the sender.
+// Arrow mark: IPI sends to handlers and csd unlocks (acks) back to the waiting sender.
+// SVG with arrowheads when few; thin canvas lines when many (see timeline.ts for limits).
 import type { Selection } from 'd3';
-import type { Arrow } from '../../model/ipis';
+import { ARROW_IPI, type Arrows } from '../../model/ipis';
+import type { Columns } from '../columns';
 import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+import type { MarkState } from './spans';
+
+/** Endpoints: IPIs leave the sender's wait track and land on the handler track; acks the reverse. */
+function endpoints(a: Arrows, j: number, scales: Scales, { pos }: Columns) {
+  const ipi = a.kind[j] === ARROW_IPI;
+  return {
+    x1: scales.x(pos.rowStart(a.fromRow[j])),
+    y1: scales.trackY(a.fromCpu[j], ipi ? 4 : 3) + TRACK_HEIGHT / 2,
+    x2: scales.x(pos.rowStart(a.toRow[j])),
+    y2: scales.trackY(a.toCpu[j], ipi ? 3 : 4) + TRACK_HEIGHT / 2,
+  };
+}
 
 export function renderArrows(
   g: Selection<SVGGElement, unknown, null, undefined>,
-  arrows: readonly Arrow[],
+  ids: Int32Array,
+  arrows: Arrows,
   scales: Scales,
+  columns: Columns,
+  state: MarkState,
+  markerPrefix: string,
 ): void {
-  const [t0, t1] = scales.x.domain();
-  const visible = arrows.filter(
-    (a) => Math.max(a.fromTime, a.toTime) >= t0 && Math.min(a.fromTime, a.toTime) <= t1,
-  );
-  // IPIs land on the handler track; acks end on the waiting sender's wait track.
-  const y = (cpu: number, kind: Arrow['kind'], end: boolean) =>
-    scales.trackY(cpu, end === (kind === 'ipi') ? 3 : 4) + TRACK_HEIGHT / 2;
-  g.selectAll('line')
-    .data(visible)
-    .join('line')
-    .attr('class', (a) => `mark arrow arrow-${a.kind}`)
-    .attr('data-kind', (a) => (a.kind === 'ipi' ? 'IpiArrow' : 'AckArrow'))
-    .attr('data-row', (a) => a.row)
-    .attr('x1', (a) => scales.x(a.fromTime))
-    .attr('y1', (a) => y(a.fromCpu, a.kind, false))
-    .attr('x2', (a) => scales.x(a.toTime))
-    .attr('y2', (a) => y(a.toCpu, a.kind, true))
-    .attr('marker-end', (a) => `url(#arrowhead-${a.kind})`)
-    .selectAll('title')
-    .data((a) => [a])
-    .join('title')
-    .text((a) =>
-      a.kind === 'ipi'
-        ? `IPI CPU ${a.fromCpu} → CPU ${a.toCpu}, sent ${formatNs(a.fromTime)}, handled ${formatNs(a.toTime)}`
-        : `csd unlocked by CPU ${a.fromCpu} for CPU ${a.toCpu} at ${formatNs(a.fromTime)}`,
-    );
+  const { trace } = columns;
+  g.selectAll<SVGLineElement, number>('line')
+    .data(ids, (j) => j)
+    .join((enter) => enter.append('line').call((l) => l.append('title')))
+    .each(function (j) {
+      const p = endpoints(arrows, j, scales, columns);
+      const ipi = arrows.kind[j] === ARROW_IPI;
+      const row = arrows.row[j];
+      const kind = ipi ? 'ipi' : 'ack';
+      let cls = `mark arrow arrow-${kind}`;
+      if (row === state.selected) cls += ' selected';
+      else if (state.highlight) cls += state.highlight.has(row) ? ' highlighted' : ' dim';
+      this.setAttribute('class', cls);
+      this.setAttribute('data-kind', ipi ? 'IpiArrow' : 'AckArrow');
+      this.setAttribute('data-row', String(row));
+      this.setAttribute('x1', String(p.x1));
+      this.setAttribute('y1', String(p.y1));
+      this.setAttribute('x2', String(p.x2));
+      this.setAttribute('y2', String(p.y2));
+      this.setAttribute('marker-end', `url(#${markerPrefix}-${kind})`);
+      const from = arrows.fromCpu[j];
+      const to = arrows.toCpu[j];
+      const t = trace.time[row];
+      (this.firstChild as SVGTitleElement).textContent = ipi
+        ? `IPI CPU ${from} → CPU ${to}, sent ${formatNs(trace.time[arrows.fromRow[j]])}, handled ${formatNs(t)}`
+        : `csd unlocked by CPU ${from} for CPU ${to} at ${formatNs(t)}`;
+    });
+}
+
+/** Many arrows: 1px canvas lines without heads, batched per kind. */
+export function renderArrowsCanvas(
+  ctx: CanvasRenderingContext2D,
+  ids: Int32Array,
+  arrows: Arrows,
+  scales: Scales,
+  columns: Columns,
+  color: (name: string) => string,
+): void {
+  const [left, right] = scales.plot;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, 0, right - left, scales.height);
+  ctx.clip();
+  ctx.lineWidth = 0.75;
+  ctx.globalAlpha = 0.5;
+  for (const kind of [0, 1]) {
+    ctx.strokeStyle = color(kind === ARROW_IPI ? '--arrow-ipi' : '--arrow-ack');
+    ctx.beginPath();
+    for (const j of ids) {
+      if (arrows.kind[j] !== kind) continue;
+      const p = endpoints(arrows, j, scales, columns);
+      ctx.moveTo(p.x1, p.y1);
+      ctx.lineTo(p.x2, p.y2);
+    }
+    ctx.stroke();
+  }
+  ctx.restore();
 }

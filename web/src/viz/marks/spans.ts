@@ -1,44 +1,43 @@
-// Span mark: one rect per trace row in `index`, placed by time and sub-track. Rows outside
-// the visible window are skipped, so cost follows what is on screen.
+// Span mark (SVG): one rect per trace row in `rows`, placed by position and sub-track.
+// Used when few marks are visible, so they stay in the DOM for tests, export and tooltips.
 import type { Selection } from 'd3';
-import type { Trace } from '../../sim/trace';
 import { kindName } from '../../sim/trace';
+import { trackOf, type Columns } from '../columns';
 import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+
+export interface MarkState {
+  selected: number | null;
+  /** Rows to emphasise; when set, the others are dimmed. */
+  highlight: ReadonlySet<number> | null;
+}
 
 export function renderSpans(
   g: Selection<SVGGElement, unknown, null, undefined>,
-  index: Int32Array,
-  track: Uint8Array,
+  rows: Int32Array,
   scales: Scales,
-  trace: Trace,
+  { trace, pos }: Columns,
+  state: MarkState,
 ): void {
-  const [t0, t1] = scales.x.domain();
-  const visible: number[] = [];
-  for (let j = 0; j < index.length; j++) {
-    const i = index[j];
-    if (trace.time[i] <= t1 && trace.time[i] + trace.dur[i] >= t0) visible.push(j);
-  }
-  g.selectAll('rect')
-    .data(visible)
-    .join('rect')
-    .attr('class', (j) => `mark span k-${kindName(trace.kind[index[j]])}`)
-    .attr('data-kind', (j) => kindName(trace.kind[index[j]]))
-    .attr('data-row', (j) => index[j])
-    .attr('data-cpu', (j) => trace.cpu[index[j]])
-    .attr('x', (j) => scales.x(trace.time[index[j]]))
-    .attr('y', (j) => scales.trackY(trace.cpu[index[j]], track[j]) + 1)
-    .attr('width', (j) =>
-      Math.max(
-        1,
-        scales.x(trace.time[index[j]] + trace.dur[index[j]]) - scales.x(trace.time[index[j]]),
-      ),
-    )
+  const { x } = scales;
+  g.selectAll<SVGRectElement, number>('rect')
+    .data(rows, (i) => i)
+    .join((enter) => enter.append('rect').call((r) => r.append('title')))
+    .attr('class', (i) => {
+      const k = `mark span k-${kindName(trace.kind[i])}`;
+      if (i === state.selected) return `${k} selected`;
+      if (state.highlight) return state.highlight.has(i) ? `${k} highlighted` : `${k} dim`;
+      return k;
+    })
+    .attr('data-kind', (i) => kindName(trace.kind[i]))
+    .attr('data-row', (i) => i)
+    .attr('data-cpu', (i) => trace.cpu[i])
+    .attr('x', (i) => x(pos.rowStart(i)))
+    .attr('y', (i) => scales.trackY(trace.cpu[i], trackOf(trace.kind[i])) + 1)
+    .attr('width', (i) => Math.max(1, x(pos.rowEnd(i)) - x(pos.rowStart(i))))
     .attr('height', TRACK_HEIGHT - 2)
-    .selectAll('title')
-    .data((j) => [j])
-    .join('title')
-    .text((j) => {
-      const i = index[j];
-      return `${kindName(trace.kind[i])} on CPU ${trace.cpu[i]}: ${formatNs(trace.time[i])} + ${formatNs(trace.dur[i])}`;
-    });
+    .select('title')
+    .text(
+      (i) =>
+        `${kindName(trace.kind[i])} on CPU ${trace.cpu[i]}: ${formatNs(trace.time[i])} + ${formatNs(trace.dur[i])} (row ${i})`,
+    );
 }

@@ -1,0 +1,61 @@
+// What marks read: the trace's columns, the spacing's positions and each kind's sub-track.
+import { SPAN_TRACK } from '../model/lanes';
+import type { PosMap } from '../model/spacing';
+import { EventKind, type Trace } from '../sim/trace';
+
+export interface Columns {
+  trace: Trace;
+  pos: PosMap;
+}
+
+// Sub-track for any kind, instants included: sends sit with the flush, acks with the wait.
+const TRACK_OF = new Int8Array(256).fill(0);
+for (const [k, t] of SPAN_TRACK) TRACK_OF[k] = t;
+TRACK_OF[EventKind.IpiSent] = 3;
+TRACK_OF[EventKind.CsdUnlocked] = 4;
+
+export function trackOf(kind: number): number {
+  return TRACK_OF[kind];
+}
+
+/** CSS custom property holding each kind's colour (shared by SVG classes and the canvas). */
+const KIND_VAR: Record<number, string> = {
+  [EventKind.TaskRun]: '--k-task',
+  [EventKind.PreemptOff]: '--k-preempt',
+  [EventKind.IrqsOff]: '--k-irqs',
+  [EventKind.FlushRange]: '--k-flush',
+  [EventKind.IpiHandler]: '--k-handler',
+  [EventKind.IpiWait]: '--k-wait',
+  [EventKind.FlushTlbFunc]: '--k-func',
+};
+const FALLBACK: Record<string, string> = {
+  '--k-task': '#c9d6e3',
+  '--k-preempt': '#e3a33b',
+  '--k-irqs': '#c0392b',
+  '--k-flush': '#2f6fb5',
+  '--k-handler': '#2e8b57',
+  '--k-wait': '#9b59b6',
+  '--k-func': '#17a2b8',
+  '--muted': '#5b6673',
+  '--fg': '#1d232b',
+  '--arrow-ipi': '#1d232b',
+  '--arrow-ack': '#2e8b57',
+};
+
+/** Resolves colours from the element's computed style (so the canvas follows the theme). */
+export function toPalette(el: Element | null): (name: string) => string {
+  const style = el && typeof getComputedStyle === 'function' ? getComputedStyle(el) : null;
+  const cache = new Map<string, string>();
+  return (name) => {
+    let c = cache.get(name);
+    if (c === undefined) {
+      c = style?.getPropertyValue(name).trim() || FALLBACK[name] || '#888';
+      cache.set(name, c);
+    }
+    return c;
+  };
+}
+
+export function kindVar(kind: number): string {
+  return KIND_VAR[kind] ?? '--muted';
+}
