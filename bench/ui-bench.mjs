@@ -1,0 +1,307 @@
+// UI benchmark: the explorer with a ~1,000,000-row trace in headless Chromium. Prints figures
+// against the targets; a benchmark, not a test, so it always exits 0.
+//
+//   npm run wasm && npx vite build -c web/vite.config.ts && node bench/ui-bench.mjs
+//
+// Measures (all in the page, with performance.now()):
+//   first render   'tlbscope:run-done' mark (set when the worker hands back the trace) to
+//                  the first 'tlbscope:rendered' mark after it (the timeline's first draw)
+//   zoom / pan     60 Ctrl+wheel zoom steps and a 60-step drag; each step is dispatched at
+//                  the start of an animation frame and timed until a task queued after that
+//                  frame's paint runs: input handling + draw + React + style/layout/paint
+//   draw           the timeline's own draw time per frame (window.__tlbscopePerf)
+//   long tasks     PerformanceObserver('longtask') from navigation to idle, and while zooming
+//   initial JS     gzip size of the scripts index.html loads (the worker is reported apart)
+// Options: --flushes N (default 1800) --cpus N (default 128) --port N (default 4190)
+/* global window, document, WheelEvent, PointerEvent */ // page.evaluate bodies
+import { spawn } from 'node:child_process';
+import { get } from 'node:http';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const CPUS = Number(arg('cpus', 128));
+const FLUSHES = Number(arg('flushes', 2000));
+const PORT = Number(arg('port', 4190));
+const STEPS = 60;
+const BASE = `http://127.0.0.1:${PORT}/`;
+
+const pct = (xs, p) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
+
+function initialJs() {
+  const dist = join(root, 'dist');
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const loaded = [...html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const all = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
+  const gz = (f) => gzipSync(readFileSync(join(dist, f))).length;
+  const initial = loaded.reduce((s, f) => s + gz(f), 0);
+  const other = all.filter((f) => !loaded.includes(`assets/${f}`));
+  return { initial, files: loaded, other: other.map((f) => [f, gz(`assets/${f}`)]) };
+}
+
+async function waitForServer(url, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // node:http, not fetch: 4190 is on the WHATWG "bad ports" list (so Chromium is launched
+    // with --explicitly-allowed-ports too).
+    const ok = await new Promise((r) => {
+      get(url, (res) => {
+        res.resume();
+        r(res.statusCode === 200);
+      }).on('error', () => r(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server at ${url} did not start`);
+}
+
+// In the page: dispatch one input at the start of a frame, resolve after that frame's paint.
+const STEP_IN_PAGE = `
+window.__benchStep = (make) => new Promise((resolve) => {
+  requestAnimationFrame(() => {
+    const t0 = performance.now();
+    const draws = window.__tlbscopePerf.draws;
+    make();
+    const handler = performance.now() - t0;
+    // A task queued now runs after this frame's rendering (and after React's own task).
+    setTimeout(() => {
+      const p = window.__tlbscopePerf;
+      resolve({ frame: performance.now() - t0, handler, drew: p.draws > draws, draw: p.drawMs[p.drawMs.length - 1] });
+    }, 0);
+  });
+});`;
+
+async function main() {
+  const server = spawn(
+    'npx',
+    ['vite', 'preview', '-c', 'web/vite.config.ts', '--port', String(PORT), '--strictPort'],
+    { cwd: root, stdio: 'ignore', detached: true },
+  );
+  const stop = () => {
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--explicitly-allowed-ports=${PORT}`,
+    ],
+  });
+  try {
+    await waitForServer(BASE, 60_000);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.addInitScript(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    const t0 = Date.now();
+    await page.goto(`${BASE}?set=cpus=${CPUS}&set=flushes=${FLUSHES}`);
+    await page.waitForSelector('.app[data-state="idle"]', { timeout: 180_000 });
+    const wall = Date.now() - t0;
+    const load = await page.evaluate(() => {
+      const done = performance.getEntriesByName('tlbscope:run-done').at(-1);
+      const rendered = performance
+        .getEntriesByName('tlbscope:rendered')
+        .find((e) => done && e.startTime >= done.startTime);
+      const p = window.__tlbscopePerf;
+      return {
+        runDone: done?.startTime ?? null,
+        firstRender: done && rendered ? rendered.startTime - done.startTime : null,
+        rows: p?.rows ?? 0,
+        modelMs: p?.modelMs ?? 0,
+        firstDraw: p?.drawMs[0] ?? 0,
+        mode: p?.mode,
+        events: document.querySelector('[data-summary="Simulator events"]')?.textContent ?? '',
+        longTasks: window.__longTasks.slice(),
+      };
+    });
+
+    await page.evaluate(STEP_IN_PAGE);
+    const box = await page.locator('.timeline').first().boundingBox();
+    const cx = box.x + box.width * 0.6;
+    const cy = box.y + 120;
+    await page.locator('.timeline').first().focus();
+    const lt0 = await page.evaluate(() => window.__longTasks.length);
+
+    const zoom = [];
+    for (let i = 0; i < STEPS; i++) {
+      // 30 steps in, 30 out: covers dense (canvas) and sparse (SVG) levels of detail.
+      const dy = i < STEPS / 2 ? -120 : 120;
+      zoom.push(
+        await page.evaluate(
+          ([x, y, d]) =>
+            window.__benchStep(() =>
+              document.querySelector('.timeline').dispatchEvent(
+                new WheelEvent('wheel', {
+                  clientX: x,
+                  clientY: y,
+                  deltaY: d,
+                  ctrlKey: true,
+                  bubbles: true,
+                  cancelable: true,
+                }),
+              ),
+            ),
+          [cx, cy, dy],
+        ),
+      );
+    }
+    // Pan at a mid zoom level (dense canvas view), then at full extent.
+    await page.keyboard.press('0');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('w');
+    const pan = [];
+    await page.evaluate(
+      ([x, y]) =>
+        document.querySelector('.timeline').dispatchEvent(
+          new PointerEvent('pointerdown', {
+            clientX: x,
+            clientY: y,
+            button: 0,
+            pointerId: 7,
+            bubbles: true,
+          }),
+        ),
+      [cx, cy],
+    );
+    for (let i = 1; i <= STEPS; i++) {
+      const x = cx + (i <= STEPS / 2 ? -8 * i : -8 * (STEPS - i));
+      pan.push(
+        await page.evaluate(
+          ([px, py]) =>
+            window.__benchStep(() =>
+              document.querySelector('.timeline').dispatchEvent(
+                new PointerEvent('pointermove', {
+                  clientX: px,
+                  clientY: py,
+                  pointerId: 7,
+                  bubbles: true,
+                }),
+              ),
+            ),
+          [x, cy],
+        ),
+      );
+    }
+    await page.evaluate(
+      ([x, y]) =>
+        document.querySelector('.timeline').dispatchEvent(
+          new PointerEvent('pointerup', {
+            clientX: x,
+            clientY: y,
+            button: 0,
+            pointerId: 7,
+            bubbles: true,
+          }),
+        ),
+      [cx, cy],
+    );
+    const after = await page.evaluate((from) => window.__longTasks.slice(from), lt0);
+
+    const js = initialJs();
+    const frames = (xs) => xs.filter((s) => s.drew).map((s) => s.frame);
+    const draws = (xs) => xs.filter((s) => s.drew).map((s) => s.draw);
+    const runLong = load.longTasks.filter(([s]) => load.runDone === null || s >= load.runDone);
+    const rows = [
+      ['trace rows', load.rows.toLocaleString('en-US'), '≥ 1,000,000', load.rows >= 1e6],
+      ['simulator events', load.events, '', null],
+      [
+        'run finished → first render',
+        ms(load.firstRender),
+        '< 1000 ms',
+        load.firstRender !== null && load.firstRender < 1000,
+      ],
+      ['  of which view model (indexes)', ms(load.modelMs), '', null],
+      ['  of which first draw', ms(load.firstDraw), '', null],
+      [
+        'zoom frame p50 / p95',
+        `${ms(pct(frames(zoom), 50))} / ${ms(pct(frames(zoom), 95))}`,
+        'p95 < 16 ms',
+        pct(frames(zoom), 95) < 16,
+      ],
+      ['zoom draw p95 (timeline only)', ms(pct(draws(zoom), 95)), '', null],
+      [
+        'pan frame p50 / p95',
+        `${ms(pct(frames(pan), 50))} / ${ms(pct(frames(pan), 95))}`,
+        'p95 < 16 ms',
+        pct(frames(pan), 95) < 16,
+      ],
+      ['pan draw p95 (timeline only)', ms(pct(draws(pan), 95)), '', null],
+      [
+        'frames drawn (zoom, pan)',
+        `${frames(zoom).length}, ${frames(pan).length} of ${STEPS} each`,
+        '',
+        null,
+      ],
+      [
+        'long tasks after run-done (count / max)',
+        `${runLong.length} / ${ms(Math.max(0, ...runLong.map(([, d]) => d)))}`,
+        '',
+        null,
+      ],
+      [
+        'long tasks while zooming/panning',
+        `${after.length} / ${ms(Math.max(0, ...after.map(([, d]) => d)))}`,
+        '0',
+        after.length === 0,
+      ],
+      [
+        'initial JS (gzip)',
+        `${(js.initial / 1024).toFixed(1)} KB (${js.files.join(', ')})`,
+        '< 300 KB',
+        js.initial < 300 * 1024,
+      ],
+      ...js.other.map(([f, n]) => [
+        `  not initial: ${f}`,
+        `${(n / 1024).toFixed(1)} KB gzip`,
+        '',
+        null,
+      ]),
+      ['page load → idle (wall clock)', `${wall} ms`, '', null],
+      ['console errors', String(errors.length), '0', errors.length === 0],
+    ];
+    const w0 = Math.max(...rows.map((r) => r[0].length));
+    const w1 = Math.max(...rows.map((r) => String(r[1]).length));
+    console.log(
+      `tlbscope UI benchmark: cpus=${CPUS} flushes=${FLUSHES}, Chromium headless, 1400×900`,
+    );
+    for (const [k, v, t, ok] of rows) {
+      const label = ok === null ? '' : ok ? 'PASS' : 'FAIL';
+      console.log(`${k.padEnd(w0)}  ${String(v).padEnd(w1)}  ${t.padEnd(12)}  ${label}`);
+    }
+    if (errors.length) console.log('errors:', errors.slice(0, 5));
+  } finally {
+    await browser.close();
+    stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 0;
+});
