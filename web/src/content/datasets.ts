@@ -1,0 +1,367 @@
+// The dataset schema of content/datasets/README.md: column mapping, validation into
+// measurements with provenance, and the datasets shipped with the site (bundled at build time).
+import {
+  flagCell,
+  MAX_ISSUES,
+  notANumber,
+  parseCsvText,
+  parseNumber,
+  type Issue,
+  type LoadError,
+  type Progress,
+  type Table,
+} from './csv';
+import sourcesJson from '../../../content/datasets/sources.json';
+
+export const SCHEMA = [
+  'arch',
+  'machine',
+  'cpus',
+  'benchmark',
+  'variant',
+  'metric',
+  'value',
+  'unit',
+  'stddev',
+  'runs',
+  'source',
+] as const;
+export type SchemaColumn = (typeof SCHEMA)[number];
+
+/** Columns without which a row says nothing comparable; the others may be absent. */
+export const REQUIRED: readonly SchemaColumn[] = [
+  'machine',
+  'benchmark',
+  'variant',
+  'metric',
+  'value',
+  'unit',
+];
+
+export const EXPECTED_TYPE: Record<SchemaColumn, 'text' | 'number' | 'integer'> = {
+  arch: 'text',
+  machine: 'text',
+  cpus: 'integer',
+  benchmark: 'text',
+  variant: 'text',
+  metric: 'text',
+  value: 'number',
+  unit: 'text',
+  stddev: 'number',
+  runs: 'integer',
+  source: 'text',
+};
+
+/** Schema column → index of the file's column, or -1 when unmapped. */
+export type Mapping = Record<SchemaColumn, number>;
+
+const SYNONYMS: Record<SchemaColumn, string[]> = {
+  arch: ['arch', 'architecture', 'isa'],
+  machine: ['machine', 'host', 'hostname', 'system', 'cpu_model'],
+  cpus: ['cpus', 'ncpus', 'nproc', 'cores', 'cpu_count'],
+  benchmark: ['benchmark', 'bench', 'test', 'workload'],
+  variant: ['variant', 'config', 'configuration', 'setting', 'settings'],
+  metric: ['metric', 'measure', 'quantity'],
+  value: ['value', 'mean', 'avg', 'average', 'result'],
+  unit: ['unit', 'units'],
+  stddev: ['stddev', 'std', 'sd', 'stdev', 'std_dev', 'standard_deviation'],
+  runs: ['runs', 'n', 'count_runs', 'repetitions', 'samples'],
+  source: ['source', 'origin', 'provenance', 'reference'],
+};
+
+const normalizeHeader = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/\(.*\)$/, '')
+    .trim()
+    .replace(/[\s-]+/g, '_');
+
+/** Exact names first, then known synonyms; a file column is used at most once. */
+export function suggestMapping(headers: readonly string[]): Mapping {
+  const norm = headers.map(normalizeHeader);
+  const used = new Set<number>();
+  const m = {} as Mapping;
+  for (const col of SCHEMA) {
+    const i = norm.findIndex((h, k) => !used.has(k) && h === col);
+    m[col] = i;
+    if (i >= 0) used.add(i);
+  }
+  for (const col of SCHEMA) {
+    if (m[col] >= 0) continue;
+    const i = norm.findIndex((h, k) => !used.has(k) && SYNONYMS[col].includes(h));
+    m[col] = i;
+    if (i >= 0) used.add(i);
+  }
+  return m;
+}
+
+export function missingColumns(m: Mapping): SchemaColumn[] {
+  return REQUIRED.filter((c) => m[c] < 0);
+}
+
+export function missingColumnError(missing: readonly SchemaColumn[]): LoadError {
+  const names = missing.map((c) => `\`${c}\``).join(', ');
+  return {
+    kind: 'missing-column',
+    message: `Missing column${missing.length > 1 ? 's' : ''} ${names}: no column of the file is mapped to ${missing.length > 1 ? 'them' : 'it'}. Pick the matching column below, or add it to the file.`,
+  };
+}
+
+/** Where a measurement came from inside the app (shipped with the site or imported). */
+export interface Origin {
+  kind: 'shipped' | 'imported';
+  file: string;
+}
+
+/** One measured number with everything needed to say where it comes from. */
+export interface Measurement {
+  arch: string;
+  machine: string;
+  cpus: number | null;
+  benchmark: string;
+  variant: string;
+  metric: string;
+  value: number;
+  unit: string;
+  stddev: number | null;
+  runs: number | null;
+  source: string;
+  origin: Origin;
+  /** Spreadsheet rows of the file behind this number. */
+  rows: number[];
+  /** Set when mean and stddev were computed here from per-run rows. */
+  aggregated: boolean;
+}
+
+const UNIT_ALIASES: Record<string, string> = {
+  us: 'us',
+  µs: 'us',
+  μs: 'us',
+  usec: 'us',
+  ns: 'ns',
+  nsec: 'ns',
+  ms: 'ms',
+  s: 's',
+  cycles: 'cycles',
+  count: 'count',
+  million: 'million',
+  percent: 'percent',
+  '%': 'percent',
+  x: 'x',
+};
+export const UNITS = [...new Set(Object.values(UNIT_ALIASES))];
+
+export interface Validated {
+  measurements: Measurement[];
+  issues: Issue[];
+  /** Data rows accepted / excluded. */
+  accepted: number;
+  excluded: number;
+  /** Measurements beyond MAX_MEASUREMENTS that were not kept. */
+  truncated: number;
+}
+
+export const MAX_MEASUREMENTS = 20_000;
+
+/**
+ * Mapped rows → measurements. Rows with an error are excluded (and listed); formula- or
+ * markup-bearing text is kept inert and flagged. Several rows that differ only in value and
+ * carry no stddev are per-run values: they become one mean ± sample stddev with runs = rows.
+ */
+export function toMeasurements(
+  table: Table,
+  mapping: Mapping,
+  origin: Origin,
+  onProgress?: Progress,
+): Validated {
+  const issues: Issue[] = [...table.issues];
+  let dropped = 0;
+  const issue = (i: Issue) => (issues.length < MAX_ISSUES ? issues.push(i) : dropped++);
+  const groups = new Map<string, { m: Measurement; values: number[] }[]>();
+  let accepted = 0;
+  let excluded = table.broken.size;
+  const cell = (r: number, c: SchemaColumn) => (mapping[c] >= 0 ? table.cell(r, mapping[c]) : '');
+  const columnName = (c: SchemaColumn) =>
+    mapping[c] >= 0 && table.headers[mapping[c]] !== c ? `${c} (${table.headers[mapping[c]]})` : c;
+
+  for (let r = 0; r < table.records; r++) {
+    if (r % 65536 === 0) onProgress?.(r / Math.max(1, table.records));
+    if (table.broken.has(r)) continue;
+    const row = table.rowOf(r);
+    let ok = true;
+    const fail = (c: SchemaColumn, value: string, message: string) => {
+      ok = false;
+      issue({ severity: 'error', kind: 'value', row, column: columnName(c), value, message });
+    };
+    const text: Partial<Record<SchemaColumn, string>> = {};
+    for (const c of SCHEMA) {
+      const v = cell(r, c);
+      text[c] = v;
+      if (EXPECTED_TYPE[c] !== 'text') continue;
+      const flag = flagCell(v);
+      if (flag) {
+        issue({
+          severity: 'warning',
+          kind: flag.kind,
+          row,
+          column: columnName(c),
+          value: v,
+          message: flag.message,
+        });
+      }
+    }
+    for (const c of REQUIRED)
+      if (!text[c]?.trim()) fail(c, '', 'empty, but the column is required');
+    const num = (c: SchemaColumn, integer: boolean, min: number): number | null => {
+      const v = (text[c] ?? '').trim();
+      if (!v) return null;
+      const x = parseNumber(v);
+      if (x === null) {
+        fail(c, v, notANumber(v));
+        return null;
+      }
+      if ((integer && !Number.isInteger(x)) || x < min) {
+        fail(c, v, `\`${v}\` must be ${integer ? 'a whole number' : 'a number'} ≥ ${min}`);
+        return null;
+      }
+      return x;
+    };
+    const value = text.value?.trim() ? num('value', false, -Infinity) : null;
+    const stddev = num('stddev', false, 0);
+    const runs = num('runs', true, 1);
+    const cpus = num('cpus', true, 1);
+    const rawUnit = (text.unit ?? '').trim();
+    const unit = UNIT_ALIASES[rawUnit.toLowerCase()] ?? UNIT_ALIASES[rawUnit];
+    if (rawUnit && !unit) {
+      fail('unit', rawUnit, `\`${rawUnit}\` is not a known unit (${UNITS.join(', ')})`);
+    }
+    if (!ok || value === null) {
+      excluded++;
+      continue;
+    }
+    accepted++;
+    const m: Measurement = {
+      arch: (text.arch ?? '').trim(),
+      machine: text.machine!.trim(),
+      cpus,
+      benchmark: text.benchmark!.trim(),
+      variant: text.variant!.trim(),
+      metric: text.metric!.trim(),
+      value,
+      unit: unit!,
+      stddev,
+      runs,
+      source: (text.source ?? '').trim() || origin.file,
+      origin,
+      rows: [row],
+      aggregated: false,
+    };
+    const key = [
+      m.source,
+      m.arch,
+      m.machine,
+      m.cpus,
+      m.benchmark,
+      m.variant,
+      m.metric,
+      m.unit,
+    ].join('\u0000');
+    const list = groups.get(key) ?? [];
+    list.push({ m, values: [value] });
+    groups.set(key, list);
+  }
+
+  const measurements: Measurement[] = [];
+  let truncated = 0;
+  const keep = (m: Measurement) =>
+    measurements.length < MAX_MEASUREMENTS ? measurements.push(m) : truncated++;
+  for (const list of groups.values()) {
+    const perRun =
+      list.length > 1 &&
+      list.every((x) => x.m.stddev === null && (x.m.runs === null || x.m.runs === 1));
+    if (!perRun) {
+      for (const x of list) keep(x.m);
+      continue;
+    }
+    const values = list.map((x) => x.m.value);
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1));
+    keep({
+      ...list[0].m,
+      value: mean,
+      stddev: sd,
+      runs: values.length,
+      rows:
+        list.length <= 3
+          ? list.map((x) => x.m.rows[0])
+          : [list[0].m.rows[0], list[list.length - 1].m.rows[0]],
+      aggregated: true,
+    });
+  }
+  onProgress?.(1);
+  if (dropped) {
+    issues.push({
+      severity: 'warning',
+      kind: 'value',
+      row: 0,
+      column: '',
+      value: '',
+      message: `${dropped} more problems not listed`,
+    });
+  }
+  return { measurements, issues, accepted, excluded, truncated };
+}
+
+/** A source's provenance as content/datasets/sources.json records it (null: not stated). */
+export interface Source {
+  kind: 'seed' | 'local';
+  seed_file: string | null;
+  also_reported_in?: { seed_file: string; title: string; date: string | null }[];
+  title: string;
+  mail: string | null;
+  author: string | null;
+  date: string | null;
+  machine: string | null;
+  kernel_baseline: string | null;
+  conditions: string | null;
+  runs: number | null;
+  notes: string | null;
+  raw_runs_us?: Record<string, number[]>;
+}
+
+export const sources = sourcesJson as Record<string, Source>;
+
+const files = import.meta.glob('../../../content/datasets/*.csv', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+
+export interface Dataset {
+  file: string;
+  measurements: Measurement[];
+  issues: Issue[];
+}
+
+/** Parses one shipped file with the same code path as an import (so the two cannot drift). */
+export function parseDataset(file: string, text: string, kind: Origin['kind']): Dataset {
+  const table = parseCsvText(text);
+  if ('kind' in table) {
+    const e = table as LoadError;
+    return {
+      file,
+      measurements: [],
+      issues: [
+        { severity: 'error', kind: 'value', row: 0, column: '', value: '', message: e.message },
+      ],
+    };
+  }
+  const v = toMeasurements(table, suggestMapping(table.headers), { kind, file });
+  return { file, measurements: v.measurements, issues: v.issues };
+}
+
+/** Every CSV in content/datasets/, sorted by file name. */
+export const shippedDatasets: readonly Dataset[] = Object.entries(files)
+  .map(([path, text]) => parseDataset(path.replace(/^.*\//, ''), text, 'shipped'))
+  .sort((a, b) => a.file.localeCompare(b.file));
