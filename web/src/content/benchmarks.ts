@@ -1,0 +1,128 @@
+// Which scenario models which measured benchmark: the one place that ties datasets to the
+// simulator. A benchmark without an entry, a scenario not yet written, a variant the model has
+// no setting for, or a metric the simulator does not report all give "no model prediction yet"
+// with the reason — never a made-up number.
+import type { Measurement } from './datasets';
+import { findScenario } from './scenarios';
+
+export interface BenchmarkModel {
+  /** content/scenarios/<scenario>.toml */
+  scenario: string;
+  /** Dataset metrics the prediction is compared with. */
+  metrics: readonly string[];
+  /** Where the number is in the simulator's summary, e.g. `op_latency_ns.mean`. */
+  summaryPath: string;
+  summaryUnit: TimeUnit;
+  /** Variant keys the simulator can set for this benchmark, with the values it accepts. */
+  settings: Readonly<Record<string, RegExp>>;
+}
+
+export const BENCHMARK_MODELS: Readonly<Record<string, BenchmarkModel>> = {
+  'madvise-touch': {
+    scenario: 'x86-madvise-touch',
+    metrics: ['op_latency'],
+    summaryPath: 'op_latency_ns.mean',
+    summaryUnit: 'ns',
+    settings: { flush_info: /^(percpu|stack|stack_unaligned)$/, busy_threads: /^\d+$/ },
+  },
+  'pcid-pingpong': {
+    scenario: 'x86-pcid-pingpong',
+    metrics: ['op_latency'],
+    summaryPath: 'op_latency_ns.mean',
+    summaryUnit: 'ns',
+    settings: { pcid: /^(on|off)$/ },
+  },
+  'pcid-pingpong-512': {
+    scenario: 'x86-pcid-pingpong-512',
+    metrics: ['op_latency'],
+    summaryPath: 'op_latency_ns.mean',
+    summaryUnit: 'ns',
+    settings: { pcid: /^(on|off)$/ },
+  },
+};
+
+/** Machine presets of the simulator (sim-wasm/src/presets.rs); the first is its default. */
+export const PRESETS = ['generic-x86', 'icelake-8336c-128', 'skylake-laptop-kvm'] as const;
+
+/** Variant keys that name the measured system, not a design choice the model could vary. */
+const DESCRIPTIVE_KEYS = new Set(['kernel']);
+
+export type TimeUnit = 'ns' | 'us' | 'ms' | 's';
+const NS_PER: Record<TimeUnit, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
+
+export function isTimeUnit(u: string): u is TimeUnit {
+  return u in NS_PER;
+}
+
+export function toNs(value: number, unit: TimeUnit): number {
+  return value * NS_PER[unit];
+}
+
+export function fromNs(ns: number, unit: TimeUnit): number {
+  return ns / NS_PER[unit];
+}
+
+/** A number at a dotted path of the summary, or null when the simulator does not report it. */
+export function readSummaryPath(summary: unknown, path: string): number | null {
+  let v: unknown = summary;
+  for (const k of path.split('.')) {
+    if (typeof v !== 'object' || v === null || !(k in v)) return null;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+export type PredictionPlan =
+  | {
+      key: string;
+      status: 'run';
+      scenario: string;
+      text: string;
+      overrides: string[];
+      preset: string;
+      summaryPath: string;
+      summaryUnit: TimeUnit;
+      /** Variant keys left to the scenario because they describe the measured system. */
+      ignored: string[];
+    }
+  | { key: string; status: 'none'; reason: string };
+
+function scenarioPreset(text: string): string {
+  const m = /^\s*preset\s*=\s*"([^"]+)"/m.exec(text);
+  return m ? m[1] : PRESETS[0];
+}
+
+/** What to run (or why nothing can be run) to predict one measurement. */
+export function planPrediction(m: Measurement): PredictionPlan {
+  const preset = (PRESETS as readonly string[]).includes(m.machine) ? m.machine : null;
+  const key = `${m.benchmark}|${m.variant}|${preset ?? ''}`;
+  const none = (reason: string): PredictionPlan => ({ key, status: 'none', reason });
+  const model = BENCHMARK_MODELS[m.benchmark];
+  if (!model) return none(`no scenario models ${m.benchmark} yet`);
+  if (!model.metrics.includes(m.metric)) {
+    return none(`only ${model.metrics.join(', ')} is predicted, not ${m.metric}`);
+  }
+  const scenario = findScenario(model.scenario);
+  if (!scenario) return none(`scenario ${model.scenario} is not written yet`);
+  if (m.variant.includes('->')) return none('relative comparisons are not predicted');
+  const overrides: string[] = [];
+  const ignored: string[] = [];
+  for (const pair of m.variant.split(';').filter(Boolean)) {
+    const [k, v = ''] = pair.split('=');
+    if (DESCRIPTIVE_KEYS.has(k)) ignored.push(pair);
+    else if (model.settings[k]?.test(v)) overrides.push(`${k}=${v}`);
+    else return none(`${pair} is not a setting of the model`);
+  }
+  if (preset) overrides.push(`machine=${preset}`);
+  return {
+    key,
+    status: 'run',
+    scenario: model.scenario,
+    text: scenario.text,
+    overrides,
+    preset: preset ?? scenarioPreset(scenario.text),
+    summaryPath: model.summaryPath,
+    summaryUnit: model.summaryUnit,
+    ignored,
+  };
+}

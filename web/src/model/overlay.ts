@@ -1,0 +1,156 @@
+// Measured numbers next to the model's predictions: one chart model per (benchmark, metric),
+// with every point carrying its provenance and a verdict on whether the model's difference from
+// it is inside the measurement noise. Pure: measurements and finished predictions in, columns out.
+import { fromNs, isTimeUnit, toNs, type TimeUnit } from '../content/benchmarks';
+import type { Measurement } from '../content/datasets';
+
+/** How many standard deviations of the runs still count as measurement noise. */
+export const NOISE_SIGMAS = 2;
+export const NOISE_RULE = `A difference counts as "within measurement noise" when |predicted − measured| ≤ ${NOISE_SIGMAS} × the stddev of the measured runs (about 95 % of runs fall in that band if they are roughly normal). With no stddev stated, the noise is unknown and no verdict is given.`;
+
+/** Rows the CLI wrote (`tlbscope sweep --format csv`) are model output, never measurements. */
+export const MODEL_SOURCE = 'tlbscope-model';
+
+export type PredictionState =
+  | { status: 'pending' }
+  | { status: 'none'; reason: string }
+  | { status: 'done'; ns: number; scenario: string; preset: string; ignored: string[] };
+
+export type Verdict =
+  | { kind: 'within-noise'; diff: number; sigmas: number }
+  | { kind: 'outside-noise'; diff: number; sigmas: number }
+  | { kind: 'noise-unknown'; diff: number }
+  | { kind: 'no-prediction'; reason: string }
+  | { kind: 'pending' };
+
+/** The noise rule: prediction and measurement in the same unit. */
+export function judge(predicted: number, measured: number, stddev: number | null): Verdict {
+  const diff = predicted - measured;
+  if (stddev === null) return { kind: 'noise-unknown', diff };
+  const sigmas = stddev > 0 ? Math.abs(diff) / stddev : diff === 0 ? 0 : Infinity;
+  return {
+    // The epsilon keeps decimal round-off (2.7 − 2.5 = 0.2000000000000002) on the right side.
+    kind: Math.abs(diff) <= NOISE_SIGMAS * stddev * (1 + 1e-9) ? 'within-noise' : 'outside-noise',
+    diff,
+    sigmas,
+  };
+}
+
+export interface OverlayPoint {
+  measurement: Measurement;
+  /** Series = one source on one machine: drawn with its own shape. */
+  series: number;
+  /** In the chart's unit. */
+  value: number;
+  lo: number | null;
+  hi: number | null;
+  predicted: number | null;
+  prediction: PredictionState;
+  verdict: Verdict;
+}
+
+export interface OverlayChartModel {
+  id: string;
+  benchmark: string;
+  metric: string;
+  unit: TimeUnit;
+  variants: string[];
+  series: { label: string; machine: string; source: string }[];
+  points: OverlayPoint[];
+}
+
+function pickUnit(maxNs: number): TimeUnit {
+  if (maxNs < 1e3) return 'ns';
+  if (maxNs < 1e6) return 'us';
+  if (maxNs < 1e9) return 'ms';
+  return 's';
+}
+
+/**
+ * Absolute time measurements (not `a->b` comparisons, not model rows), grouped per benchmark
+ * and metric. `predictionOf` gives the state of the prediction planned for a measurement.
+ */
+export function toOverlayCharts(
+  measurements: readonly Measurement[],
+  predictionOf: (m: Measurement) => PredictionState,
+): OverlayChartModel[] {
+  const groups = new Map<string, Measurement[]>();
+  for (const m of measurements) {
+    if (!isTimeUnit(m.unit) || m.variant.includes('->') || m.source === MODEL_SOURCE) continue;
+    const id = `${m.benchmark} · ${m.metric}`;
+    groups.set(id, [...(groups.get(id) ?? []), m]);
+  }
+  const charts: OverlayChartModel[] = [];
+  for (const [id, ms] of groups) {
+    const ns = (m: Measurement) => toNs(m.value + (m.stddev ?? 0), m.unit as TimeUnit);
+    const unit = pickUnit(Math.max(...ms.map(ns)));
+    const conv = (v: number, from: TimeUnit) => fromNs(toNs(v, from), unit);
+    const series: OverlayChartModel['series'] = [];
+    const seriesOf = (m: Measurement) => {
+      let i = series.findIndex((s) => s.machine === m.machine && s.source === m.source);
+      if (i < 0) {
+        i = series.length;
+        series.push({ label: `${m.machine} (${m.source})`, machine: m.machine, source: m.source });
+      }
+      return i;
+    };
+    const points = ms.map((m): OverlayPoint => {
+      const u = m.unit as TimeUnit;
+      const value = conv(m.value, u);
+      const sd = m.stddev === null ? null : conv(m.stddev, u);
+      const prediction = predictionOf(m);
+      const predicted = prediction.status === 'done' ? fromNs(prediction.ns, unit) : null;
+      const verdict: Verdict =
+        prediction.status === 'pending'
+          ? { kind: 'pending' }
+          : prediction.status === 'none'
+            ? { kind: 'no-prediction', reason: `for ${m.benchmark}: ${prediction.reason}` }
+            : judge(predicted!, value, sd);
+      return {
+        measurement: m,
+        series: seriesOf(m),
+        value,
+        lo: sd === null ? null : value - sd,
+        hi: sd === null ? null : value + sd,
+        predicted,
+        prediction,
+        verdict,
+      };
+    });
+    const variants = [...new Set(ms.map((m) => m.variant))];
+    charts.push({
+      id,
+      benchmark: ms[0].benchmark,
+      metric: ms[0].metric,
+      unit,
+      variants,
+      series,
+      points,
+    });
+  }
+  return charts.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export const UNIT_LABEL: Record<string, string> = { ns: 'ns', us: 'µs', ms: 'ms', s: 's' };
+
+/** "2.53 µs" with enough digits to tell the seed's numbers apart. */
+export function formatValue(v: number, unit: string): string {
+  const digits = Math.abs(v) >= 100 ? 1 : Math.abs(v) >= 1 ? 3 : 4;
+  return `${Number(v.toFixed(digits))} ${UNIT_LABEL[unit] ?? unit}`;
+}
+
+/** One sentence for a verdict, in the chart's unit. */
+export function describeVerdict(v: Verdict, unit: string): string {
+  switch (v.kind) {
+    case 'within-noise':
+      return `within measurement noise (off by ${formatValue(Math.abs(v.diff), unit)}, ${v.sigmas.toFixed(1)} σ)`;
+    case 'outside-noise':
+      return `outside measurement noise: the model is ${v.diff > 0 ? 'slower' : 'faster'} by ${formatValue(Math.abs(v.diff), unit)} (${Number.isFinite(v.sigmas) ? v.sigmas.toFixed(1) : '∞'} σ)`;
+    case 'noise-unknown':
+      return `off by ${formatValue(Math.abs(v.diff), unit)}; no stddev stated, so whether that is noise is unknown`;
+    case 'no-prediction':
+      return `no model prediction yet ${v.reason}`;
+    case 'pending':
+      return 'model prediction running…';
+  }
+}
