@@ -1,0 +1,57 @@
+// The Data view: measured numbers (shipped and imported) with provenance, next to the model's
+// predictions. Everything happens in the browser; an import never leaves the page.
+import { useMemo, useState } from 'react';
+import { shippedDatasets, type Dataset } from '../../content/datasets';
+import { toOverlayCharts } from '../../model/overlay';
+import { DatasetTable } from './DatasetTable';
+import { ImportPanel } from './ImportPanel';
+import { OverlayChart } from './OverlayChart';
+import { usePredictions } from './usePredictions';
+import './data.css';
+
+export function DataView() {
+  const [imported, setImported] = useState<Dataset[]>([]);
+  const datasets = useMemo(() => [...shippedDatasets, ...imported], [imported]);
+  const measurements = useMemo(() => datasets.flatMap((d) => d.measurements), [datasets]);
+  const predictionOf = usePredictions(measurements);
+  const charts = toOverlayCharts(measurements, predictionOf);
+  const pending = charts.some((c) => c.points.some((p) => p.verdict.kind === 'pending'));
+
+  return (
+    <div className="data-view" data-state={pending ? 'busy' : 'idle'}>
+      <section className="intro">
+        <h2>Measured data and the model</h2>
+        <p>
+          Numbers measured on real machines — transcribed from the patch mails or run with the
+          project&apos;s benchmark kit — beside what the tlbscope model predicts for the same
+          variant. Every number names its machine, source and runs; hover a mark for details.
+        </p>
+      </section>
+      <section aria-labelledby="overlays-h">
+        <h3 id="overlays-h">Measured vs predicted</h3>
+        <div className="overlay-grid">
+          {charts.map((c) => (
+            <OverlayChart key={c.id} chart={c} />
+          ))}
+        </div>
+      </section>
+      <ImportPanel
+        onAdd={(d) => setImported((list) => [...list.filter((x) => x.file !== d.file), d])}
+      />
+      <section aria-labelledby="datasets-h">
+        <h3 id="datasets-h">Datasets</h3>
+        {datasets.map((d) => (
+          <DatasetTable
+            key={`${d.measurements[0]?.origin.kind ?? 'x'}:${d.file}`}
+            dataset={d}
+            onRemove={
+              imported.includes(d)
+                ? () => setImported((list) => list.filter((x) => x !== d))
+                : undefined
+            }
+          />
+        ))}
+      </section>
+    </div>
+  );
+}

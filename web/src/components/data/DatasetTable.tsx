@@ -1,0 +1,113 @@
+// One dataset as a table: every number with its machine, source, runs and stddev, and the
+// source's provenance (mail, author, date, conditions) from sources.json.
+import { sources, type Dataset } from '../../content/datasets';
+import { MODEL_SOURCE } from '../../model/overlay';
+
+export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove?: () => void }) {
+  const ms = dataset.measurements;
+  const sourceIds = [...new Set(ms.map((m) => m.source))];
+  const kind = ms[0]?.origin.kind ?? 'shipped';
+  return (
+    <details className="dataset" open={kind === 'imported'} data-file={dataset.file}>
+      <summary>
+        <code>{dataset.file}</code> — {ms.length} numbers{' '}
+        {kind === 'imported' ? '(imported in this browser tab only)' : '(shipped with tlbscope)'}
+        {onRemove && (
+          <button type="button" onClick={onRemove}>
+            Remove
+          </button>
+        )}
+      </summary>
+      {sourceIds.map((id) => {
+        const s = sources[id];
+        if (id === MODEL_SOURCE) {
+          return (
+            <p key={id}>
+              Source {id}: model output from the tlbscope CLI — predicted, not measured.
+            </p>
+          );
+        }
+        if (!s) {
+          return (
+            <p key={id}>
+              Source <code>{id}</code>: not described in sources.json
+              {kind === 'imported' ? ' — as written in the imported file' : ''}.
+            </p>
+          );
+        }
+        return (
+          <dl key={id} className="provenance">
+            <dt>Source</dt>
+            <dd>
+              <code>{id}</code> (
+              {s.kind === 'seed' ? 'transcribed from a mail' : 'measured with bench/kit'}):{' '}
+              {s.title}
+            </dd>
+            <dt>Author, date</dt>
+            <dd>
+              {s.author ?? 'not stated'}, {s.date ?? 'date not stated'}
+              {s.mail ? `, ${s.mail}` : ''}
+            </dd>
+            <dt>Machine</dt>
+            <dd>{s.machine ?? 'not stated'}</dd>
+            <dt>Runs</dt>
+            <dd>{s.runs ?? 'not stated'}</dd>
+            {s.conditions && (
+              <>
+                <dt>Conditions</dt>
+                <dd>{s.conditions}</dd>
+              </>
+            )}
+          </dl>
+        );
+      })}
+      <table>
+        <thead>
+          <tr>
+            {[
+              'benchmark',
+              'variant',
+              'metric',
+              'value',
+              'stddev',
+              'runs',
+              'machine',
+              'cpus',
+              'source',
+              'rows',
+            ].map((h) => (
+              <th key={h} scope="col">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {ms.map((m, i) => (
+            <tr key={i}>
+              <td>{m.benchmark}</td>
+              <td>
+                <code>{m.variant}</code>
+              </td>
+              <td>{m.metric}</td>
+              <td className="num">
+                {m.value} {m.unit}
+              </td>
+              <td className="num">{m.stddev ?? 'not stated'}</td>
+              <td className="num">
+                {m.runs ?? 'not stated'}
+                {m.aggregated ? ' (per-run rows)' : ''}
+              </td>
+              <td>{m.machine}</td>
+              <td className="num">{m.cpus ?? '—'}</td>
+              <td>{m.source}</td>
+              <td className="num">
+                {m.rows.join(m.aggregated && m.rows.length === 2 ? '–' : ', ')}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}

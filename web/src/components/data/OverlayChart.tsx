@@ -1,0 +1,58 @@
+// One benchmark metric: measured mean ± stddev per variant beside the model's prediction.
+// React owns the <svg>; D3 (viz/measured.ts) draws into it.
+import { useEffect, useRef } from 'react';
+import { describeVerdict, NOISE_RULE, type OverlayChartModel } from '../../model/overlay';
+import { renderMeasured, SERIES_SHAPE_NAMES } from '../../viz/measured';
+
+export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
+  const ref = useRef<SVGSVGElement>(null);
+  useEffect(() => {
+    if (ref.current) renderMeasured(ref.current, chart, 460, 250);
+  }, [chart]);
+  const notes = [...new Set(chart.points.map((p) => describeVerdict(p.verdict, chart.unit)))];
+  const predicted = chart.points.find((p) => p.prediction.status === 'done');
+  return (
+    <figure className="overlay-chart" data-benchmark={chart.benchmark} data-metric={chart.metric}>
+      <figcaption>
+        <strong>{chart.benchmark}</strong> · {chart.metric}
+      </figcaption>
+      <svg
+        ref={ref}
+        role="img"
+        aria-label={`${chart.benchmark} ${chart.metric}: measured vs predicted`}
+      />
+      <ul className="legend">
+        {chart.series.map((s, i) => (
+          <li key={s.label}>
+            <span
+              className={`shape shape-${SERIES_SHAPE_NAMES[i % SERIES_SHAPE_NAMES.length]}`}
+              aria-hidden
+            />
+            measured on {s.machine} ({s.source})
+          </li>
+        ))}
+        <li>bars: ± 1 stddev of the runs; hollow mark: no stddev stated</li>
+        {predicted && predicted.prediction.status === 'done' && (
+          <li>
+            <span className="shape shape-x" aria-hidden />
+            predicted by the tlbscope model ({predicted.prediction.scenario}, machine preset{' '}
+            {predicted.prediction.preset}) — × on a dashed tick
+          </li>
+        )}
+      </ul>
+      <ul className="verdicts">
+        {chart.points.map((p, i) => (
+          <li key={i} data-verdict={p.verdict.kind}>
+            <code>{p.measurement.variant}</code> on {p.measurement.machine}:{' '}
+            <span title={NOISE_RULE}>{describeVerdict(p.verdict, chart.unit)}</span>
+          </li>
+        ))}
+      </ul>
+      {notes.some((n) => n.startsWith('within') || n.startsWith('outside')) && (
+        <p className="noise-rule" title={NOISE_RULE}>
+          Noise rule: |predicted − measured| ≤ 2 × stddev. ⓘ
+        </p>
+      )}
+    </figure>
+  );
+}

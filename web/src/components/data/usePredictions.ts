@@ -1,0 +1,78 @@
+// Model predictions for measured numbers, run one at a time in the simulator worker
+// (SimSession) so the page stays responsive. Results are cached per plan key for the life of
+// the view.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  planPrediction,
+  readSummaryPath,
+  toNs,
+  type PredictionPlan,
+} from '../../content/benchmarks';
+import type { Measurement } from '../../content/datasets';
+import type { PredictionState } from '../../model/overlay';
+import { RunCancelled, SimSession } from '../../sim/session';
+
+export function usePredictions(measurements: readonly Measurement[]) {
+  const [results, setResults] = useState<ReadonlyMap<string, PredictionState>>(new Map());
+  const session = useRef<SimSession | null>(null);
+  const started = useRef(new Set<string>());
+  const plans = useMemo(() => {
+    const byMeasurement = new Map<Measurement, PredictionPlan>();
+    for (const m of measurements) byMeasurement.set(m, planPrediction(m));
+    return byMeasurement;
+  }, [measurements]);
+
+  useEffect(() => {
+    type Run = Extract<PredictionPlan, { status: 'run' }>;
+    const todo = new Map<string, Run>();
+    for (const p of plans.values()) {
+      if (p.status === 'run' && !started.current.has(p.key)) todo.set(p.key, p);
+    }
+    if (!todo.size) return;
+    for (const p of todo.values()) started.current.add(p.key);
+    session.current ??= new SimSession();
+    const s = session.current;
+    (async () => {
+      for (const p of todo.values()) {
+        let r: PredictionState;
+        try {
+          const run = await s.run(p.text, { overrides: p.overrides, seed: 1 });
+          const v = readSummaryPath(run.summary, p.summaryPath);
+          r =
+            v === null
+              ? { status: 'none', reason: `the simulator does not report ${p.summaryPath} yet` }
+              : {
+                  status: 'done',
+                  ns: toNs(v, p.summaryUnit),
+                  scenario: p.scenario,
+                  preset: p.preset,
+                  ignored: p.ignored,
+                };
+        } catch (e) {
+          // Unmounted (or React's dev double mount, which clears `started` to run them again).
+          if (e instanceof RunCancelled) return;
+          r = {
+            status: 'none',
+            reason: `the model could not run ${p.scenario}: ${(e as Error).message}`,
+          };
+        }
+        setResults((m) => new Map(m).set(p.key, r));
+      }
+    })();
+  }, [plans]);
+
+  useEffect(
+    () => () => {
+      session.current?.dispose();
+      session.current = null;
+      started.current.clear();
+    },
+    [],
+  );
+
+  return (m: Measurement): PredictionState => {
+    const p = plans.get(m) ?? planPrediction(m);
+    if (p.status === 'none') return p;
+    return results.get(p.key) ?? { status: 'pending' };
+  };
+}
