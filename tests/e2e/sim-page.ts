@@ -34,4 +34,53 @@ export class SimPage {
   lanes(): Locator {
     return this.page.locator('.timeline svg g.lane');
   }
+
+  // --- Data view (?view=data) ---
+
+  /** Opens the Data view and waits until the model's predictions are drawn. */
+  async openData(): Promise<void> {
+    await this.page.goto('./?view=data');
+    await expect(this.page.locator('.data-view')).toHaveAttribute('data-state', 'idle', {
+      timeout: 20_000,
+    });
+  }
+
+  /** Picks a file (a path, or bytes with a name) with the import panel's file picker. */
+  async importCsv(file: string | { name: string; buffer: Buffer }): Promise<void> {
+    const input = this.page.getByLabel('Choose a CSV file');
+    await input.setInputFiles(
+      typeof file === 'string'
+        ? file
+        : { name: file.name, mimeType: 'text/csv', buffer: file.buffer },
+    );
+  }
+
+  /** Drops a file on the import panel's drop zone, as a user dragging it from the desktop. */
+  async dropCsv(name: string, text: string): Promise<void> {
+    const dt = await this.page.evaluateHandle(
+      ([n, t]) => {
+        const d = new DataTransfer();
+        d.items.add(new File([t], n, { type: 'text/csv' }));
+        return d;
+      },
+      [name, text] as const,
+    );
+    const zone = this.page.getByTestId('dropzone');
+    await zone.dispatchEvent('dragover', { dataTransfer: dt });
+    await zone.dispatchEvent('drop', { dataTransfer: dt });
+  }
+
+  async pasteCsv(text: string): Promise<void> {
+    await this.page.getByLabel('…or paste CSV text').fill(text);
+    await this.page.getByRole('button', { name: 'Check pasted text' }).click();
+  }
+
+  /** The import's refusal: its kind (too-big, not-csv, encoding, missing-column, empty). */
+  importError(): Locator {
+    return this.page.locator('.import-error');
+  }
+
+  importPreview(): Locator {
+    return this.page.getByTestId('import-preview');
+  }
 }

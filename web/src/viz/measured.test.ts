@@ -75,6 +75,6 @@ describe('renderMeasured', () => {
 
   it('marks an axis that does not start at zero', () => {
     const svg = render([m({})]);
-    expect(svg.querySelector('text.y-label')!.textContent).toBe('op_latency (µs), axis not from 0');
+    expect(svg.querySelector('text.y-label')!.textContent).toBe('op_latency (µs), not from 0');
   });
 });

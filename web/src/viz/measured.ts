@@ -104,7 +104,7 @@ export function renderMeasured(
   svg
     .selectAll('text.y-label')
     .data([
-      `${chart.metric} (${UNIT_LABEL[unit] ?? unit})${y.domain()[0] > 0 ? ', axis not from 0' : ''}`,
+      `${chart.metric} (${UNIT_LABEL[unit] ?? unit})${y.domain()[0] > 0 ? ', not from 0' : ''}`,
     ])
     .join('text')
     .attr('class', 'y-label')

@@ -50,7 +50,7 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
       </ul>
       {notes.some((n) => n.startsWith('within') || n.startsWith('outside')) && (
         <p className="noise-rule" title={NOISE_RULE}>
-          Noise rule: |predicted − measured| ≤ 2 × stddev. ⓘ
+          Noise rule: |predicted − measured| ≤ 2 × stddev (hover for why).
         </p>
       )}
     </figure>
