@@ -5,6 +5,9 @@
 //! - `arch = x86`, `machine.preset = generic-x86` (4 CPUs, 1024-entry 8-way TLB)
 //! - design: `flush_info = percpu`, `preempt = pinned`, `pcid = on`, `wait_mask = task`,
 //!   `plus_one_rule = on`, `lazy_freed_tables = ipi`, `ceiling = 33`
+//! - arm64 (`arch = arm64`, preset `generic-arm64`): `broadcast_skip = off` (mainline),
+//!   `dsb_before_dec = on`, `skip_rule = active_mm`, `cpu_id = thread_info` (since 2024),
+//!   `max_dvm_ops = 512`, `machine.asid_bits = 16`
 //! - workload (generated tasks, see [`Workload`]): `threads = 1` (0 when `[[tasks]]` are
 //!   given), `busy_threads` = the remaining CPUs, `flushes = 1`, `pages = 1`, `period_ns = 0`
 //! - costs: see [`Costs`] and `presets.rs`; each default names its source (kernel-mechanics.md
@@ -72,6 +75,34 @@ pub enum Dist {
     Pareto,
 }
 
+/// arm64 `tlb_flush_check()`'s rule for "only this CPU runs the mm".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipRule {
+    /// v2 (2020-02-23): `nr_active_mm <= 1` and the caller runs the mm, not lazily.
+    ActiveMm,
+    /// RFC (2020-02-03): `mm_users <= 1 && current->mm == mm` (single-threaded only); blind to
+    /// a kernel thread lazily holding the mm (R15).
+    MmUsers,
+}
+
+/// How arm64 `raw_smp_processor_id()` finds the CPU number (seed 003).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuIdImpl {
+    /// `*raw_cpu_ptr(&cpu_number)`: `adrp; mrs tpidr_el1; add; ldrsw` (57c82954e77f – 2024).
+    PerCpu,
+    /// `current_thread_info()->cpu`: `mrs sp_el0; ldr` (bf0baa5bbdc9, 2024).
+    ThreadInfo,
+}
+
+/// The op the generated workload's threads loop on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkOp {
+    Madvise,
+    Munmap,
+    Mprotect,
+    Cow,
+}
+
 /// The design toggles: one vocabulary for scenario files, URL, CLI and CSV.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Design {
@@ -88,6 +119,84 @@ pub struct Design {
     pub lazy_freed_tables_ipi: bool,
     /// `tlb_single_page_flush_ceiling`: ranges above this many pages become full flushes.
     pub ceiling: u32,
+    /// arm64: Arcangeli's skip-broadcast series (`tlb_flush_check`); off = mainline.
+    pub broadcast_skip: bool,
+    /// arm64 skip-broadcast: `DSB ISH` after switching TTBR0 away and before `nr_active_mm--`
+    /// (the 2020-04-01 fix for R16).
+    pub dsb_before_dec: bool,
+    pub skip_rule: SkipRule,
+    pub cpu_id: CpuIdImpl,
+    /// arm64 `MAX_DVM_OPS` (`PTRS_PER_PTE`): ranges of this many pages or more become an
+    /// ASID flush.
+    pub max_dvm_ops: u32,
+}
+
+/// arm64 costs (ns unless named `_ps`). Estimates unless a source is given; kernel-mechanics.md
+/// §9.3, §9.4, §10. The generic costs (syscall, fault, refill, context switch) come from
+/// [`Costs`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arm64Costs {
+    /// One local `TLBI` op (`VALE1`, `VAE1`, `ASIDE1`). §10: TLBI + DSB NSH 50–200 ns.
+    pub tlbi_local_ns: u64,
+    /// Local `VMALLE1` (the post-rollover flush of everything).
+    pub tlbi_all_local_ns: u64,
+    /// `DSB NSH` / `DSB NSHST` after / before local TLBIs.
+    pub dsb_nsh_ns: u64,
+    /// `DSB ISHST` before broadcast TLBIs (PTE stores visible to every walker).
+    pub dsb_ishst_ns: u64,
+    /// Occupancy of the shared interconnect (DVM) by one broadcast TLBI op: concurrent
+    /// broadcasters queue behind each other, so latency grows "almost linearly" with them.
+    pub dvm_op_ns: u64,
+    /// `DSB ISH` completion after the last op was performed everywhere (the ack round trip).
+    /// Uncontended TLBI + DSB ISH = dsb_ishst + dvm_op + dsb_ish ≈ 0.5 µs (§10: 0.5–2 µs).
+    pub dsb_ish_ns: u64,
+    /// Time a receiving CPU loses per broadcast op it performs (victim slowdown).
+    pub victim_ns: u64,
+    /// `check_and_switch_context()` fast path (cmpxchg on `active_asids`).
+    pub asid_fast_ns: u64,
+    /// Slow path: `cpu_asid_lock`, re-check, `new_context()`.
+    pub asid_slow_ns: u64,
+    /// `flush_context()` per CPU (xchg of `active_asids`, reserve), on top of the slow path.
+    pub rollover_cpu_ns: u64,
+    /// `tlb_flush_check()` (count reads, cpumask_setall, smp_mb).
+    pub flush_check_ns: u64,
+    /// A page-table walk that misses the caches (may still be in flight after a TTBR0 write).
+    pub ptw_ns: u64,
+    /// One `preempt_count` increment or decrement (+ compiler barrier).
+    pub preempt_op_ns: u64,
+    /// `smp_processor_id()` via the per-CPU `cpu_number`: 1,602,888,401 ns / 10^9 calls
+    /// (seed 003), in picoseconds.
+    pub cpu_id_percpu_ps: u64,
+    /// `smp_processor_id()` via `thread_info`: 1,206,212,658 ns / 10^9 calls (seed 003).
+    pub cpu_id_thread_info_ps: u64,
+    /// The body of a per-CPU RMW (`mrs tpidr_el1; add; ldadd`), without the preempt ops.
+    pub percpu_rmw_ns: u64,
+    /// Copying one 4 KiB page in a copy-on-write fault (`cow` op, either arch).
+    pub copy_page_ns: u64,
+}
+
+impl Default for Arm64Costs {
+    fn default() -> Self {
+        Arm64Costs {
+            tlbi_local_ns: 40,
+            tlbi_all_local_ns: 150,
+            dsb_nsh_ns: 20,
+            dsb_ishst_ns: 20,
+            dvm_op_ns: 140,
+            dsb_ish_ns: 300,
+            victim_ns: 15,
+            asid_fast_ns: 10,
+            asid_slow_ns: 120,
+            rollover_cpu_ns: 20,
+            flush_check_ns: 20,
+            ptw_ns: 500,
+            preempt_op_ns: 1,
+            cpu_id_percpu_ps: 1_603,
+            cpu_id_thread_info_ps: 1_206,
+            percpu_rmw_ns: 3,
+            copy_page_ns: 700,
+        }
+    }
 }
 
 /// Named cost-model parameters in nanoseconds. Every one is overridable from a scenario's
@@ -127,6 +236,8 @@ pub struct Costs {
     pub context_switch_ns: u64,
     /// `switch_mm_irqs_off` bookkeeping + CR3 write. Estimate.
     pub switch_mm_ns: u64,
+    /// The arm64-specific costs.
+    pub arm64: Arm64Costs,
 }
 
 /// Generated workload knobs (the madvise-touch benchmark shape and friends). Tasks from
@@ -160,6 +271,11 @@ pub struct Workload {
     pub wakeup_work_ns: u64,
     /// Pages in each mm's address space.
     pub mm_pages: u32,
+    /// What the op threads loop on (with `touch` before it).
+    pub op: WorkOp,
+    /// Each op thread is its own process (mm 1 + i) whose main thread started it and now
+    /// waits (`pthread_join`/`wait`) on the same CPU — `mm_users` = 2, one thread running.
+    pub processes: bool,
 }
 
 /// One explicit task from `[[tasks]]`.
@@ -216,6 +332,8 @@ pub struct Config {
     pub max_time_ns: Ns,
     /// ... or after this many events.
     pub max_events: u64,
+    /// arm64 ASID width (ID_AA64MMFR0_EL1: 8 or 16; smaller values force rollovers).
+    pub asid_bits: u8,
     pub design: Design,
     pub workload: Workload,
     pub tasks: Vec<TaskSpec>,

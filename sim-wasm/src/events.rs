@@ -33,6 +33,19 @@ pub enum EventKind {
     SwitchMm = 7,
     /// The CPU is in lazy-TLB mode (kernel thread on a borrowed mm).
     Lazy = 8,
+    /// arm64: the initiator's broadcast `TLBI …IS` ops and its `DSB ISH` wait until every PE
+    /// performed them. `arg` = TLBI ops, `asid` = the hardware ASID, `addr` = start page.
+    TlbiBroadcast = 9,
+    /// arm64: a broadcast waits for the shared interconnect (DVM) behind other broadcasters.
+    InterconnectQueued = 10,
+    /// arm64: a receiving CPU loses time performing another CPU's broadcast invalidation.
+    /// `arg` = the broadcasting CPU.
+    VictimStall = 11,
+    /// arm64: a local (non-shareable) `TLBI` + `DSB NSH`. `arg` = 0 by VA, 1 whole ASID
+    /// (`ASIDE1`), 2 everything (`VMALLE1`); `asid` = the hardware ASID.
+    LocalTlbi = 12,
+    /// arm64: a page-table walk still in flight after `TTBR0_EL1` moved away from `mm`.
+    PageWalk = 13,
 
     // ---- instants ----
     /// An IPI was sent. `cpu` = sender, `arg` = target CPU.
@@ -58,6 +71,16 @@ pub enum EventKind {
     TaskPreempted = 41,
     /// A task moved to this CPU. `arg` = task id.
     TaskMigrated = 42,
+    /// arm64 `flush_context()`: the ASID generation rolled over. `gen` = the new generation.
+    AsidRollover = 43,
+    /// arm64 `tlb_flush_check()`: `arg` = 0 no flush, 1 local, 2 broadcast.
+    TlbFlushChecked = 44,
+    /// `preempt_count` changed (`preempt_disable`/`enable`). `arg` = the new count.
+    PreemptCountOp = 45,
+    /// arm64 `new_context()`: `mm` got hardware ASID `asid` in generation `gen`.
+    AsidAllocated = 46,
+    /// arm64 skip-broadcast: `nr_active_mm` of `mm` changed; `arg` = the new count.
+    NrActiveMmChanged = 47,
 }
 
 impl EventKind {
@@ -67,7 +90,7 @@ impl EventKind {
     }
 
     /// Every kind, in code order: the one list tests and docs iterate over.
-    pub const ALL: [EventKind; 20] = [
+    pub const ALL: [EventKind; 30] = [
         EventKind::TaskRun,
         EventKind::PreemptOff,
         EventKind::IrqsOff,
@@ -77,6 +100,11 @@ impl EventKind {
         EventKind::FlushTlbFunc,
         EventKind::SwitchMm,
         EventKind::Lazy,
+        EventKind::TlbiBroadcast,
+        EventKind::InterconnectQueued,
+        EventKind::VictimStall,
+        EventKind::LocalTlbi,
+        EventKind::PageWalk,
         EventKind::IpiSent,
         EventKind::CsdUnlocked,
         EventKind::TlbGenIncremented,
@@ -88,5 +116,10 @@ impl EventKind {
         EventKind::CpumaskCleared,
         EventKind::TaskPreempted,
         EventKind::TaskMigrated,
+        EventKind::AsidRollover,
+        EventKind::TlbFlushChecked,
+        EventKind::PreemptCountOp,
+        EventKind::AsidAllocated,
+        EventKind::NrActiveMmChanged,
     ];
 }

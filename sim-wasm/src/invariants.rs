@@ -13,6 +13,7 @@
 //! | I7 | a per-CPU descriptor is not reused while a flush using it is in flight | a descriptor is taken |
 //! | I8 | a per-CPU wait mask is not rewritten while a task waits on it | a wait mask is written |
 //! | I13 | a partial flush covers at most `ceiling` pages | a partial flush runs |
+//! | I16–I18 | arm64 BBM, ASID generations, skip-broadcast handshake | see `arch/arm64/checks.rs` |
 //!
 //! Caveat (as in any reference model): these checks encode our reading of the kernel; a bug
 //! in them shows up as a violation where the kernel is fine, or silence where it is not.
@@ -48,14 +49,24 @@ pub fn check_translation_use(w: &mut World, cpu: CpuId, mm: MmId, vpn: u32, e: E
     let ctx_id = w.mms[mm.0 as usize].ctx_id;
     let mut recorded = false;
     if e.mm != mm {
+        // On arm64 the tag is the hardware ASID: another mm's entry means an ASID was reused
+        // across generations without the post-rollover local flush (I17).
+        let (name, why) = if w.cfg.arch == crate::config::Arch::Arm64 {
+            ("I17", "ASID reused without a flush")
+        } else {
+            ("I1", "PCID slot aliasing")
+        };
         w.violate(
-            "I1",
+            name,
             cpu,
             mm,
             addr(vpn),
             format!(
-                "CPU {} used mm {}'s translation of page {:#x} while running mm {} (PCID slot aliasing)",
-                cpu.0, e.mm.0, addr(vpn), mm.0
+                "CPU {} used mm {}'s translation of page {:#x} while running mm {} ({why})",
+                cpu.0,
+                e.mm.0,
+                addr(vpn),
+                mm.0
             ),
         );
         return true;

@@ -11,7 +11,7 @@
 //! then csd unlock (SYNC ack) → handler exit.
 
 use crate::arch::{self, Arch};
-use crate::config::Config;
+use crate::config::{Config, WorkOp};
 use crate::cpu::{Cpu, Handler, Request};
 use crate::engine::Queue;
 use crate::events::EventKind;
@@ -53,19 +53,21 @@ pub enum Event {
     IpiArrive { cpu: u16, sent: Row },
     /// The handler on `cpu` finished its current part (entry, one request, or exit).
     HandlerNext { cpu: u16 },
+    /// A timer of the architecture (`Arch::on_timer`), e.g. a queued arm64 broadcast.
+    ArchTimer { cpu: u16, data: u32 },
 }
 
-/// An [`Event`] packed into one `u64` (2-bit kind, 30-bit task or CPU, 32-bit epoch or row).
+/// An [`Event`] packed into one `u64` (3-bit kind, 29-bit task or CPU, 32-bit epoch or row).
 /// Queue entries are then three plain words, written and read whole; an enum built field by
 /// field on the stack made every push stall on store forwarding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ev(u64);
 
 impl Ev {
-    const MASK30: u64 = (1 << 30) - 1;
+    const MASK29: u64 = (1 << 29) - 1;
 
     fn pack(kind: u64, who: u32, data: u32) -> Ev {
-        Ev((kind << 62) | ((who as u64 & Self::MASK30) << 32) | data as u64)
+        Ev((kind << 61) | ((who as u64 & Self::MASK29) << 32) | data as u64)
     }
 
     pub fn step(task: u32, epoch: u32) -> Ev {
@@ -80,11 +82,14 @@ impl Ev {
     pub fn handler_next(cpu: u16) -> Ev {
         Self::pack(3, cpu as u32, 0)
     }
+    pub fn arch_timer(cpu: u16, data: u32) -> Ev {
+        Self::pack(4, cpu as u32, data)
+    }
 
     pub fn unpack(self) -> Event {
-        let who = ((self.0 >> 32) & Self::MASK30) as u32;
+        let who = ((self.0 >> 32) & Self::MASK29) as u32;
         let data = self.0 as u32;
-        match self.0 >> 62 {
+        match self.0 >> 61 {
             0 => Event::Step {
                 task: who,
                 epoch: data,
@@ -97,7 +102,11 @@ impl Ev {
                 cpu: who as u16,
                 sent: data,
             },
-            _ => Event::HandlerNext { cpu: who as u16 },
+            3 => Event::HandlerNext { cpu: who as u16 },
+            _ => Event::ArchTimer {
+                cpu: who as u16,
+                data,
+            },
         }
     }
 }
@@ -123,6 +132,8 @@ pub struct World {
     pub accesses: Option<Vec<Access>>,
     /// A reusable target list for the next flush (avoids an allocation per flush).
     pub scratch_targets: Vec<u16>,
+    /// arm64 state (ASID allocator, `nr_active_mm`, interconnect); empty on x86.
+    pub arm: crate::arch::arm64::Arm64State,
     /// Events that did something (stale ones, superseded by a reschedule, are not counted).
     events: u64,
     /// Every pop, stale or not: bounds the run.
@@ -153,6 +164,7 @@ impl World {
             arch: arch::for_config(&cfg),
             desc_lines: cfg.descriptor_lines(),
             scratch_targets: Vec::new(),
+            arm: Default::default(),
             accesses: None,
             events: 0,
             popped: 0,
@@ -180,6 +192,9 @@ impl World {
         // init_mm is loaded everywhere at boot.
         w.mms[0].loaded_on = n as u32;
         w.descs = vec![FlushTlbInfo::default(); n as usize + w.tasks.len()];
+        if w.cfg.arch == crate::config::Arch::Arm64 {
+            w.arm = crate::arch::arm64::Arm64State::new(&w.cfg, w.mms.len());
+        }
         for i in 0..w.tasks.len() {
             let start = w.tasks[i].iter_start;
             w.queue.at(start, Ev::wake(i as u32, 0));
@@ -200,18 +215,30 @@ impl World {
         let first = wl.initiator.0;
         if wl.flushes > 0 {
             for i in 0..wl.threads {
-                let page = (i as u32).saturating_mul(wl.pages);
-                let n = wl.pages;
-                let mut prog = vec![Op::Touch { page, n }];
-                prog.push(if wl.freed_tables {
-                    Op::Munmap { page, n }
+                // One process per op thread, or every op thread in mm 1 on its own pages.
+                let (mm, page) = if wl.processes {
+                    (1 + i, 0)
                 } else {
-                    Op::Madvise { page, n }
+                    (1, (i as u32).saturating_mul(wl.pages))
+                };
+                let n = wl.pages;
+                if wl.processes {
+                    // The main thread started the worker and waits for it (pthread_join).
+                    let prog = vec![Op::Touch { page, n: 1 }, Op::Sleep(1_000_000_000_000)];
+                    let id = add(self, format!("main{i}"), mm, first + i, prog);
+                    self.tasks[id.index()].daemon = true;
+                }
+                let mut prog = vec![Op::Touch { page, n }];
+                prog.push(match wl.op {
+                    WorkOp::Madvise => Op::Madvise { page, n },
+                    WorkOp::Munmap => Op::Munmap { page, n },
+                    WorkOp::Mprotect => Op::Mprotect { page, n },
+                    WorkOp::Cow => Op::Cow { page, n },
                 });
                 if wl.period_ns > 0 {
                     prog.push(Op::Pace(wl.period_ns));
                 }
-                let id = add(self, format!("op{i}"), 1, first + i, prog);
+                let id = add(self, format!("op{i}"), mm, first + i, prog);
                 let t = &mut self.tasks[id.index()];
                 t.repeat = wl.flushes;
                 t.measure = true;
@@ -349,6 +376,10 @@ impl World {
             }
             Event::IpiArrive { cpu, sent } => self.ipi_arrive(CpuId(cpu), sent),
             Event::HandlerNext { cpu } => self.handler_next(CpuId(cpu)),
+            Event::ArchTimer { cpu, data } => {
+                let arch = self.arch;
+                arch.on_timer(self, CpuId(cpu), data);
+            }
         }
         true
     }
@@ -478,7 +509,7 @@ impl World {
     }
 
     /// An interrupt handler of `dur` ran on `cpu`: the current task's step ends that much later.
-    fn shift_current_step(&mut self, cpu: CpuId, dur: Ns) {
+    pub fn shift_current_step(&mut self, cpu: CpuId, dur: Ns) {
         let Some(t) = self.cpus[cpu.index()].curr else {
             return;
         };

@@ -107,13 +107,20 @@ impl Mm {
     }
 
     /// Clears the PTEs of `[start, start+n)` and increments `tlb_gen` (rule: change the page
-    /// tables first, then increment, then flush). Returns the new generation.
-    pub fn zap_and_inc_tlb_gen(&mut self, start: u32, n: u32, full: bool) -> u64 {
+    /// tables first, then increment, then flush). Returns the new generation. With
+    /// `keep_present` the PTEs are changed, not cleared (mprotect, copy-on-write).
+    pub fn zap_and_inc_tlb_gen(
+        &mut self,
+        start: u32,
+        n: u32,
+        full: bool,
+        keep_present: bool,
+    ) -> u64 {
         self.tlb_gen += 1;
         let gen = self.tlb_gen;
         let end = (start as usize + n as usize).min(self.pages.len());
         for p in &mut self.pages[(start as usize).min(end)..end] {
-            p.present = false;
+            p.present &= keep_present;
             p.version = gen as u32;
         }
         self.gen_ranges.push(GenRange {

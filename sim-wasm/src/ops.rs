@@ -51,15 +51,35 @@ impl World {
                 let cost = self.touch(cpu, mm, page, n);
                 self.step(t, cost, true, Cont::NextOp);
             }
-            Op::Madvise { page, n } | Op::Munmap { page, n } => {
+            Op::Madvise { page, n }
+            | Op::Munmap { page, n }
+            | Op::Mprotect { page, n }
+            | Op::Cow { page, n } => {
                 let freed = matches!(op, Op::Munmap { .. });
-                let cost = costs
-                    .syscall_ns
-                    .saturating_add(costs.zap_pte_ns.saturating_mul(n as u64));
+                let keep_present = matches!(op, Op::Mprotect { .. } | Op::Cow { .. });
+                let cost = if let Op::Cow { .. } = op {
+                    // The write fault, then a copy of each page, then `ptep_clear_flush`.
+                    costs.page_fault_ns.saturating_add(
+                        (costs.arm64.copy_page_ns.saturating_add(costs.zap_pte_ns))
+                            .saturating_mul(n as u64),
+                    )
+                } else {
+                    costs
+                        .syscall_ns
+                        .saturating_add(costs.zap_pte_ns.saturating_mul(n as u64))
+                };
                 let arch = self.arch;
                 arch.prepare_flush(self, t, page, n, freed);
+                if let Some(f) = self.tasks[t.index()].flush.as_mut() {
+                    f.keep_present = keep_present;
+                }
                 self.step(t, cost, true, Cont::Flush(FlushPhase::Begin));
             }
+            Op::CpuId(n) => {
+                let cost = crate::arch::arm64::percpu::cpu_id_cost(&self.cfg, n);
+                self.step(t, cost, true, Cont::NextOp);
+            }
+            Op::ThisCpuInc => crate::arch::arm64::percpu::this_cpu_inc(self, t),
             Op::Spin(Some(d)) => self.step(t, d, true, Cont::NextOp),
             Op::Spin(None) => self.spin_wait(t, true, Cont::Start),
             Op::Cli => {
@@ -106,7 +126,8 @@ impl World {
                 self.step(t, until.saturating_sub(now), true, Cont::NextOp);
             }
             Op::Speculate => {
-                invariants::check_speculative_walk(self, cpu);
+                let arch = self.arch;
+                arch.speculative_walk(self, cpu);
                 self.step(t, 0, true, Cont::NextOp);
             }
             Op::Migrate(to) => {
@@ -272,7 +293,7 @@ impl World {
                 mm,
                 addr: USER_BASE + first_miss.unwrap_or(0) as u64 * 4096,
                 arg: misses,
-                asid: tag as u16,
+                asid: tag,
                 ..Fields::default()
             };
             self.trace.instant(now, cpu, EventKind::TlbMissed, f);

@@ -6,24 +6,64 @@
 //! tables (that calibration is a later issue). Where a number is derived from a seed
 //! measurement, the comment says how.
 
-use crate::config::Costs;
+use crate::config::{Arch, Arm64Costs, Costs};
 
 pub struct Preset {
     pub id: &'static str,
+    pub arch: Arch,
     pub cpus: u16,
     pub tlb_entries: u32,
     pub tlb_ways: u32,
     pub costs: Costs,
 }
 
-/// Every preset id, the first being the default.
-pub const IDS: [&str; 3] = ["generic-x86", "icelake-8336c-128", "skylake-laptop-kvm"];
+/// Every preset id, the first being the default (`generic-arm64` is the default on arm64).
+pub const IDS: [&str; 5] = [
+    "generic-x86",
+    "icelake-8336c-128",
+    "skylake-laptop-kvm",
+    "generic-arm64",
+    "ampere-32",
+];
+
+/// The default preset of an architecture.
+pub fn default_for(arch: Arch) -> &'static str {
+    match arch {
+        Arch::X86 => "generic-x86",
+        Arch::Arm64 => "generic-arm64",
+    }
+}
+
+/// Costs of an ARMv8 server core (the generic part of [`Costs`]); x86-only fields (IPIs,
+/// INVLPG) keep plausible values but are unused on arm64.
+fn arm64_costs() -> Costs {
+    Costs {
+        ipi_send_ns: 200,
+        csd_queue_ns: 20,
+        ipi_delivery_ns: 1_000,
+        ipi_handler_ns: 500,
+        flush_func_ns: 40,
+        invlpg_ns: 100,
+        full_flush_ns: 40,
+        tlb_refill_ns: 25,
+        tlb_hit_ns: 1,
+        page_fault_ns: 800,
+        syscall_ns: 150,
+        zap_pte_ns: 20,
+        cacheline_transfer_ns: 70,
+        csd_poll_ns: 50,
+        context_switch_ns: 1_200,
+        switch_mm_ns: 120,
+        arm64: Arm64Costs::default(),
+    }
+}
 
 pub fn by_id(id: &str) -> Option<Preset> {
     match id {
         // A ~3 GHz server core with the §10 mid-range values.
         "generic-x86" => Some(Preset {
             id: "generic-x86",
+            arch: Arch::X86,
             cpus: 4,
             tlb_entries: 1024,
             tlb_ways: 8,
@@ -44,6 +84,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 csd_poll_ns: 50,
                 context_switch_ns: 1_000,
                 switch_mm_ns: 100,
+                arm64: Arm64Costs::default(),
             },
         }),
         // Xeon Platinum 8336C, 128 CPUs, 2 NUMA nodes, PTI and mitigations off (seeds 000/001).
@@ -52,6 +93,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
         // adds on the remote read path, so that an unaligned descriptor costs ≈1 % as measured.
         "icelake-8336c-128" => Some(Preset {
             id: "icelake-8336c-128",
+            arch: Arch::X86,
             cpus: 128,
             tlb_entries: 2048,
             tlb_ways: 16,
@@ -72,6 +114,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 csd_poll_ns: 40,
                 context_switch_ns: 900,
                 switch_mm_ns: 80,
+                arm64: Arm64Costs::default(),
             },
         }),
         // Skylake laptop at 2.3 GHz under KVM, idle=poll (10af6235e0d3, seed 004). The refill
@@ -79,6 +122,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
         // a context switch is half of the 1.22 µs eventfd round trip minus the wakeup path.
         "skylake-laptop-kvm" => Some(Preset {
             id: "skylake-laptop-kvm",
+            arch: Arch::X86,
             cpus: 4,
             tlb_entries: 1536,
             tlb_ways: 12,
@@ -99,7 +143,31 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 csd_poll_ns: 60,
                 context_switch_ns: 450,
                 switch_mm_ns: 100,
+                arm64: Arm64Costs::default(),
             },
+        }),
+        // A small ARMv8 server machine for teaching scenarios (§10 mid-range values).
+        "generic-arm64" => Some(Preset {
+            id: "generic-arm64",
+            arch: Arch::Arm64,
+            cpus: 4,
+            tlb_entries: 1024,
+            tlb_ways: 4,
+            costs: arm64_costs(),
+        }),
+        // 32-CPU non-NUMA ARMv8 Ampere (eMAG class), the machine of Arcangeli's benchmarks
+        // (seed 002, kernel-mechanics.md §5.4/§9.3). Nothing on it was measured except ratios:
+        // `dvm_op_ns` and `dsb_ish_ns` are chosen so one uncontended TLBI + DSB ISH takes
+        // ≈ 0.46 µs (§10: 0.5–2 µs) and 32 concurrent broadcasters queue ≈ 32 × 140 ns on the
+        // interconnect ("almost linearly with the number of CPUs"); the seed's "x16" for the
+        // mprotect loop then follows from that contention, not from a per-variant constant.
+        "ampere-32" => Some(Preset {
+            id: "ampere-32",
+            arch: Arch::Arm64,
+            cpus: 32,
+            tlb_entries: 1024,
+            tlb_ways: 4,
+            costs: arm64_costs(),
         }),
         _ => None,
     }

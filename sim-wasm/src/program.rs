@@ -9,6 +9,10 @@
 //! | `touch P [N]` | user access to pages P..P+N (TLB lookup; miss ⇒ walk; non-present ⇒ fault) |
 //! | `madvise P [N]` | `MADV_DONTNEED`: zap the PTEs, then `flush_tlb_mm_range` (no tables freed) |
 //! | `munmap P [N]` | like madvise but page tables are freed (`freed_tables`) |
+//! | `mprotect P [N]` | change protection: the PTEs change but stay present, then flush the range |
+//! | `cow P [N]` | copy-on-write faults: fault + copy a page, replace the PTE, flush it (`ptep_clear_flush`) |
+//! | `cpuid N` | N calls of `smp_processor_id()` (arm64: cost by `design.cpu_id`; seed 003) |
+//! | `this_cpu_inc` | one arm64 `this_cpu_inc()`: preempt_disable, TPIDR_EL1 + add, RMW, preempt_enable |
 //! | `spin [T]` | busy in user mode for T (forever without T); preemptible |
 //! | `cli` / `sti` | disable / enable local interrupts (IPIs stay pending in the APIC) |
 //! | `irqsoff T\|rand` | `cli`, busy for T (or a draw from the workload's distribution), `sti` |
@@ -34,6 +38,10 @@ pub enum Op {
     Touch { page: u32, n: u32 },
     Madvise { page: u32, n: u32 },
     Munmap { page: u32, n: u32 },
+    Mprotect { page: u32, n: u32 },
+    Cow { page: u32, n: u32 },
+    CpuId(u64),
+    ThisCpuInc,
     Spin(Option<Ns>),
     Cli,
     Sti,
@@ -51,9 +59,11 @@ impl Op {
     /// Highest page (exclusive) the op addresses, for range validation.
     pub fn page_end(&self) -> u64 {
         match *self {
-            Op::Touch { page, n } | Op::Madvise { page, n } | Op::Munmap { page, n } => {
-                page as u64 + n as u64
-            }
+            Op::Touch { page, n }
+            | Op::Madvise { page, n }
+            | Op::Munmap { page, n }
+            | Op::Mprotect { page, n }
+            | Op::Cow { page, n } => page as u64 + n as u64,
             _ => 0,
         }
     }
@@ -124,15 +134,29 @@ pub fn parse(text: &str) -> Result<Vec<Op>, String> {
             Ok((page, n))
         };
         let op = match name {
-            "touch" | "madvise" | "munmap" => {
+            "touch" | "madvise" | "munmap" | "mprotect" | "cow" => {
                 arity(1, 2)?;
                 let (page, n) = pages(args)?;
                 match name {
                     "touch" => Op::Touch { page, n },
                     "madvise" => Op::Madvise { page, n },
+                    "mprotect" => Op::Mprotect { page, n },
+                    "cow" => Op::Cow { page, n },
                     _ => Op::Munmap { page, n },
                 }
             }
+            "cpuid" => {
+                arity(1, 1)?;
+                let n: u64 = args[0]
+                    .parse()
+                    .ok()
+                    .filter(|&n| n <= 1_000_000_000_000)
+                    .ok_or_else(|| {
+                        format!("cpuid takes a call count up to 10^12, got `{}`", args[0])
+                    })?;
+                Op::CpuId(n)
+            }
+            "this_cpu_inc" => Op::ThisCpuInc,
             "spin" => {
                 arity(0, 1)?;
                 match args.first() {
@@ -172,12 +196,16 @@ pub fn parse(text: &str) -> Result<Vec<Op>, String> {
             "yield" => Op::Yield,
             other => {
                 return Err(format!(
-                    "unknown op `{other}`; known: touch, madvise, munmap, spin, cli, sti, \
-                     irqsoff, maybe_irqsoff, sleep, at, pace, speculate, migrate, yield"
+                    "unknown op `{other}`; known: touch, madvise, munmap, mprotect, cow, spin, \
+                     cli, sti, irqsoff, maybe_irqsoff, sleep, at, pace, speculate, migrate, \
+                     yield, cpuid, this_cpu_inc"
                 ))
             }
         };
-        if matches!(op, Op::Cli | Op::Sti | Op::Speculate | Op::Yield) {
+        if matches!(
+            op,
+            Op::Cli | Op::Sti | Op::Speculate | Op::Yield | Op::ThisCpuInc
+        ) {
             arity(0, 0)?;
         }
         ops.push(op);

@@ -13,8 +13,8 @@ use serde::Deserialize;
 use toml::{Table, Value};
 
 use crate::config::{
-    Arch, Config, Costs, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, TaskSpec, WaitMask,
-    Workload, MAX_CPUS,
+    Arch, Config, Costs, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, SkipRule,
+    TaskSpec, WaitMask, WorkOp, Workload, MAX_CPUS,
 };
 use crate::error::SimError;
 use crate::ids::{CpuId, MmId};
@@ -68,6 +68,9 @@ struct MachineSection {
     /// Stop the run at this simulated time (default 10 s) or after this many events (50 M).
     max_time_ns: Option<i64>,
     max_events: Option<i64>,
+    /// arm64 only: ASID width, 2..=16 (default 16; real hardware has 8 or 16; smaller values
+    /// force rollovers with few address spaces). Needs 2^bits − 1 ≥ cpus + 2.
+    asid_bits: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -87,6 +90,16 @@ struct DesignSection {
     lazy_freed_tables: Option<String>,
     /// `tlb_single_page_flush_ceiling` (default 33).
     ceiling: Option<i64>,
+    /// arm64: `off` (mainline, default) | `on` (Arcangeli's skip-broadcast series).
+    broadcast_skip: Option<Value>,
+    /// arm64 skip-broadcast: `on` (default, the 2020-04-01 fix) | `off` (R16).
+    dsb_before_dec: Option<Value>,
+    /// arm64 skip-broadcast: `active_mm` (v2, default) | `mm_users` (the RFC rule, R15).
+    skip_rule: Option<String>,
+    /// arm64: `thread_info` (2024, default) | `percpu` (`raw_smp_processor_id()`, seed 003).
+    cpu_id: Option<String>,
+    /// arm64 `MAX_DVM_OPS` (default 512 = `PTRS_PER_PTE`).
+    max_dvm_ops: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -124,6 +137,10 @@ struct WorkloadSection {
     wakeup_work_ns: Option<i64>,
     /// Pages per address space (default 64, grown to fit the op threads' ranges).
     mm_pages: Option<i64>,
+    /// `madvise` (default) | `munmap` (default when `freed_tables`) | `mprotect` | `cow`.
+    op: Option<String>,
+    /// Each op thread is its own process with a waiting main thread (default false).
+    processes: Option<Value>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -208,6 +225,14 @@ const SECTION_OF: &[(&str, &str, &str)] = &[
     ("wakeup_cpu", "workload", "wakeup_cpu"),
     ("wakeup_work_ns", "workload", "wakeup_work_ns"),
     ("mm_pages", "workload", "mm_pages"),
+    ("op", "workload", "op"),
+    ("processes", "workload", "processes"),
+    ("asid_bits", "machine", "asid_bits"),
+    ("broadcast_skip", "design", "broadcast_skip"),
+    ("dsb_before_dec", "design", "dsb_before_dec"),
+    ("skip_rule", "design", "skip_rule"),
+    ("cpu_id", "design", "cpu_id"),
+    ("max_dvm_ops", "design", "max_dvm_ops"),
 ];
 
 type CostField = fn(&mut Costs) -> &mut u64;
@@ -230,6 +255,25 @@ pub const COSTS: &[(&str, CostField)] = &[
     ("csd_poll_ns", |c| &mut c.csd_poll_ns),
     ("context_switch_ns", |c| &mut c.context_switch_ns),
     ("switch_mm_ns", |c| &mut c.switch_mm_ns),
+    ("tlbi_local_ns", |c| &mut c.arm64.tlbi_local_ns),
+    ("tlbi_all_local_ns", |c| &mut c.arm64.tlbi_all_local_ns),
+    ("dsb_nsh_ns", |c| &mut c.arm64.dsb_nsh_ns),
+    ("dsb_ishst_ns", |c| &mut c.arm64.dsb_ishst_ns),
+    ("dvm_op_ns", |c| &mut c.arm64.dvm_op_ns),
+    ("dsb_ish_ns", |c| &mut c.arm64.dsb_ish_ns),
+    ("victim_ns", |c| &mut c.arm64.victim_ns),
+    ("asid_fast_ns", |c| &mut c.arm64.asid_fast_ns),
+    ("asid_slow_ns", |c| &mut c.arm64.asid_slow_ns),
+    ("rollover_cpu_ns", |c| &mut c.arm64.rollover_cpu_ns),
+    ("flush_check_ns", |c| &mut c.arm64.flush_check_ns),
+    ("ptw_ns", |c| &mut c.arm64.ptw_ns),
+    ("preempt_op_ns", |c| &mut c.arm64.preempt_op_ns),
+    ("cpu_id_percpu_ps", |c| &mut c.arm64.cpu_id_percpu_ps),
+    ("cpu_id_thread_info_ps", |c| {
+        &mut c.arm64.cpu_id_thread_info_ps
+    }),
+    ("percpu_rmw_ns", |c| &mut c.arm64.percpu_rmw_ns),
+    ("copy_page_ns", |c| &mut c.arm64.copy_page_ns),
 ];
 
 /// Parses a scenario and applies `key=value` overrides, returning a validated config.
@@ -371,16 +415,21 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         f.arch.as_deref(),
         &[("x86", Arch::X86), ("arm64", Arch::Arm64)],
     )?;
-    if arch == Arch::Arm64 {
-        return Err(SimError::new(
-            "arch",
-            "arm64 is not simulated yet (only x86); it arrives with the arm64 model",
-        ));
-    }
+    check_arch_fields(arch, &f)?;
     let m = f.machine;
-    let preset_id = m.preset.as_deref().unwrap_or(presets::IDS[0]);
+    let preset_id = m.preset.as_deref().unwrap_or(presets::default_for(arch));
     let preset = presets::by_id(preset_id)
         .ok_or_else(|| one_of("machine.preset", preset_id, &presets::IDS))?;
+    if preset.arch != arch {
+        return Err(SimError::new(
+            "machine.preset",
+            format!(
+                "`{preset_id}` is an {} machine but the scenario's arch is {}",
+                preset.arch.name(),
+                arch.name()
+            ),
+        ));
+    }
     let cpus = int_in(
         "machine.cpus",
         m.cpus,
@@ -443,7 +492,38 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
             &[("ipi", true), ("skip", false)],
         )?,
         ceiling: int_in("design.ceiling", d.ceiling, 33, 0, 1 << 20)? as u32,
+        broadcast_skip: on_off("design.broadcast_skip", d.broadcast_skip.as_ref(), false)?,
+        dsb_before_dec: on_off("design.dsb_before_dec", d.dsb_before_dec.as_ref(), true)?,
+        skip_rule: choice(
+            "design.skip_rule",
+            d.skip_rule.as_deref(),
+            &[
+                ("active_mm", SkipRule::ActiveMm),
+                ("mm_users", SkipRule::MmUsers),
+            ],
+        )?,
+        cpu_id: choice(
+            "design.cpu_id",
+            d.cpu_id.as_deref(),
+            &[
+                ("thread_info", CpuIdImpl::ThreadInfo),
+                ("percpu", CpuIdImpl::PerCpu),
+            ],
+        )?,
+        max_dvm_ops: int_in("design.max_dvm_ops", d.max_dvm_ops, 512, 1, 1 << 21)? as u32,
     };
+    let asid_bits = int_in("machine.asid_bits", m.asid_bits, 16, 2, 16)? as u8;
+    if arch == Arch::Arm64 && (1i64 << asid_bits) - 1 < cpus as i64 + 2 {
+        return Err(SimError::new(
+            "machine.asid_bits",
+            format!(
+                "{asid_bits} bits give {} ASIDs; the allocator needs at least cpus + 2 = {} \
+                 (one reserved per CPU at rollover, plus one to allocate)",
+                (1i64 << asid_bits) - 1,
+                cpus as i64 + 2
+            ),
+        ));
+    }
 
     let tasks_given = !f.tasks.is_empty();
     let w = f.workload;
@@ -485,6 +565,7 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
     let pages = int_in("workload.pages", w.pages, 1, 1, 1 << 16)? as u32;
     let irqs_off_max_ns = int_in("workload.irqs_off_max_ns", w.irqs_off_max_ns, 0, 0, MAX_NS)?;
     let needed_pages = (threads as i64).max(1) * pages as i64;
+    let freed_tables = on_off("workload.freed_tables", w.freed_tables.as_ref(), false)?;
     let workload = Workload {
         threads,
         busy_threads,
@@ -493,7 +574,7 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         pages,
         initiator: CpuId(initiator),
         period_ns: int_in("workload.period_ns", w.period_ns, 0, 0, MAX_NS)? as u64,
-        freed_tables: on_off("workload.freed_tables", w.freed_tables.as_ref(), false)?,
+        freed_tables,
         irqs_off_probability: probability,
         irqs_off_gap_ns: int_in(
             "workload.irqs_off_gap_ns",
@@ -542,6 +623,20 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         )? as u64,
         mm_pages: int_in("workload.mm_pages", w.mm_pages, 64, 1, 1 << 20)?
             .max(needed_pages.min(1 << 20)) as u32,
+        op: match w.op.as_deref() {
+            None if freed_tables => WorkOp::Munmap,
+            op => choice(
+                "workload.op",
+                op,
+                &[
+                    ("madvise", WorkOp::Madvise),
+                    ("munmap", WorkOp::Munmap),
+                    ("mprotect", WorkOp::Mprotect),
+                    ("cow", WorkOp::Cow),
+                ],
+            )?,
+        },
+        processes: on_off("workload.processes", w.processes.as_ref(), false)?,
     };
 
     let mut costs = preset.costs;
@@ -566,7 +661,7 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         return Err(SimError::new("tasks", "at most 4096 tasks"));
     }
     for (i, t) in f.tasks.into_iter().enumerate() {
-        tasks.push(validate_task(i, t, cpus, workload.mm_pages)?);
+        tasks.push(validate_task(i, t, cpus, workload.mm_pages, arch)?);
     }
 
     let e = f.expect;
@@ -623,6 +718,7 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
             1,
             1_000_000_000,
         )? as u64,
+        asid_bits,
         design,
         workload,
         tasks,
@@ -631,7 +727,13 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
     })
 }
 
-fn validate_task(i: usize, t: TaskSection, cpus: u16, mm_pages: u32) -> Result<TaskSpec, SimError> {
+fn validate_task(
+    i: usize,
+    t: TaskSection,
+    cpus: u16,
+    mm_pages: u32,
+    arch: Arch,
+) -> Result<TaskSpec, SimError> {
     let p = |f: &str| format!("tasks[{i}].{f}");
     let cpu = int_in(&p("cpu"), t.cpu, 0, 0, cpus as i64 - 1)? as u16;
     let mut allowed = vec![CpuId(cpu)];
@@ -649,6 +751,12 @@ fn validate_task(i: usize, t: TaskSection, cpus: u16, mm_pages: u32) -> Result<T
                 format!(
                     "{op:?} reaches past the address space ({mm_pages} pages; raise workload.mm_pages)"
                 ),
+            ));
+        }
+        if arch == Arch::X86 && matches!(op, program::Op::CpuId(_) | program::Op::ThisCpuInc) {
+            return Err(SimError::new(
+                p("program"),
+                format!("{op:?} models arm64 per-CPU access; it is not available on x86"),
             ));
         }
         if let program::Op::Migrate(c) = op {
@@ -673,6 +781,42 @@ fn validate_task(i: usize, t: TaskSection, cpus: u16, mm_pages: u32) -> Result<T
         measure: t.measure.unwrap_or(false),
         program,
     })
+}
+
+/// Toggles of the other architecture are errors naming the field and the arch, so a setting
+/// never silently does nothing.
+fn check_arch_fields(arch: Arch, f: &ScenarioFile) -> Result<(), SimError> {
+    let d = &f.design;
+    let set: &[(&str, bool)] = match arch {
+        Arch::Arm64 => &[
+            ("design.flush_info", d.flush_info.is_some()),
+            ("design.preempt", d.preempt.is_some()),
+            ("design.pcid", d.pcid.is_some()),
+            ("design.wait_mask", d.wait_mask.is_some()),
+            ("design.plus_one_rule", d.plus_one_rule.is_some()),
+            ("design.lazy_freed_tables", d.lazy_freed_tables.is_some()),
+            ("design.ceiling", d.ceiling.is_some()),
+        ],
+        Arch::X86 => &[
+            ("design.broadcast_skip", d.broadcast_skip.is_some()),
+            ("design.dsb_before_dec", d.dsb_before_dec.is_some()),
+            ("design.skip_rule", d.skip_rule.is_some()),
+            ("design.cpu_id", d.cpu_id.is_some()),
+            ("design.max_dvm_ops", d.max_dvm_ops.is_some()),
+            ("machine.asid_bits", f.machine.asid_bits.is_some()),
+        ],
+    };
+    match set.iter().find(|(_, is_set)| *is_set) {
+        Some((path, _)) => Err(SimError::new(
+            *path,
+            format!(
+                "not used on {} (it is a toggle of the {} model)",
+                arch.name(),
+                if arch == Arch::X86 { "arm64" } else { "x86" }
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn int_in(path: &str, v: Option<i64>, default: i64, lo: i64, hi: i64) -> Result<i64, SimError> {

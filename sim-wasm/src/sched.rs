@@ -56,6 +56,11 @@ impl World {
                 self.sti(cpu);
                 self.next_op(t);
             }
+            Cont::PreemptEnableThenNext => {
+                let cpu = task.cpu;
+                self.preempt_enable(cpu);
+                self.next_op(t);
+            }
             Cont::Flush(phase) => {
                 let arch = self.arch;
                 arch.flush_step(self, t, phase);

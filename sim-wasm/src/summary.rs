@@ -57,6 +57,12 @@ pub struct Collector {
     pub switch_flushes: u64,
     pub violations: Vec<Violation>,
     pub violation_count: u64,
+    pub broadcasts: u64,
+    pub local_flushes: u64,
+    pub skipped_flushes: u64,
+    pub interconnect_queue: Vec<f64>,
+    pub victim_stall_ns: u64,
+    pub asid_rollovers: u64,
 }
 
 /// The run's numbers. Latencies are in simulated nanoseconds.
@@ -85,6 +91,18 @@ pub struct Summary {
     /// Every violation recorded (at most 10 000; `violation_count` counts all).
     pub violations: Vec<Violation>,
     pub violation_count: u64,
+    /// arm64: flushes sent as broadcast `TLBI …IS` (0 on x86).
+    pub broadcasts: u64,
+    /// arm64: flushes done with local TLBIs only (`tlb_flush_check` → local).
+    pub local_flushes: u64,
+    /// arm64: flushes that needed no TLBI at all (`tlb_flush_check` → no).
+    pub skipped_flushes: u64,
+    /// arm64: per broadcast, the time it waited for the interconnect behind other broadcasters.
+    pub interconnect_queue_ns: Stats,
+    /// arm64: total time receiving CPUs lost performing other CPUs' broadcasts.
+    pub victim_stall_ns: u64,
+    /// arm64: ASID generation rollovers.
+    pub asid_rollovers: u64,
 }
 
 impl Summary {
@@ -107,6 +125,12 @@ impl Summary {
             switch_flushes: c.switch_flushes,
             violations: c.violations.clone(),
             violation_count: c.violation_count,
+            broadcasts: c.broadcasts,
+            local_flushes: c.local_flushes,
+            skipped_flushes: c.skipped_flushes,
+            interconnect_queue_ns: stats(&c.interconnect_queue),
+            victim_stall_ns: c.victim_stall_ns,
+            asid_rollovers: c.asid_rollovers,
         }
     }
 

@@ -26,6 +26,8 @@ pub enum Cont {
     NextOp,
     /// End an `irqsoff` window, then go on.
     StiThenNext,
+    /// `preempt_enable()` at the end of a per-CPU access window, then go on.
+    PreemptEnableThenNext,
     /// Continue the flush protocol (arch-specific phase).
     Flush(FlushPhase),
 }
@@ -63,6 +65,10 @@ pub struct FlushOp {
     pub poff_start: Ns,
     pub wait_row: Option<Row>,
     pub started: Ns,
+    /// The PTEs are changed but stay present (mprotect, copy-on-write) instead of zapped.
+    pub keep_present: bool,
+    /// arm64: the `tlb_flush_check()` outcome (0 no flush, 1 local, 2 broadcast).
+    pub check: u8,
 }
 
 #[derive(Clone, Debug)]

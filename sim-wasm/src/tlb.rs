@@ -8,8 +8,9 @@
 
 use crate::ids::MmId;
 
-/// Tags the hardware distinguishes: 12-bit PCIDs in reality; the model uses the 6 dynamic
-/// ASID slots (plus room for arm64's needs later).
+/// Tag epochs kept for O(1) whole-tag flushes: x86 uses the 6 dynamic ASID slots. arm64 tags
+/// entries with the full hardware ASID (up to 16 bits) and flushes one ASID by scanning
+/// (`flush_asid`), so its tags never alias here.
 pub const TAGS: usize = 8;
 
 const VALID: u8 = 1;
@@ -22,7 +23,7 @@ pub struct Entry {
     pub version: u32,
     epoch: u32,
     pub mm: MmId,
-    tag: u8,
+    tag: u16,
     flags: u8,
 }
 
@@ -54,7 +55,7 @@ impl Tlb {
         }
     }
 
-    fn set_of(&self, tag: u8, vpn: u32) -> usize {
+    fn set_of(&self, tag: u16, vpn: u32) -> usize {
         let h = (vpn as u64 ^ ((tag as u64) << 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         ((h >> 32) as usize) % self.sets
     }
@@ -64,7 +65,7 @@ impl Tlb {
     }
 
     /// The entry the hardware would use for (tag, vpn), if any.
-    pub fn lookup(&mut self, tag: u8, vpn: u32) -> Option<&mut Entry> {
+    pub fn lookup(&mut self, tag: u16, vpn: u32) -> Option<&mut Entry> {
         let base = self.set_of(tag, vpn) * self.ways;
         let epoch = self.epoch[tag as usize % TAGS];
         self.entries[base..base + self.ways]
@@ -78,7 +79,7 @@ impl Tlb {
     }
 
     /// Installs a translation after a page walk, evicting round-robin if the set is full.
-    pub fn fill(&mut self, tag: u8, mm: MmId, vpn: u32, version: u32) {
+    pub fn fill(&mut self, tag: u16, mm: MmId, vpn: u32, version: u32) {
         let set = self.set_of(tag, vpn);
         let base = set * self.ways;
         let slot = (0..self.ways)
@@ -99,14 +100,14 @@ impl Tlb {
     }
 
     /// INVLPG: drops the translation of one page in one tag.
-    pub fn invalidate_page(&mut self, tag: u8, vpn: u32) {
+    pub fn invalidate_page(&mut self, tag: u16, vpn: u32) {
         if let Some(e) = self.lookup(tag, vpn) {
             e.flags = 0;
         }
     }
 
     /// CR3 write without NOFLUSH (or INVPCID single-context): drops every entry of one tag.
-    pub fn flush_tag(&mut self, tag: u8) {
+    pub fn flush_tag(&mut self, tag: u16) {
         let t = tag as usize % TAGS;
         self.epoch[t] = self.epoch[t].wrapping_add(1);
     }
@@ -114,7 +115,17 @@ impl Tlb {
     /// Drops everything (CR4.PGE toggle / INVPCID all).
     pub fn flush_all(&mut self) {
         for t in 0..TAGS {
-            self.flush_tag(t as u8);
+            self.flush_tag(t as u16);
+        }
+    }
+
+    /// arm64 `TLBI ASIDE1`: drops every entry of one hardware ASID (a scan, so ASIDs that
+    /// share an epoch slot are not flushed along).
+    pub fn flush_asid(&mut self, tag: u16) {
+        for e in &mut self.entries {
+            if e.tag == tag {
+                e.flags = 0;
+            }
         }
     }
 }

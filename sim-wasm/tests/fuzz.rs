@@ -39,6 +39,16 @@ const KEYS: &[&str] = &[
     "costs.ipi_delivery_ns",
     "costs.invlpg_ns",
     "costs.nonsense",
+    "broadcast_skip",
+    "dsb_before_dec",
+    "skip_rule",
+    "cpu_id",
+    "max_dvm_ops",
+    "asid_bits",
+    "op",
+    "processes",
+    "costs.dvm_op_ns",
+    "costs.ptw_ns",
     "arch",
     "bogus",
     "design.x",
@@ -68,6 +78,14 @@ fn value() -> impl Strategy<Value = String> {
             "skylake-laptop-kvm",
             "x86",
             "arm64",
+            "active_mm",
+            "mm_users",
+            "thread_info",
+            "mprotect",
+            "cow",
+            "munmap",
+            "ampere-32",
+            "generic-arm64",
             "",
             "NaN",
             "true",
@@ -100,6 +118,52 @@ proptest! {
     #[test]
     fn random_overrides_never_panic(o in overrides(), seed in any::<u64>()) {
         run_bounded("title = \"fuzz\"\n[workload]\nflushes = 20\n", o, seed);
+    }
+
+    #[test]
+    fn random_arm64_overrides_never_panic(o in overrides(), seed in any::<u64>()) {
+        run_bounded(
+            "arch = \"arm64\"\n[machine]\ncpus = 6\n[workload]\nflushes = 20\nthreads = 3\nprocesses = true\n",
+            o,
+            seed,
+        );
+    }
+
+    #[test]
+    fn random_arm64_programs_never_panic(
+        ops in proptest::collection::vec(
+            (
+                prop::sample::select(vec![
+                    "touch", "madvise", "munmap", "mprotect", "cow", "spin", "sleep", "speculate",
+                    "migrate", "yield", "cpuid", "this_cpu_inc",
+                ]),
+                proptest::collection::vec(prop_oneof![0u64..70, any::<u32>().prop_map(u64::from)], 0..3),
+            ),
+            1..10,
+        ),
+        skip in any::<bool>(),
+        dsb in any::<bool>(),
+        bits in 3u8..6,
+    ) {
+        let program: Vec<String> = ops
+            .iter()
+            .map(|(op, args)| {
+                let args: Vec<String> = args.iter().map(u64::to_string).collect();
+                format!("{op} {}", args.join(" "))
+            })
+            .collect();
+        let mut text = format!(
+            "arch = \"arm64\"\n[machine]\ncpus = 3\nasid_bits = {bits}\n[[tasks]]\ncpu = 1\nrepeat = 3\nprogram = \"{}\"\n",
+            program.join("; ")
+        );
+        for mm in 0..6 {
+            text += &format!("[[tasks]]\nmm = {mm}\ncpu = {}\ncpus = [0, 1, 2]\nrepeat = 3\nprogram = \"touch 0 8; munmap 0 8; sleep 1us; speculate\"\n", mm % 3);
+        }
+        let o = vec![
+            format!("broadcast_skip={}", if skip { "on" } else { "off" }),
+            format!("dsb_before_dec={}", if dsb { "on" } else { "off" }),
+        ];
+        run_bounded(&text, o, 3);
     }
 
     #[test]

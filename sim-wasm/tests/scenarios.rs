@@ -66,10 +66,10 @@ fn every_scenario_shows_exactly_the_violations_it_states() {
 }
 
 #[test]
-fn every_x86_scenario_has_a_title_a_summary_and_a_description() {
+fn every_x86_and_arm64_scenario_has_a_title_a_summary_and_a_description() {
     for file in scenario_files() {
         let name = file.file_name().unwrap().to_string_lossy().to_string();
-        if !name.starts_with("x86-") {
+        if !name.starts_with("x86-") && !name.starts_with("arm64-") {
             continue;
         }
         let cfg = scenario::parse(&std::fs::read_to_string(&file).unwrap(), &[]).unwrap();

@@ -200,7 +200,7 @@ impl X86 {
         let ceiling = w.cfg.design.ceiling;
         let full = ceiling == 0 || op.pages > ceiling;
         let m = &mut w.mms[mm.0 as usize];
-        let gen = m.zap_and_inc_tlb_gen(op.start, op.pages, false);
+        let gen = m.zap_and_inc_tlb_gen(op.start, op.pages, false, op.keep_present);
         op.new_tlb_gen = gen;
         let ff = Fields {
             mm,
@@ -453,9 +453,9 @@ impl Arch for X86 {
         "x86"
     }
 
-    fn tlb_tag(&self, w: &World, cpu: CpuId) -> u8 {
+    fn tlb_tag(&self, w: &World, cpu: CpuId) -> u16 {
         if w.cfg.design.pcid {
-            w.cpus[cpu.index()].tlbstate.loaded_mm_asid as u8
+            w.cpus[cpu.index()].tlbstate.loaded_mm_asid
         } else {
             0
         }
@@ -561,6 +561,8 @@ impl Arch for X86 {
             poff_start: 0,
             wait_row: None,
             started: 0,
+            keep_present: false,
+            check: 0,
         };
         w.tasks[t.index()].flush = Some(op);
     }
