@@ -240,6 +240,10 @@ impl World {
                 }
                 let id = add(self, format!("op{i}"), mm, first + i, prog);
                 let t = &mut self.tasks[id.index()];
+                if wl.processes && wl.period_ns > 0 {
+                    // Instances started one after another, spread over one period.
+                    t.iter_start = wl.period_ns * i as u64 / wl.threads.max(1) as u64;
+                }
                 t.repeat = wl.flushes;
                 t.measure = true;
             }

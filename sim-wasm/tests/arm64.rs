@@ -265,3 +265,19 @@ fn a_toggle_of_the_other_architecture_is_an_error_naming_field_and_arch() {
     .unwrap();
     assert_eq!(e.path, "machine.asid_bits");
 }
+
+#[test]
+fn copy_on_write_after_fork_gains_far_less_than_the_mprotect_loop() {
+    let text = include_str!("../../content/scenarios/arm64-fork-cow.toml");
+    let op = |skip: &str| {
+        run(text, &["flushes=20", &format!("broadcast_skip={skip}")])
+            .summary()
+            .op_latency_ns
+            .p50
+    };
+    let cow = op("off") / op("on");
+    let mp = mprotect(&["broadcast_skip=off"]).op_latency_ns.p50
+        / mprotect(&["broadcast_skip=on"]).op_latency_ns.p50;
+    assert!(cow > 1.05 && cow < 2.0, "cow x{cow:.2}");
+    assert!(mp > 5.0 * cow, "mprotect x{mp:.1} vs cow x{cow:.2}");
+}
