@@ -1,87 +1,336 @@
-// Layout of the explorer page: header with scenario picker, the timeline, legend and summary.
-import { useCallback, useEffect, useState } from 'react';
+// Layout and state of the explorer: scenario and settings (A, and B when comparing), the
+// visible window, cursor and selection shared by every view, playback and shortcuts.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { CompareSummary } from '../components/CompareSummary';
+import { Controls } from '../components/Controls';
+import { DataView } from '../components/data/DataView';
+import { Distribution } from '../components/Distribution';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import { EventLog } from '../components/EventLog';
+import { HelpOverlay } from '../components/HelpOverlay';
+import { Inspector } from '../components/Inspector';
 import { Legend } from '../components/Legend';
+import { RunStatus } from '../components/RunStatus';
 import { SummaryPanel } from '../components/SummaryPanel';
 import { Timeline } from '../components/Timeline';
-import { initiatorOf } from '../model/ipis';
+import { Transport } from '../components/Transport';
 import { DEFAULT_SCENARIO, findScenario, scenarios } from '../content/scenarios';
+import { extentOf, nextRow, prevRow } from '../model/events';
+import { initiatorOf } from '../model/ipis';
+import type { RunResult } from '../sim/session';
 import { readUrl, writeUrl, type UrlState } from './url';
-import { useRun } from './useRun';
+import { usePlayback } from './usePlayback';
+import { useRun, type RunState } from './useRun';
+import { useShortcuts } from './useShortcuts';
+
+const reducedMotion = () =>
+  window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 export function App() {
   const [url, setUrl] = useState<UrlState>(() => readUrl(window.location.search));
   const scenarioId = url.scenario ?? DEFAULT_SCENARIO;
-  const run = useRun(findScenario(scenarioId)?.text, url.overrides, url.seed);
-  const [rendered, setRendered] = useState(0);
+  const text = findScenario(scenarioId)?.text;
+  const explore = url.view === 'explore';
+  // null: no run wanted (another view, or no comparison); undefined: unknown scenario.
+  const runA = useRun(explore ? text : null, url.overrides, url.seed);
+  const runB = useRun(explore && url.compare ? text : null, url.overridesB, url.seed);
+  const a = runA.state.status === 'done' ? runA.state.result : null;
+  const b = url.compare && runB.state.status === 'done' ? runB.state.result : null;
+  const fullExtent = useMemo<[number, number]>(
+    () => (a ? extentOf(a.trace, ...(b ? [b.trace] : [])) : [0, 1]),
+    [a, b],
+  );
+
+  const [window_, setWindow] = useState<[number, number]>([0, 1]);
+  const [cursor, setCursor] = useState<number | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [spacing, setSpacing] = useState<'time' | 'event'>('time');
+  const [playing, setPlaying] = useState(false);
+  const [rate, setRate] = useState(1000);
+  const [help, setHelp] = useState(false);
+  const [rendered, setRendered] = useState<ReadonlySet<number>>(new Set());
 
   useEffect(() => {
     window.history.replaceState(null, '', writeUrl(url) || window.location.pathname);
   }, [url]);
 
-  const onRendered = useCallback(() => setRendered((n) => n + 1), []);
-  const idle = run.status === 'error' || (run.status === 'done' && rendered > 0);
+  // A new run shows its whole extent and starts with nothing selected.
+  useEffect(() => {
+    if (!a) return;
+    setWindow(fullExtent);
+    setSelected(null);
+    setCursor(null);
+    setPlaying(false);
+  }, [a, fullExtent]);
+
+  const onRenderedA = useCallback(
+    () => a && setRendered((s) => new Set(s).add(a.trace.version)),
+    [a],
+  );
+  const onRenderedB = useCallback(
+    () => b && setRendered((s) => new Set(s).add(b.trace.version)),
+    [b],
+  );
+  const settled = (s: RunState, r: RunResult | null) =>
+    s.status === 'error' ||
+    s.status === 'cancelled' ||
+    (r !== null && rendered.has(r.trace.version));
+  const idle = settled(runA.state, a) && (!url.compare || settled(runB.state, b));
+
+  const step = useCallback(
+    (dir: 1 | -1) => {
+      if (!a) return false;
+      const t = cursor ?? (dir > 0 ? -1 : Infinity);
+      const row = dir > 0 ? nextRow(a.trace, selected, t) : prevRow(a.trace, selected, t);
+      if (row < 0) return false;
+      setSelected(row);
+      setCursor(a.trace.time[row]);
+      return true;
+    },
+    [a, cursor, selected],
+  );
+
+  const end = useMemo(() => (a ? extentOf(a.trace)[1] : 0), [a]);
+  usePlayback(
+    playing,
+    rate,
+    reducedMotion(),
+    (dt) => {
+      const t = Math.min(end, (cursor ?? 0) + dt);
+      setCursor(t);
+      if (t >= end) setPlaying(false);
+      return t < end;
+    },
+    () => {
+      const more = step(1);
+      if (!more) setPlaying(false);
+      return more;
+    },
+  );
+
+  useShortcuts({
+    '?': () => setHelp((h) => !h),
+    '.': () => step(1),
+    ',': () => step(-1),
+    Space: () => setPlaying((p) => !p),
+    e: () => setSpacing((s) => (s === 'time' ? 'event' : 'time')),
+    c: () => setUrl((u) => ({ ...u, compare: !u.compare })),
+    Escape: () => {
+      if (help) setHelp(false);
+      else if (runA.state.status === 'running' || runB.state.status === 'running') {
+        runA.cancel();
+        runB.cancel();
+      } else setSelected(null);
+    },
+  });
 
   return (
     <div className="app" data-state={idle ? 'idle' : 'busy'}>
       <header>
         <h1>tlbscope</h1>
-        <label>
-          Scenario{' '}
-          <select
-            value={scenarioId}
-            onChange={(e) => {
-              setRendered(0);
-              setUrl({ ...url, scenario: e.target.value });
+        <nav aria-label="Views" className="views">
+          <a
+            href={writeUrl({ ...url, view: 'explore' }) || '?'}
+            aria-current={explore ? 'page' : undefined}
+            onClick={(e) => {
+              e.preventDefault();
+              setUrl({ ...url, view: 'explore' });
             }}
           >
-            {scenarios.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.id}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Seed{' '}
-          <input
-            type="number"
-            min={0}
-            value={url.seed}
-            onChange={(e) => {
-              const seed = Number(e.target.value);
-              if (Number.isInteger(seed) && seed >= 0) setUrl({ ...url, seed });
+            Explorer
+          </a>
+          <a
+            href={writeUrl({ ...url, view: 'data' })}
+            aria-current={explore ? undefined : 'page'}
+            onClick={(e) => {
+              e.preventDefault();
+              setUrl({ ...url, view: 'data' });
             }}
-          />
-        </label>
-      </header>
-      <main>
-        {run.status === 'running' && (
-          <p className="status" role="status">
-            Simulating…
-          </p>
-        )}
-        {run.status === 'error' && (
-          <div role="alert" className="error-panel">
-            <h2>This scenario could not be run</h2>
-            <pre>{run.message}</pre>
-          </div>
-        )}
-        {run.status === 'done' && (
+          >
+            Measured data
+          </a>
+        </nav>
+        {explore && (
           <>
-            <section className="intro">
-              <h2>{run.result.title}</h2>
-              <p>{run.result.description}</p>
-            </section>
-            <Legend />
-            <Timeline
-              trace={run.result.trace}
-              initiator={initiatorOf(run.result.trace)}
-              onRendered={onRendered}
-            />
-            <SummaryPanel summary={run.result.summary} />
+            <label>
+              Scenario{' '}
+              <select
+                value={scenarioId}
+                onChange={(e) => setUrl({ ...url, scenario: e.target.value })}
+              >
+                {scenarios.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.id}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Seed{' '}
+              <input
+                type="number"
+                min={0}
+                value={url.seed}
+                onChange={(e) => {
+                  const seed = Number(e.target.value);
+                  if (Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32)
+                    setUrl({ ...url, seed });
+                }}
+              />
+            </label>
+            <button
+              type="button"
+              aria-pressed={url.compare}
+              onClick={() => setUrl({ ...url, compare: !url.compare })}
+            >
+              Compare A/B
+            </button>
           </>
         )}
-      </main>
+        <button
+          type="button"
+          className="help-button"
+          aria-label="Keyboard shortcuts"
+          onClick={() => setHelp(true)}
+        >
+          ?
+        </button>
+      </header>
+      {!explore && (
+        <main className="data-main">
+          <ErrorBoundary label="the data view">
+            <DataView />
+          </ErrorBoundary>
+        </main>
+      )}
+      {explore && (
+        <div className="layout">
+          <aside>
+            <Controls
+              name="A"
+              overrides={url.overrides}
+              onChange={(overrides) => setUrl({ ...url, overrides })}
+            />
+            {url.compare && (
+              <Controls
+                name="B"
+                overrides={url.overridesB}
+                onChange={(overridesB) => setUrl({ ...url, overridesB })}
+              />
+            )}
+          </aside>
+          <main>
+            <RunStatus label="A" state={runA.state} onCancel={runA.cancel} />
+            {url.compare && <RunStatus label="B" state={runB.state} onCancel={runB.cancel} />}
+            <RunProblem label="A" state={runA.state} />
+            {url.compare && <RunProblem label="B" state={runB.state} />}
+            {a && (
+              <>
+                <section className="intro">
+                  <h2>{a.title}</h2>
+                  <p>{a.description}</p>
+                </section>
+                <Legend />
+                <Transport
+                  playing={playing}
+                  onPlay={() => setPlaying((p) => !p)}
+                  onStep={step}
+                  rate={rate}
+                  onRate={setRate}
+                  spacing={spacing}
+                  onSpacing={setSpacing}
+                  cursor={cursor}
+                  end={end}
+                  onScrub={setCursor}
+                />
+                <ErrorBoundary label="the timeline" resetKey={a.trace.version}>
+                  <Timeline
+                    trace={a.trace}
+                    label={
+                      url.compare
+                        ? `A: ${url.overrides.join(' ') || 'as the scenario says'}`
+                        : undefined
+                    }
+                    window={window_}
+                    onWindowChange={setWindow}
+                    fullExtent={fullExtent}
+                    cursor={cursor}
+                    onCursorChange={setCursor}
+                    selected={selected}
+                    onSelect={setSelected}
+                    spacing={spacing}
+                    initiator={initiatorOf(a.trace)}
+                    onRendered={onRenderedA}
+                  />
+                </ErrorBoundary>
+                {b && (
+                  <ErrorBoundary label="timeline B" resetKey={b.trace.version}>
+                    <Timeline
+                      trace={b.trace}
+                      label={`B: ${url.overridesB.join(' ') || 'as the scenario says'}`}
+                      window={window_}
+                      onWindowChange={setWindow}
+                      fullExtent={fullExtent}
+                      cursor={cursor}
+                      onCursorChange={setCursor}
+                      selected={null}
+                      spacing={spacing}
+                      initiator={initiatorOf(b.trace)}
+                      onRendered={onRenderedB}
+                    />
+                  </ErrorBoundary>
+                )}
+                <ErrorBoundary label="the summary" resetKey={a.trace.version}>
+                  {b ? (
+                    <div className="compare">
+                      <CompareSummary a={a.summary} b={b.summary} />
+                      <Distribution a={a.trace} b={b.trace} />
+                    </div>
+                  ) : (
+                    <SummaryPanel summary={a.summary} />
+                  )}
+                </ErrorBoundary>
+                <ErrorBoundary label="the inspector" resetKey={a.trace.version}>
+                  <div className="details">
+                    <Inspector
+                      trace={a.trace}
+                      selected={selected}
+                      cursor={cursor}
+                      onSelect={setSelected}
+                    />
+                    <EventLog
+                      trace={a.trace}
+                      window={window_}
+                      selected={selected}
+                      onSelect={setSelected}
+                    />
+                  </div>
+                </ErrorBoundary>
+              </>
+            )}
+          </main>
+        </div>
+      )}
+      {help && <HelpOverlay onClose={() => setHelp(false)} />}
     </div>
   );
+}
+
+function RunProblem({ label, state }: { label: string; state: RunState }) {
+  if (state.status === 'error') {
+    return (
+      <div role="alert" className="error-panel">
+        <h2>Run {label} could not start</h2>
+        <pre>{state.message}</pre>
+      </div>
+    );
+  }
+  if (state.status === 'cancelled') {
+    return (
+      <p className="status" role="status">
+        Run {label} was cancelled. Change a setting or the seed to run again.
+      </p>
+    );
+  }
+  return null;
 }

@@ -2,18 +2,50 @@ import { describe, expect, it } from 'vitest';
 import { readUrl, writeUrl } from './url';
 
 describe('url state', () => {
-  it('round-trips scenario, seed and overrides', () => {
+  it('round-trips scenario, seed, overrides and the B side of a comparison', () => {
     const s = {
+      view: 'explore' as const,
       scenario: 'x86-munmap-shootdown',
       seed: 42,
       overrides: ['cpus=8', 'flush_info=stack'],
+      compare: true,
+      overridesB: ['flush_info=percpu'],
     };
     expect(readUrl(writeUrl(s))).toEqual(s);
+  });
+
+  it('leaves B out of the URL when not comparing', () => {
+    expect(
+      writeUrl({
+        view: 'explore',
+        scenario: null,
+        seed: 1,
+        overrides: [],
+        compare: false,
+        overridesB: ['pcid=off'],
+      }),
+    ).toBe('');
   });
 
   it('falls back to seed 1 for a seed that is not a u32', () => {
     expect(readUrl('?seed=-3').seed).toBe(1);
     expect(readUrl('?seed=abc').seed).toBe(1);
     expect(readUrl('?seed=4294967296').seed).toBe(1);
+  });
+});
+
+describe('the data view', () => {
+  it('is named in the URL and read back', () => {
+    const url = writeUrl({
+      view: 'data',
+      scenario: null,
+      seed: 1,
+      overrides: [],
+      compare: false,
+      overridesB: [],
+    });
+    expect(url).toBe('?view=data');
+    expect(readUrl(url).view).toBe('data');
+    expect(readUrl('?view=bogus').view).toBe('explore');
   });
 });

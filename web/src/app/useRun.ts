@@ -1,33 +1,66 @@
-// Runs the selected scenario whenever it, its seed or its overrides change.
-import { useEffect, useState } from 'react';
-import { runScenario, type RunResult } from '../sim/session';
-import { loadSimulator } from '../sim/wasm';
+// Runs a scenario in a Web Worker whenever it, its seed or its overrides change; reports
+// progress and can be cancelled. A newer request supersedes (cancels) the one in flight.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { RunCancelled, SimSession, type RunResult } from '../sim/session';
 
 export type RunState =
-  | { status: 'running' }
+  | { status: 'idle' }
+  | { status: 'running'; events: number; nowNs: number }
   | { status: 'done'; result: RunResult }
+  | { status: 'cancelled' }
   | { status: 'error'; message: string };
 
-export function useRun(text: string | undefined, overrides: string[], seed: number): RunState {
-  const [state, setState] = useState<RunState>({ status: 'running' });
+export interface Run {
+  state: RunState;
+  cancel: () => void;
+}
+
+/** `text` null: nothing to run; undefined: the scenario does not exist. */
+export function useRun(
+  text: string | null | undefined,
+  overrides: readonly string[],
+  seed: number,
+): Run {
+  const [state, setState] = useState<RunState>({ status: 'running', events: 0, nowNs: 0 });
+  const session = useRef<SimSession | null>(null);
   const key = overrides.join('\n');
+
   useEffect(() => {
-    let cancelled = false;
-    setState({ status: 'running' });
-    loadSimulator()
-      .then(() => {
-        if (text === undefined) throw new Error('Unknown scenario: pick one from the list.');
-        return runScenario(text, { overrides: key ? key.split('\n') : [], seed });
-      })
-      .then(
-        (result) => !cancelled && setState({ status: 'done', result }),
-        (e: unknown) =>
-          !cancelled &&
-          setState({ status: 'error', message: e instanceof Error ? e.message : String(e) }),
-      );
+    const s = (session.current ??= new SimSession());
+    s.cancel();
+    if (text === null) {
+      setState({ status: 'idle' });
+      return;
+    }
+    setState({ status: 'running', events: 0, nowNs: 0 });
+    if (text === undefined) {
+      setState({ status: 'error', message: 'Unknown scenario: pick one from the list.' });
+      return;
+    }
+    let live = true;
+    s.run(text, {
+      overrides: key ? key.split('\n') : [],
+      seed,
+      onProgress: (events, nowNs) => live && setState({ status: 'running', events, nowNs }),
+    }).then(
+      (result) => {
+        if (!live) return;
+        performance.mark('tlbscope:run-done');
+        setState({ status: 'done', result });
+      },
+      (e: unknown) => {
+        if (!live) return;
+        if (e instanceof RunCancelled) setState({ status: 'cancelled' });
+        else setState({ status: 'error', message: e instanceof Error ? e.message : String(e) });
+      },
+    );
     return () => {
-      cancelled = true;
+      live = false;
     };
   }, [text, key, seed]);
-  return state;
+
+  useEffect(() => () => session.current?.dispose(), []);
+
+  const cancel = useCallback(() => session.current?.cancel(), []);
+  return { state, cancel };
 }

@@ -1,7 +1,9 @@
-// Runs a scenario to completion and hands back its trace and summary. Async by design so the
-// simulator can move into a Web Worker without changing any caller.
+// Runs scenarios and hands back traces and summaries. The page uses `SimSession` (a Web
+// Worker, so the main thread never blocks); Node tests and the CLI use `runScenario`
+// (synchronous, same WASM build). Nothing above web/src/sim/ knows which one ran.
 import { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
-import { toTrace, type Summary, type Trace } from './trace';
+import type { RunRequest, WorkerMessage } from './protocol';
+import { fromSimulator, toTrace, type Summary, type Trace } from './trace';
 
 export interface RunResult {
   title: string;
@@ -24,6 +26,14 @@ export class ScenarioLoadError extends Error {
   }
 }
 
+/** A run stopped by the user (or superseded by a newer run). */
+export class RunCancelled extends Error {
+  constructor() {
+    super('Run cancelled');
+    this.name = 'RunCancelled';
+  }
+}
+
 interface WasmScenarioError {
   path: string;
   line: number;
@@ -34,15 +44,13 @@ function isWasmScenarioError(e: unknown): e is WasmScenarioError {
   return typeof e === 'object' && e !== null && 'path' in e && 'line' in e && 'message' in e;
 }
 
-/** Events processed between progress callbacks: small enough to keep frames responsive. */
-const BUDGET = 200_000;
-
 export interface RunOptions {
   overrides?: string[];
   seed?: number;
-  onProgress?: (events: number) => void;
+  onProgress?: (events: number, nowNs: number) => void;
 }
 
+/** Synchronous run on the current thread (Node tests, CLI-like callers). */
 export function runScenario(text: string, opts: RunOptions = {}): RunResult {
   let sim: Simulator;
   try {
@@ -52,14 +60,94 @@ export function runScenario(text: string, opts: RunOptions = {}): RunResult {
     throw e;
   }
   try {
-    while (!sim.runFor(BUDGET)) opts.onProgress?.(sim.events);
+    while (!sim.runFor(200_000)) opts.onProgress?.(sim.events, sim.nowNs);
     return {
       title: sim.title,
       description: sim.description,
-      trace: toTrace(sim),
+      trace: fromSimulator(sim),
       summary: JSON.parse(sim.summaryJson()) as Summary,
     };
   } finally {
     sim.free();
+  }
+}
+
+interface Pending {
+  resolve: (r: RunResult) => void;
+  reject: (e: Error) => void;
+  onProgress?: RunOptions['onProgress'];
+}
+
+/** Runs scenarios in a dedicated worker; `cancel()` stops the current run at once. */
+export class SimSession {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+
+  run(text: string, opts: RunOptions = {}): Promise<RunResult> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    const req: RunRequest = {
+      type: 'run',
+      id,
+      text,
+      overrides: opts.overrides ?? [],
+      seed: opts.seed ?? 1,
+    };
+    return new Promise<RunResult>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress: opts.onProgress });
+      worker.postMessage(req);
+    });
+  }
+
+  /** Stops every run in flight; their promises reject with RunCancelled. */
+  cancel(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const p of this.pending.values()) p.reject(new RunCancelled());
+    this.pending.clear();
+  }
+
+  dispose(): void {
+    this.cancel();
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    w.onmessage = (e: MessageEvent<WorkerMessage>) => this.receive(e.data);
+    w.onerror = (e) => {
+      const err = new Error(`The simulator worker failed: ${e.message || 'unknown error'}`);
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+      this.worker = null;
+    };
+    this.worker = w;
+    return w;
+  }
+
+  private receive(msg: WorkerMessage): void {
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    if (msg.type === 'progress') {
+      p.onProgress?.(msg.events, msg.nowNs);
+      return;
+    }
+    this.pending.delete(msg.id);
+    if (msg.type === 'error') {
+      p.reject(
+        msg.scenario
+          ? new ScenarioLoadError(msg.path, msg.line, msg.message)
+          : new Error(msg.message),
+      );
+      return;
+    }
+    const c = msg.columns;
+    p.resolve({
+      title: msg.title,
+      description: msg.description,
+      summary: msg.summary,
+      trace: toTrace({ ...c, cpus: msg.cpus, strings: msg.strings }),
+    });
   }
 }

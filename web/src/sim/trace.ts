@@ -2,6 +2,7 @@
 // Immutable after construction; `version` changes with every new run so memoised view models
 // know when to recompute.
 import { EventKind, type Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
+import type { Columns } from './protocol';
 
 export { EventKind };
 
@@ -54,14 +55,19 @@ export interface Summary {
 
 let nextVersion = 1;
 
-/** Copies every column out of a finished simulator. */
-export function toTrace(sim: Simulator): Trace {
-  const time = sim.time();
-  return {
-    version: nextVersion++,
-    n: time.length,
+/** Columns plus the few per-run facts a Trace needs. */
+export type TraceSource = Columns & { cpus: number; strings: string[] };
+
+/** Wraps columns (already copied out of WASM memory) as an immutable Trace. */
+export function toTrace(src: TraceSource): Trace {
+  return { version: nextVersion++, n: src.time.length, ...src };
+}
+
+/** Copies every column out of a finished simulator, once. */
+export function fromSimulator(sim: Simulator): Trace {
+  return toTrace({
     cpus: sim.cpus,
-    time,
+    time: sim.time(),
     dur: sim.dur(),
     cpu: sim.cpu(),
     kind: sim.kind(),
@@ -72,7 +78,7 @@ export function toTrace(sim: Simulator): Trace {
     arg: sim.arg(),
     parent: sim.parent(),
     strings: sim.strings(),
-  };
+  });
 }
 
 /** Name of an event kind code, e.g. 5 → "IpiHandler". */

@@ -1,0 +1,110 @@
+// The explorer's interactions, each checked against what the simulator computes for the
+// same settings (run in Node on the same WASM build).
+import AxeBuilder from '@axe-core/playwright';
+import { runScenario } from '../../web/src/sim/session';
+import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
+import { EventKind } from '../../web/src/sim/trace';
+import { formatNs } from '../../web/src/viz/scales';
+import { expect, test } from './fixtures';
+
+function simulate(overrides: string[] = [], seed = 1) {
+  initSimulatorForNode();
+  return runScenario(readScenario('x86-munmap-shootdown'), { overrides, seed });
+}
+
+test('flipping a design toggle re-runs the simulator and updates the summary', async ({ sim }) => {
+  await sim.open();
+  const pinned = simulate(['preempt=pinned']).summary;
+  const preemptible = simulate(['preempt=preemptible_wait']).summary;
+  expect(preemptible.preempt_off_ns.max).toBeLessThan(pinned.preempt_off_ns.max);
+  await sim.page.locator('[data-setting="preempt"]').first().selectOption('preemptible_wait');
+  await sim.waitForIdle();
+  await expect(sim.page).toHaveURL(/set=preempt%3Dpreemptible_wait/);
+  const shown = `${formatNs(preemptible.preempt_off_ns.p99)} / ${formatNs(preemptible.preempt_off_ns.max)}`;
+  await expect(
+    sim.page.locator('[data-summary="Initiator preemption off (p99 / max)"]'),
+  ).toHaveText(shown);
+});
+
+test('stepping moves the cursor and the inspector through the events in order', async ({ sim }) => {
+  await sim.open();
+  const { trace } = simulate();
+  await sim.page.getByRole('button', { name: 'Next event' }).click();
+  await expect(sim.page.locator('[data-inspector="kind"]')).toHaveText(EventKind[trace.kind[0]]);
+  await sim.page.keyboard.press('.');
+  await sim.page.keyboard.press('.');
+  await expect(sim.page.locator('[data-inspector="kind"]')).toHaveText(EventKind[trace.kind[2]]);
+  await expect(sim.page.locator('.transport output')).toHaveText(formatNs(trace.time[2]));
+  await sim.page.keyboard.press(',');
+  await expect(sim.page.locator('[data-inspector="kind"]')).toHaveText(EventKind[trace.kind[1]]);
+  await expect(sim.page.locator('.event-log tr.selected')).toHaveAttribute('data-row', '1');
+});
+
+test('selecting an ack shows its causal chain back to flush_tlb_mm_range', async ({ sim }) => {
+  await sim.open();
+  const { trace } = simulate();
+  const ack = trace.kind.findIndex((k) => k === EventKind.CsdUnlocked);
+  await sim.page.locator(`.event-log tr[data-row="${ack}"]`).click();
+  const chain = sim.page.locator('[data-inspector="chain"] li code');
+  await expect(chain).toHaveText([
+    'flush_tlb_mm_range()',
+    'smp_call_function_many_cond(): llist_add + send IPI',
+    '__flush_smp_call_function_queue() (call-function IPI)',
+    'csd_unlock() (SYNC ack after the function ran)',
+  ]);
+});
+
+test('compare shows both runs and their difference as the simulator computes it', async ({
+  sim,
+}) => {
+  await sim.open({ set: ['preempt=pinned'] });
+  await sim.page.keyboard.press('c');
+  await sim.page.locator('[data-setting="preempt"]').nth(1).selectOption('preemptible_wait');
+  await sim.waitForIdle();
+  await expect(sim.page.locator('.timeline')).toHaveCount(2);
+  const a = simulate(['preempt=pinned']).summary;
+  const b = simulate(['preempt=preemptible_wait']).summary;
+  const row = sim.page.locator('[data-metric="Preemption off, max"] td');
+  await expect(row.nth(0)).toHaveText(formatNs(a.preempt_off_ns.max));
+  await expect(row.nth(1)).toHaveText(formatNs(b.preempt_off_ns.max));
+  await expect(row.nth(2)).toHaveAttribute(
+    'data-delta',
+    String(b.preempt_off_ns.max - a.preempt_off_ns.max),
+  );
+  await expect(sim.page.locator('path.ecdf')).toHaveCount(2);
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('"?" opens the shortcut help and Escape closes it', async ({ sim }) => {
+  await sim.open();
+  await sim.page.keyboard.press('?');
+  await expect(sim.page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await sim.page.keyboard.press('Escape');
+  await expect(sim.page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('a long run shows progress and can be cancelled without freezing the page', async ({
+  sim,
+}) => {
+  await sim.page.goto('./?set=cpus=128&set=flushes=200000');
+  await expect(sim.page.getByRole('progressbar', { name: 'Simulating A' })).toBeVisible();
+  await sim.page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(sim.page.getByText('Run A was cancelled')).toBeVisible();
+  await sim.waitForIdle();
+});
+
+test('the explorer has no serious accessibility violations in light and dark themes', async ({
+  sim,
+}) => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await sim.page.emulateMedia({ colorScheme });
+    await sim.open();
+    const results = await new AxeBuilder({ page: sim.page }).analyze();
+    const serious = results.violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
+  }
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { valueOf, withValue } from './settings';
+
+describe('override lists', () => {
+  it('read the last assignment of a key', () => {
+    expect(valueOf(['cpus=4', 'pcid=off', 'cpus=8'], 'cpus')).toBe('8');
+    expect(valueOf(['cpus=4'], 'pcid')).toBeUndefined();
+  });
+
+  it('replace a key without touching the others, and drop it when cleared', () => {
+    expect(withValue(['cpus=4', 'pcid=off'], 'cpus', '16')).toEqual(['pcid=off', 'cpus=16']);
+    expect(withValue(['cpus=4', 'pcid=off'], 'cpus', undefined)).toEqual(['pcid=off']);
+  });
+
+  it('do not confuse keys that share a prefix', () => {
+    expect(
+      withValue(['irqs_off_max_ns=5', 'irqs_off_probability=0.5'], 'irqs_off_max_ns', '9'),
+    ).toEqual(['irqs_off_probability=0.5', 'irqs_off_max_ns=9']);
+  });
+});

@@ -1,0 +1,45 @@
+// The A and B summaries side by side with their difference.
+import { diffSummaries } from '../model/compare';
+import type { Summary } from '../sim/trace';
+import { formatNs } from '../viz/scales';
+
+export function CompareSummary({ a, b }: { a: Summary; b: Summary }) {
+  const rows = diffSummaries(a, b);
+  const fmt = (v: number, unit: 'ns' | 'count') =>
+    unit === 'ns' ? formatNs(v) : v.toLocaleString('en-US');
+  return (
+    <section className="compare-summary" aria-label="A/B comparison">
+      <h2>A vs B</h2>
+      <p className="provenance">
+        Both predicted by the tlbscope model on the same workload and seed.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Metric</th>
+            <th scope="col">A</th>
+            <th scope="col">B</th>
+            <th scope="col">B − A</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.metric} data-metric={r.metric}>
+              <th scope="row">{r.metric}</th>
+              <td>{fmt(r.a, r.unit)}</td>
+              <td>{fmt(r.b, r.unit)}</td>
+              <td data-delta={r.delta}>
+                {r.delta === 0
+                  ? 'same'
+                  : `${r.delta > 0 ? '+' : '−'}${fmt(Math.abs(r.delta), r.unit)}`}
+                {r.ratio !== null && r.delta !== 0
+                  ? ` (${r.ratio > 0 ? '+' : '−'}${Math.abs(r.ratio * 100).toFixed(1)} %)`
+                  : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

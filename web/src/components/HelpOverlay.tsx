@@ -1,0 +1,55 @@
+// The keyboard shortcuts, opened with "?" and closed with Escape.
+import { useEffect, useRef } from 'react';
+
+export const SHORTCUTS: readonly [string, string][] = [
+  ['?', 'show or hide this help'],
+  ['W / S or + / −', 'zoom in / out (timeline focused)'],
+  ['A / D or ← / →', 'pan left / right (timeline focused)'],
+  ['0', 'show the whole run (timeline focused)'],
+  ['. / ,', 'step to the next / previous event'],
+  ['Space', 'play / pause'],
+  ['E', 'switch between true-time and one-step-per-event spacing'],
+  ['C', 'compare two settings side by side'],
+  ['Escape', 'cancel a run, clear the selection, close dialogs'],
+];
+
+export function HelpOverlay({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div className="overlay" onClick={onClose}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="help-title"
+        tabIndex={-1}
+        ref={ref}
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' || e.key === '?') {
+            e.stopPropagation();
+            onClose();
+          }
+        }}
+      >
+        <h2 id="help-title">Keyboard shortcuts</h2>
+        <table>
+          <tbody>
+            {SHORTCUTS.map(([k, v]) => (
+              <tr key={k}>
+                <th scope="row">
+                  <kbd>{k}</kbd>
+                </th>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+// What the selected event is, the kernel function it models, and the chain of events that
+// caused it (munmap → flush_tlb_mm_range → IPI → flush_tlb_func → ack).
+import { memo } from 'react';
+import { causalChain, describeRow, kernelFunction } from '../model/events';
+import { kindName, type Trace } from '../sim/trace';
+import { formatNs } from '../viz/scales';
+
+interface Props {
+  trace: Trace;
+  selected: number | null;
+  cursor: number | null;
+  onSelect: (row: number) => void;
+}
+
+export const Inspector = memo(function Inspector({ trace, selected, cursor, onSelect }: Props) {
+  return (
+    <section className="inspector" aria-label="Inspector">
+      <h2>Inspector</h2>
+      <p className="muted">
+        Cursor: {cursor === null ? 'none (click the timeline)' : formatNs(cursor)}
+      </p>
+      {selected === null || selected >= trace.n ? (
+        <p className="muted">
+          Select an event on the timeline or in the log to see what caused it.
+        </p>
+      ) : (
+        <>
+          <dl>
+            <dt>Event</dt>
+            <dd data-inspector="kind">{kindName(trace.kind[selected])}</dd>
+            <dt>Kernel function</dt>
+            <dd data-inspector="function">
+              <code>{kernelFunction(trace.kind[selected])}</code>
+            </dd>
+            <dt>When</dt>
+            <dd>
+              {formatNs(trace.time[selected])}
+              {trace.dur[selected] > 0 ? ` for ${formatNs(trace.dur[selected])}` : ''} on CPU{' '}
+              {trace.cpu[selected]}
+            </dd>
+            <dt>mm / ASID / gen</dt>
+            <dd>
+              {trace.mm[selected]} / {trace.asid[selected]} / {trace.gen[selected]}
+            </dd>
+          </dl>
+          <h3>Causal chain</h3>
+          <ol className="chain" data-inspector="chain">
+            {causalChain(trace, selected).map((i) => (
+              <li key={i}>
+                <button
+                  type="button"
+                  className="linklike"
+                  onClick={() => onSelect(i)}
+                  aria-current={i === selected}
+                >
+                  <code>{kernelFunction(trace.kind[i])}</code>
+                </button>{' '}
+                {describeRow(trace, i)} at {formatNs(trace.time[i])}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+});

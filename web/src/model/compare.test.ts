@@ -1,0 +1,29 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runScenario } from '../sim/session';
+import { initSimulatorForNode, readScenario } from '../sim/testing';
+import { diffSummaries, ecdf } from './compare';
+
+beforeAll(() => initSimulatorForNode());
+
+describe('diffSummaries', () => {
+  it('shows that preemptible_wait shortens preemption-off time on the same workload', () => {
+    const text = readScenario('x86-munmap-shootdown');
+    const a = runScenario(text, { overrides: ['preempt=pinned'] }).summary;
+    const b = runScenario(text, { overrides: ['preempt=preemptible_wait'] }).summary;
+    const rows = diffSummaries(a, b);
+    const off = rows.find((r) => r.metric === 'Preemption off, max');
+    expect(off).toBeDefined();
+    expect(off!.delta).toBeLessThan(0);
+    expect(off!.a).toBe(a.preempt_off_ns.max);
+    const ipis = rows.find((r) => r.metric === 'IPIs sent');
+    expect(ipis).toMatchObject({ a: a.ipis, b: b.ipis, delta: 0, ratio: 0 });
+  });
+});
+
+describe('ecdf', () => {
+  it('sorts the sample and climbs to 1', () => {
+    const { x, p } = ecdf([3, 1, 2, 2]);
+    expect(Array.from(x)).toEqual([1, 2, 2, 3]);
+    expect(Array.from(p)).toEqual([0.25, 0.5, 0.75, 1]);
+  });
+});

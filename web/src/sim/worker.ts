@@ -1,0 +1,67 @@
+/// <reference lib="webworker" />
+// The simulator's Web Worker: runs scenarios off the main thread in event budgets, reporting
+// progress between budgets. Cancelling is terminating the worker (see session.ts).
+import init, { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
+import wasmUrl from '../../../sim-wasm/pkg/tlbscope_sim_bg.wasm?url';
+import type { Columns, RunRequest, WorkerMessage } from './protocol';
+
+const ready = init({ module_or_path: wasmUrl });
+const BUDGET = 250_000;
+
+function post(msg: WorkerMessage, transfer: Transferable[] = []) {
+  (self as DedicatedWorkerGlobalScope).postMessage(msg, transfer);
+}
+
+self.onmessage = async (e: MessageEvent<RunRequest>) => {
+  const req = e.data;
+  await ready;
+  let sim: Simulator;
+  try {
+    sim = new Simulator(req.text, req.overrides, req.seed);
+  } catch (err) {
+    const x = err as { path?: string; line?: number; message?: string };
+    const scenario = typeof x === 'object' && x !== null && 'path' in x;
+    post({
+      type: 'error',
+      id: req.id,
+      path: scenario ? (x.path ?? '') : '',
+      line: scenario ? (x.line ?? 0) : 0,
+      message: scenario ? (x.message ?? String(err)) : String(err),
+      scenario,
+    });
+    return;
+  }
+  try {
+    while (!sim.runFor(BUDGET))
+      post({ type: 'progress', id: req.id, events: sim.events, nowNs: sim.nowNs });
+    const columns: Columns = {
+      time: sim.time(),
+      dur: sim.dur(),
+      cpu: sim.cpu(),
+      kind: sim.kind(),
+      mm: sim.mm(),
+      asid: sim.asid(),
+      gen: sim.gen(),
+      addr: sim.addr(),
+      arg: sim.arg(),
+      parent: sim.parent(),
+    };
+    post(
+      {
+        type: 'done',
+        id: req.id,
+        title: sim.title,
+        description: sim.description,
+        cpus: sim.cpus,
+        summary: JSON.parse(sim.summaryJson()),
+        columns,
+        strings: sim.strings(),
+      },
+      Object.values(columns).map((c) => (c as Float64Array).buffer),
+    );
+  } catch (err) {
+    post({ type: 'error', id: req.id, path: '', line: 0, message: String(err), scenario: false });
+  } finally {
+    sim.free();
+  }
+};
