@@ -339,6 +339,8 @@ pub struct Config {
     pub tasks: Vec<TaskSpec>,
     pub costs: Costs,
     pub expect: Expect,
+    /// What the parser did that the user should know (e.g. settings dropped by `--set arch=`).
+    pub notes: Vec<String>,
 }
 
 impl Config {

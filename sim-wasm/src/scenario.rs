@@ -277,26 +277,99 @@ pub const COSTS: &[(&str, CostField)] = &[
 ];
 
 /// Parses a scenario and applies `key=value` overrides, returning a validated config.
+///
+/// `--set arch=<other>` retargets a scenario at the other architecture: the file's toggles and
+/// preset of the old architecture are dropped (they have no meaning there) and listed in
+/// `Config::notes`; the same toggles given explicitly with `--set` stay errors.
 pub fn parse(text: &str, overrides: &[String]) -> Result<Config, SimError> {
     let as_written: ScenarioFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+    let mut notes = Vec::new();
+    let mut overridden = Vec::new();
     let file = if overrides.is_empty() {
         as_written
     } else {
         let mut table: Table = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
         for o in overrides {
-            apply_override(&mut table, o)?;
+            if let Some(path) = apply_override(&mut table, o)? {
+                overridden.push(path);
+            }
+        }
+        let file_arch = as_written.arch.as_deref().unwrap_or("x86");
+        let new_arch = table
+            .get("arch")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if let Some(arch) = new_arch.filter(|a| a != file_arch) {
+            notes = drop_other_arch_fields(&mut table, &arch, &overridden);
         }
         ScenarioFile::deserialize(Value::Table(table))
             .map_err(|e| SimError::new("--set", e.message().to_string()))?
     };
-    validate(file).map_err(|e| {
-        if e.line == 0 {
+    let mut cfg = validate(file).map_err(|e| {
+        if overridden.contains(&e.path) {
+            // The bad value came from an override, not from a line of the file.
+            SimError::new(format!("--set {}", e.path), e.message)
+        } else if e.line == 0 {
             let line = find_line(text, &e.path);
             e.at_line(line)
         } else {
             e
         }
-    })
+    })?;
+    cfg.notes.extend(notes);
+    Ok(cfg)
+}
+
+/// Fields that only one architecture's model reads.
+const X86_ONLY: &[&str] = &[
+    "design.flush_info",
+    "design.preempt",
+    "design.pcid",
+    "design.wait_mask",
+    "design.plus_one_rule",
+    "design.lazy_freed_tables",
+    "design.ceiling",
+];
+const ARM64_ONLY: &[&str] = &[
+    "design.broadcast_skip",
+    "design.dsb_before_dec",
+    "design.skip_rule",
+    "design.cpu_id",
+    "design.max_dvm_ops",
+    "machine.asid_bits",
+];
+
+/// Removes the scenario file's fields that belong to the architecture being switched away from
+/// (and its machine preset), keeping any that an override set explicitly. Returns notes.
+fn drop_other_arch_fields(table: &mut Table, new_arch: &str, overridden: &[String]) -> Vec<String> {
+    let other_only = if new_arch == "arm64" {
+        X86_ONLY
+    } else {
+        ARM64_ONLY
+    };
+    let mut dropped = Vec::new();
+    let mut drop = |path: &str, table: &mut Table| {
+        if overridden.iter().any(|o| o == path) {
+            return;
+        }
+        let (section, field) = path.split_once('.').unwrap_or(("", path));
+        if let Some(t) = table.get_mut(section).and_then(Value::as_table_mut) {
+            if t.remove(field).is_some() {
+                dropped.push(path.to_string());
+            }
+        }
+    };
+    for path in other_only {
+        drop(path, table);
+    }
+    drop("machine.preset", table);
+    if dropped.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "retargeted at {new_arch}: ignored the scenario's {}",
+        dropped.join(", ")
+    )]
 }
 
 fn toml_error(text: &str, e: &toml::de::Error) -> SimError {
@@ -322,7 +395,8 @@ fn field_named_in(message: &str) -> Option<String> {
     Some(message[start..start + len].to_string())
 }
 
-fn apply_override(table: &mut Table, assignment: &str) -> Result<(), SimError> {
+/// Applies one `key=value`; returns the dotted path it set (`machine.cpus`), if any.
+fn apply_override(table: &mut Table, assignment: &str) -> Result<Option<String>, SimError> {
     let (key, raw) = assignment.split_once('=').ok_or_else(|| {
         SimError::new(
             format!("--set {assignment}"),
@@ -377,8 +451,13 @@ fn apply_override(table: &mut Table, assignment: &str) -> Result<(), SimError> {
                 )
             })?
     };
+    let path = if section.is_empty() {
+        field.clone()
+    } else {
+        format!("{section}.{field}")
+    };
     target.insert(field, value);
-    Ok(())
+    Ok(Some(path))
 }
 
 fn on_off(path: &str, v: Option<&Value>, default: bool) -> Result<bool, SimError> {
@@ -724,6 +803,7 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         tasks,
         costs,
         expect,
+        notes: Vec::new(),
     })
 }
 
@@ -923,7 +1003,7 @@ mod tests {
     #[test]
     fn a_bad_override_value_lists_the_allowed_values() {
         let e = parse(MINIMAL, &["preempt=sometimes".into()]).unwrap_err();
-        assert_eq!(e.path, "design.preempt");
+        assert_eq!(e.path, "--set design.preempt");
         assert!(e.message.contains("pinned, preemptible_wait"), "{e}");
     }
 

@@ -90,12 +90,15 @@ impl Session {
     }
 
     pub fn summary(&self) -> Summary {
-        Summary::of(
+        let mut s = Summary::of(
             self.world.arch.name(),
             &self.world.stats,
             &self.world.trace,
             self.world.events(),
             self.world.now(),
-        )
+        );
+        s.machine = self.world.cfg.preset.clone();
+        s.notes = self.world.cfg.notes.clone();
+        s
     }
 }

@@ -69,6 +69,10 @@ pub struct Collector {
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct Summary {
     pub arch: String,
+    /// The machine preset the run used (its cost parameters).
+    pub machine: String,
+    /// Notes from parsing, e.g. settings a `--set arch=` retarget ignored.
+    pub notes: Vec<String>,
     /// Popped queue events (trace rows are not events).
     pub events: u64,
     pub trace_rows: u64,
@@ -110,6 +114,8 @@ impl Summary {
         let stats = |v: &Vec<f64>| Stats::of(&mut v.clone());
         Summary {
             arch: arch.to_string(),
+            machine: String::new(),
+            notes: Vec::new(),
             events,
             trace_rows: trace.len() as u64,
             sim_time_ns: sim_time_ns as f64,

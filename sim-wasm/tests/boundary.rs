@@ -28,8 +28,11 @@ fn zero_cpus_is_an_error_naming_machine_cpus() {
 
 #[test]
 fn zero_cpus_by_override_is_an_error_too() {
-    let e = err("", &["cpus=0"]);
-    assert_eq!(e.path, "machine.cpus");
+    let e = err("[machine]\ncpus = 4\n", &["cpus=0"]);
+    // The bad value came from the override, so the error points there, not at line 2.
+    assert_eq!(e.path, "--set machine.cpus");
+    assert_eq!(e.line, 0);
+    assert!(e.message.contains("between 1 and 512"), "{e}");
 }
 
 #[test]
@@ -50,4 +53,27 @@ fn garbage_input_is_an_error_not_a_panic() {
 fn an_initiator_beyond_the_last_cpu_is_rejected() {
     let e = err("[machine]\ncpus = 2\n[workload]\ninitiator = 2\n", &[]);
     assert_eq!(e.path, "workload.initiator");
+}
+
+const X86_SCENARIO: &str = "arch = \"x86\"\n[machine]\ncpus = 4\npreset = \"generic-x86\"\n[design]\nflush_info = \"stack\"\npreempt = \"pinned\"\n";
+
+#[test]
+fn setting_arch_retargets_a_scenario_and_notes_the_dropped_toggles() {
+    let mut s = Session::new(X86_SCENARIO, &["arch=arm64".to_string()], 1).expect("retargets");
+    s.run();
+    let summary = s.summary();
+    assert_eq!(summary.arch, "arm64");
+    assert_ne!(summary.machine, "generic-x86");
+    let notes = summary.notes.join(" ");
+    assert!(
+        notes.contains("design.flush_info") && notes.contains("machine.preset"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn an_explicit_toggle_of_the_other_arch_is_still_an_error() {
+    let e = err(X86_SCENARIO, &["arch=arm64", "flush_info=percpu"]);
+    assert!(e.path.ends_with("design.flush_info"), "{e}");
+    assert!(e.message.contains("not used on arm64"), "{e}");
 }
