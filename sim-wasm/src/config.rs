@@ -341,6 +341,10 @@ pub struct Config {
     pub expect: Expect,
     /// What the parser did that the user should know (e.g. settings dropped by `--set arch=`).
     pub notes: Vec<String>,
+    /// Position in the guided tour, if this is a guided scenario.
+    pub guide: Option<u32>,
+    /// Narrated steps (empty for sandbox-only scenarios).
+    pub steps: Vec<crate::steps::Step>,
 }
 
 impl Config {

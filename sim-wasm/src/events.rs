@@ -84,6 +84,14 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    /// The kind with this name (as written in scenario steps, e.g. `IpiSent`).
+    pub fn from_name(name: &str) -> Option<EventKind> {
+        EventKind::ALL
+            .iter()
+            .copied()
+            .find(|k| format!("{k:?}") == name)
+    }
+
     /// Whether rows of this kind are intervals (non-zero `dur`) rather than instants.
     pub fn is_span(self) -> bool {
         (self as u8) < 32

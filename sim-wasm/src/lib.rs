@@ -23,6 +23,7 @@ pub mod rng;
 pub mod scenario;
 pub mod sched;
 pub mod session;
+pub mod steps;
 pub mod summary;
 pub mod task;
 pub mod tlb;
@@ -140,6 +141,25 @@ impl Simulator {
     #[wasm_bindgen(js_name = expectJson)]
     pub fn expect_json(&self) -> String {
         self.session.expect_json()
+    }
+    /// Position in the guided tour, or 0 for a sandbox-only scenario.
+    #[wasm_bindgen(getter)]
+    pub fn guide(&self) -> u32 {
+        self.session.config().guide.unwrap_or(0)
+    }
+    /// The narrated steps as JSON: [{title, text, window, highlight, cpus, set, compare,
+    /// question, answer, dataset, line}].
+    #[wasm_bindgen(js_name = stepsJson)]
+    pub fn steps_json(&self) -> String {
+        self.session.steps_json()
+    }
+    /// After a run of step `index`'s settings: "" if the step fits the run, else the problem.
+    #[wasm_bindgen(js_name = checkStep)]
+    pub fn check_step(&self, index: u32) -> String {
+        match self.session.check_step(index as usize) {
+            Ok(()) => String::new(),
+            Err(e) => e.to_string(),
+        }
     }
     /// The run's summary as JSON (computed once, at the end of a run).
     #[wasm_bindgen(js_name = summaryJson)]

@@ -17,9 +17,11 @@ use crate::config::{
     TaskSpec, WaitMask, WorkOp, Workload, MAX_CPUS,
 };
 use crate::error::SimError;
+use crate::events::EventKind;
 use crate::ids::{CpuId, MmId};
 use crate::presets;
 use crate::program;
+use crate::steps::Step;
 
 /// A whole scenario file. Unknown keys anywhere are errors.
 #[derive(Deserialize, Debug, Default)]
@@ -47,6 +49,39 @@ struct ScenarioFile {
     tasks: Vec<TaskSection>,
     #[serde(default)]
     expect: ExpectSection,
+    /// Position in the guided tour (1, 2, …); absent for sandbox-only scenarios.
+    guide: Option<i64>,
+    /// Narrated steps of a guided scenario (see `steps.rs`).
+    #[serde(default)]
+    steps: Vec<StepSection>,
+}
+
+/// One `[[steps]]` table: what the reader looks at, and what the timeline shows.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct StepSection {
+    /// Short heading of the step (required).
+    title: Option<String>,
+    /// The narration: paragraphs, `code` and **bold** (required).
+    text: Option<String>,
+    /// `[start_ns, end_ns]` of the visible window; default: the whole run.
+    window: Option<Vec<i64>>,
+    /// Event kinds to emphasise (names as in `EventKind`, e.g. `IpiSent`).
+    #[serde(default)]
+    highlight: Vec<String>,
+    /// Restrict the highlight to these CPUs.
+    #[serde(default)]
+    cpus: Vec<i64>,
+    /// The step's complete list of `--set` overrides (not cumulative).
+    #[serde(default)]
+    set: Vec<String>,
+    /// Also run a B side with these overrides and show the two side by side.
+    compare: Option<Vec<String>>,
+    /// A "predict, then reveal" question, and its answer (required with a question).
+    question: Option<String>,
+    answer: Option<String>,
+    /// A measured dataset id (content/datasets/<id>.csv) to show beside the step.
+    dataset: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -282,6 +317,30 @@ pub const COSTS: &[(&str, CostField)] = &[
 /// preset of the old architecture are dropped (they have no meaning there) and listed in
 /// `Config::notes`; the same toggles given explicitly with `--set` stay errors.
 pub fn parse(text: &str, overrides: &[String]) -> Result<Config, SimError> {
+    let cfg = parse_one(text, overrides)?;
+    check_step_overrides(text, &cfg)?;
+    Ok(cfg)
+}
+
+/// Every step's `set` and `compare` must themselves make a valid run of this file.
+fn check_step_overrides(text: &str, cfg: &Config) -> Result<(), SimError> {
+    for (i, step) in cfg.steps.iter().enumerate() {
+        let sides =
+            std::iter::once(("set", &step.set)).chain(step.compare.iter().map(|c| ("compare", c)));
+        for (field, overrides) in sides {
+            if let Err(e) = parse_one(text, overrides) {
+                return Err(SimError::new(
+                    format!("steps[{i}].{field}"),
+                    format!("this step's run is invalid: {e}"),
+                )
+                .at_line(step.line));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse_one(text: &str, overrides: &[String]) -> Result<Config, SimError> {
     let as_written: ScenarioFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
     let mut notes = Vec::new();
     let mut overridden = Vec::new();
@@ -309,6 +368,14 @@ pub fn parse(text: &str, overrides: &[String]) -> Result<Config, SimError> {
         if overridden.contains(&e.path) {
             // The bad value came from an override, not from a line of the file.
             SimError::new(format!("--set {}", e.path), e.message)
+        } else if e.line == 0 && e.path.starts_with("steps[") {
+            let n = e.path[6..]
+                .split(']')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            let line = crate::steps::header_line(text, n);
+            e.at_line(line)
         } else if e.line == 0 {
             let line = find_line(text, &e.path);
             e.at_line(line)
@@ -317,6 +384,9 @@ pub fn parse(text: &str, overrides: &[String]) -> Result<Config, SimError> {
         }
     })?;
     cfg.notes.extend(notes);
+    for (i, step) in cfg.steps.iter_mut().enumerate() {
+        step.line = crate::steps::header_line(text, i);
+    }
     Ok(cfg)
 }
 
@@ -769,6 +839,16 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         cases,
         test_set: e.test_set,
     };
+    let guide = match f.guide {
+        None => None,
+        Some(g) => Some(int_in("guide", Some(g), 1, 1, 1000)? as u32),
+    };
+    let steps = f
+        .steps
+        .into_iter()
+        .enumerate()
+        .map(|(i, st)| validate_step(i, st, cpus))
+        .collect::<Result<Vec<_>, _>>()?;
 
     Ok(Config {
         title: f.title.unwrap_or_else(|| "Untitled scenario".into()),
@@ -804,6 +884,63 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         costs,
         expect,
         notes: Vec::new(),
+        guide,
+        steps,
+    })
+}
+
+fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step, SimError> {
+    let p = |f: &str| format!("steps[{i}].{f}");
+    let required = |f: &str, v: Option<String>| match v {
+        Some(s) if !s.trim().is_empty() => Ok(s),
+        _ => Err(SimError::new(p(f), "is required and must not be empty")),
+    };
+    let window = match st.window {
+        None => None,
+        Some(w) => match w[..] {
+            [a, b] if 0 <= a && a < b && b <= MAX_NS => Some([a as u64, b as u64]),
+            _ => {
+                return Err(SimError::new(
+                    p("window"),
+                    format!("must be [start_ns, end_ns] with 0 <= start < end, got {w:?}"),
+                ))
+            }
+        },
+    };
+    for name in &st.highlight {
+        if EventKind::from_name(name).is_none() {
+            let known: Vec<String> = EventKind::ALL.iter().map(|k| format!("{k:?}")).collect();
+            return Err(SimError::new(
+                p("highlight"),
+                format!(
+                    "unknown event kind `{name}`; known kinds: {}",
+                    known.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut step_cpus = Vec::new();
+    for &c in &st.cpus {
+        step_cpus.push(int_in(&p("cpus"), Some(c), 0, 0, cpus as i64 - 1)? as u16);
+    }
+    if st.question.is_some() && st.answer.is_none() {
+        return Err(SimError::new(
+            p("answer"),
+            "a step with a question needs an answer",
+        ));
+    }
+    Ok(Step {
+        title: required("title", st.title)?,
+        text: required("text", st.text)?,
+        window,
+        highlight: st.highlight,
+        cpus: step_cpus,
+        set: st.set,
+        compare: st.compare,
+        question: st.question,
+        answer: st.answer,
+        dataset: st.dataset,
+        line: 0,
     })
 }
 

@@ -89,6 +89,25 @@ impl Session {
         .to_string()
     }
 
+    /// The scenario's narrated steps as JSON (an array; empty for sandbox-only scenarios).
+    pub fn steps_json(&self) -> String {
+        serde_json::to_string(&self.world.cfg.steps).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// Checks step `index` against this (finished) run: `Err` names the step's line and field.
+    pub fn check_step(&self, index: usize) -> Result<(), SimError> {
+        let step = self.world.cfg.steps.get(index).ok_or_else(|| {
+            SimError::new(
+                "steps",
+                format!(
+                    "no step {index}; the scenario has {}",
+                    self.world.cfg.steps.len()
+                ),
+            )
+        })?;
+        crate::steps::check_run(index, step, &self.world.trace, self.world.now())
+    }
+
     pub fn summary(&self) -> Summary {
         let mut s = Summary::of(
             self.world.arch.name(),

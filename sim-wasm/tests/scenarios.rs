@@ -78,3 +78,46 @@ fn every_x86_and_arm64_scenario_has_a_title_a_summary_and_a_description() {
         assert!(!cfg.description.is_empty(), "{name} has no description");
     }
 }
+
+#[test]
+fn every_guided_step_fits_the_run_it_describes() {
+    let mut failures = Vec::new();
+    let mut steps_checked = 0;
+    for file in scenario_files() {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let Ok(cfg) = scenario::parse(&text, &[]) else {
+            continue; // reported by the test above
+        };
+        for (i, step) in cfg.steps.iter().enumerate() {
+            let mut s = Session::new(&text, &step.set, 1).expect("step overrides were validated");
+            s.run();
+            if let Err(e) = s.check_step(i) {
+                failures.push(format!("{name}: {e}"));
+            }
+            steps_checked += 1;
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    eprintln!("{steps_checked} guided steps checked");
+}
+
+#[test]
+fn guided_tour_positions_are_unique() {
+    let mut seen = std::collections::BTreeMap::new();
+    for file in scenario_files() {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let Ok(cfg) = scenario::parse(&std::fs::read_to_string(&file).unwrap(), &[]) else {
+            continue;
+        };
+        if let Some(g) = cfg.guide {
+            assert!(
+                !cfg.steps.is_empty(),
+                "{name} is in the guided tour but has no steps"
+            );
+            if let Some(other) = seen.insert(g, name.clone()) {
+                panic!("{name} and {other} both claim guide = {g}");
+            }
+        }
+    }
+}

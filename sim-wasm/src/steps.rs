@@ -1,0 +1,99 @@
+//! Guided steps: the narration a scenario file carries (`[[steps]]`). Each step names a time
+//! window, the event kinds to emphasise, and the overrides to run with. Parse-time checks live
+//! in `scenario.rs`; [`check_run`] checks a step against the run it describes (the window lies
+//! within the run, and every highlighted kind happens inside it), so a step that points past
+//! the end or at nothing is an error naming the step's line and field.
+
+use serde::Serialize;
+
+use crate::error::SimError;
+use crate::events::EventKind;
+use crate::trace::Trace;
+
+/// One narrated step, validated.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Step {
+    pub title: String,
+    pub text: String,
+    /// Visible window `[start, end]` in ns; `None` = the whole run.
+    pub window: Option<[u64; 2]>,
+    /// Event kinds to emphasise, by name.
+    pub highlight: Vec<String>,
+    /// Restrict `highlight` to these CPUs (empty = all).
+    pub cpus: Vec<u16>,
+    /// The step's complete override list (not cumulative).
+    pub set: Vec<String>,
+    /// Overrides of a B side to compare with, if any.
+    pub compare: Option<Vec<String>>,
+    pub question: Option<String>,
+    pub answer: Option<String>,
+    /// Id of a measured dataset (content/datasets/<id>.csv) to show beside the step.
+    pub dataset: Option<String>,
+    /// 1-based line of the step's `[[steps]]` header in the file.
+    pub line: u32,
+}
+
+impl Step {
+    /// The highlighted kinds as enum values (names were validated at parse time).
+    pub fn highlight_kinds(&self) -> Vec<EventKind> {
+        self.highlight
+            .iter()
+            .filter_map(|n| EventKind::from_name(n))
+            .collect()
+    }
+}
+
+/// Checks step `index` against a finished run of it.
+pub fn check_run(
+    index: usize,
+    step: &Step,
+    trace: &Trace,
+    run_end_ns: u64,
+) -> Result<(), SimError> {
+    let err = |field: &str, msg: String| {
+        SimError::new(format!("steps[{index}].{field}"), msg).at_line(step.line)
+    };
+    let [t0, t1] = step.window.unwrap_or([0, run_end_ns]);
+    if let Some([_, end]) = step.window {
+        if end > run_end_ns {
+            return Err(err(
+                "window",
+                format!("ends at {end} ns, after the run ends at {run_end_ns} ns"),
+            ));
+        }
+    }
+    for kind in step.highlight_kinds() {
+        let k = kind as u8;
+        let found = (0..trace.len()).any(|i| {
+            let start = trace.time[i];
+            let end = start + trace.dur[i];
+            trace.kind[i] == k
+                && end >= t0 as f64
+                && start <= t1 as f64
+                && (step.cpus.is_empty() || step.cpus.contains(&trace.cpu[i]))
+        });
+        if !found {
+            let on = if step.cpus.is_empty() {
+                String::new()
+            } else {
+                format!(" on CPUs {:?}", step.cpus)
+            };
+            return Err(err(
+                "highlight",
+                format!(
+                    "no {kind:?} event{on} inside the window [{t0}, {t1}] ns of this step's run"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// 1-based line of the `n`-th (0-based) `[[steps]]` header, or 0.
+pub fn header_line(text: &str, n: usize) -> u32 {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("[[steps]]"))
+        .nth(n)
+        .map_or(0, |(i, _)| i as u32 + 1)
+}
