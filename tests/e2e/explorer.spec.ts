@@ -86,7 +86,7 @@ test('"?" opens the shortcut help and Escape closes it', async ({ sim }) => {
 test('a long run shows progress and can be cancelled without freezing the page', async ({
   sim,
 }) => {
-  await sim.page.goto('./?set=cpus=128&set=flushes=200000');
+  await sim.page.goto('./?scenario=x86-munmap-shootdown&set=cpus=128&set=flushes=200000');
   await expect(sim.page.getByRole('progressbar', { name: 'Simulating A' })).toBeVisible();
   await sim.page.getByRole('button', { name: 'Cancel' }).click();
   await expect(sim.page.getByText('Run A was cancelled')).toBeVisible();

@@ -12,12 +12,22 @@ export class SimPage {
     page.on('pageerror', (e) => this.consoleErrors.push(e.message));
   }
 
-  async open(params: { scenario?: string; seed?: number; set?: string[] } = {}): Promise<void> {
+  async open(
+    params: { scenario?: string; step?: number; seed?: number; set?: string[] } = {},
+  ): Promise<void> {
     const q = new URLSearchParams();
-    if (params.scenario) q.set('scenario', params.scenario);
+    // The explorer opens on a scenario; the bare URL is the landing page (see openHome).
+    q.set('scenario', params.scenario ?? 'x86-munmap-shootdown');
+    if (params.step !== undefined) q.set('step', String(params.step));
     if (params.seed !== undefined) q.set('seed', String(params.seed));
     for (const s of params.set ?? []) q.append('set', s);
-    await this.page.goto(q.size ? `./?${q}` : './');
+    await this.page.goto(`./?${q}`);
+    await this.waitForIdle();
+  }
+
+  /** Opens the landing page and waits until the scenario list is there. */
+  async openHome(): Promise<void> {
+    await this.page.goto('./');
     await this.waitForIdle();
   }
 

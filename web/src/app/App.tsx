@@ -7,18 +7,23 @@ import { DataView } from '../components/data/DataView';
 import { Distribution } from '../components/Distribution';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { EventLog } from '../components/EventLog';
+import { Header } from '../components/Header';
 import { HelpOverlay } from '../components/HelpOverlay';
+import { Home } from '../components/Home';
 import { Inspector } from '../components/Inspector';
 import { Legend } from '../components/Legend';
+import { Narration } from '../components/Narration';
 import { RunStatus } from '../components/RunStatus';
+import { ScenarioFile } from '../components/ScenarioFile';
 import { SummaryPanel } from '../components/SummaryPanel';
 import { Timeline } from '../components/Timeline';
 import { Transport } from '../components/Transport';
-import { DEFAULT_SCENARIO, findScenario, scenarios } from '../content/scenarios';
+import { DEFAULT_SCENARIO, findScenario } from '../content/scenarios';
 import { extentOf, nextRow, prevRow } from '../model/events';
 import { initiatorOf } from '../model/ipis';
 import type { RunResult } from '../sim/session';
 import { readUrl, writeUrl, type UrlState } from './url';
+import { useGuide } from './useGuide';
 import { usePlayback } from './usePlayback';
 import { useRun, type RunState } from './useRun';
 import { useShortcuts } from './useShortcuts';
@@ -28,11 +33,18 @@ const reducedMotion = () =>
 
 export function App() {
   const [url, setUrl] = useState<UrlState>(() => readUrl(window.location.search));
+  const [ownFile, setOwnFile] = useState<{ name: string; text: string } | null>(null);
   const scenarioId = url.scenario ?? DEFAULT_SCENARIO;
-  const text = findScenario(scenarioId)?.text;
+  const text = ownFile?.text ?? findScenario(scenarioId)?.text;
+  const fileName = ownFile?.name ?? `content/scenarios/${scenarioId}.toml`;
   const explore = url.view === 'explore';
   // null: no run wanted (another view, or no comparison); undefined: unknown scenario.
-  const runA = useRun(explore ? text : null, url.overrides, url.seed);
+  const runA = useRun(
+    explore ? text : null,
+    url.overrides,
+    url.seed,
+    url.step !== null ? url.step - 1 : undefined,
+  );
   const runB = useRun(explore && url.compare ? text : null, url.overridesB, url.seed);
   const a = runA.state.status === 'done' ? runA.state.result : null;
   const b = url.compare && runB.state.status === 'done' ? runB.state.result : null;
@@ -49,20 +61,24 @@ export function App() {
   const [rate, setRate] = useState(1000);
   const [help, setHelp] = useState(false);
   const [rendered, setRendered] = useState<ReadonlySet<number>>(new Set());
+  const [homeReady, setHomeReady] = useState(false);
+  const guide = useGuide(url, setUrl, a, fullExtent);
 
   useEffect(() => {
     window.history.replaceState(null, '', writeUrl(url) || window.location.pathname);
   }, [url]);
 
-  // A new run shows its whole extent and starts with nothing selected.
+  // A new run, or a new step, shows the step's window (or the whole run) with nothing selected.
+  const stepWindow = guide.step?.window ?? null;
   useEffect(() => {
     if (!a) return;
-    setWindow(fullExtent);
+    setWindow(stepWindow ?? fullExtent);
     setSelected(null);
     setCursor(null);
     setPlaying(false);
-  }, [a, fullExtent]);
+  }, [a, fullExtent, stepWindow]);
 
+  const onHomeReady = useCallback(() => setHomeReady(true), []);
   const onRenderedA = useCallback(
     () => a && setRendered((s) => new Set(s).add(a.trace.version)),
     [a],
@@ -72,10 +88,12 @@ export function App() {
     [b],
   );
   const settled = (s: RunState, r: RunResult | null) =>
-    s.status === 'error' ||
-    s.status === 'cancelled' ||
-    (r !== null && rendered.has(r.trace.version));
-  const idle = settled(runA.state, a) && (!url.compare || settled(runB.state, b));
+    s.status !== 'running' &&
+    (s.status !== 'done' || (r !== null && rendered.has(r.trace.version)));
+  const idle =
+    url.view === 'home'
+      ? homeReady
+      : settled(runA.state, a) && (!url.compare || settled(runB.state, b));
 
   const step = useCallback(
     (dir: 1 | -1) => {
@@ -115,6 +133,10 @@ export function App() {
     Space: () => setPlaying((p) => !p),
     e: () => setSpacing((s) => (s === 'time' ? 'event' : 'time')),
     c: () => setUrl((u) => ({ ...u, compare: !u.compare })),
+    ArrowRight: () =>
+      guide.index !== null &&
+      guide.go(guide.index + 1 < guide.steps.length ? guide.index + 1 : null),
+    ArrowLeft: () => guide.index !== null && guide.index > 0 && guide.go(guide.index - 1),
     Escape: () => {
       if (help) setHelp(false);
       else if (runA.state.status === 'running' || runB.state.status === 'running') {
@@ -126,77 +148,28 @@ export function App() {
 
   return (
     <div className="app" data-state={idle ? 'idle' : 'busy'}>
-      <header>
-        <h1>tlbscope</h1>
-        <nav aria-label="Views" className="views">
-          <a
-            href={writeUrl({ ...url, view: 'explore' }) || '?'}
-            aria-current={explore ? 'page' : undefined}
-            onClick={(e) => {
-              e.preventDefault();
-              setUrl({ ...url, view: 'explore' });
-            }}
-          >
-            Explorer
-          </a>
-          <a
-            href={writeUrl({ ...url, view: 'data' })}
-            aria-current={explore ? undefined : 'page'}
-            onClick={(e) => {
-              e.preventDefault();
-              setUrl({ ...url, view: 'data' });
-            }}
-          >
-            Measured data
-          </a>
-        </nav>
-        {explore && (
-          <>
-            <label>
-              Scenario{' '}
-              <select
-                value={scenarioId}
-                onChange={(e) => setUrl({ ...url, scenario: e.target.value })}
-              >
-                {scenarios.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.id}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Seed{' '}
-              <input
-                type="number"
-                min={0}
-                value={url.seed}
-                onChange={(e) => {
-                  const seed = Number(e.target.value);
-                  if (Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32)
-                    setUrl({ ...url, seed });
-                }}
-              />
-            </label>
-            <button
-              type="button"
-              aria-pressed={url.compare}
-              onClick={() => setUrl({ ...url, compare: !url.compare })}
-            >
-              Compare A/B
-            </button>
-          </>
-        )}
-        <button
-          type="button"
-          className="help-button"
-          aria-label="Keyboard shortcuts"
-          onClick={() => setHelp(true)}
-        >
-          ?
-        </button>
-      </header>
-      {!explore && (
+      <Header url={url} scenarioId={scenarioId} onUrl={setUrl} onHelp={() => setHelp(true)} />
+      {url.view === 'home' && (
+        <main className="home-main">
+          <ErrorBoundary label="the guide">
+            <Home
+              onOpen={(scenario, step) =>
+                setUrl({
+                  ...url,
+                  view: 'explore',
+                  scenario,
+                  step,
+                  overrides: [],
+                  overridesB: [],
+                  compare: false,
+                })
+              }
+              onReady={onHomeReady}
+            />
+          </ErrorBoundary>
+        </main>
+      )}
+      {url.view === 'data' && (
         <main className="data-main">
           <ErrorBoundary label="the data view">
             <DataView />
@@ -206,6 +179,13 @@ export function App() {
       {explore && (
         <div className="layout">
           <aside>
+            <ScenarioFile
+              name={ownFile?.name ?? null}
+              onLoad={(f) => {
+                setOwnFile(f);
+                setUrl({ ...url, step: null });
+              }}
+            />
             <Controls
               name="A"
               overrides={url.overrides}
@@ -222,15 +202,31 @@ export function App() {
           <main>
             <RunStatus label="A" state={runA.state} onCancel={runA.cancel} />
             {url.compare && <RunStatus label="B" state={runB.state} onCancel={runB.cancel} />}
-            <RunProblem label="A" state={runA.state} />
-            {url.compare && <RunProblem label="B" state={runB.state} />}
+            <RunProblem label="A" state={runA.state} file={fileName} />
+            {url.compare && <RunProblem label="B" state={runB.state} file={fileName} />}
             {a && (
               <>
                 <section className="intro">
                   <h2>{a.title}</h2>
-                  <p>{a.description}</p>
+                  {guide.index === null && <p>{a.description}</p>}
+                  {guide.index === null && guide.steps.length > 0 && (
+                    <p>
+                      <button type="button" onClick={() => guide.go(0)}>
+                        Start the guided steps ({guide.steps.length})
+                      </button>
+                    </p>
+                  )}
                 </section>
-                <Legend />
+                {guide.index !== null && (
+                  <Narration
+                    steps={guide.steps}
+                    index={guide.index}
+                    problem={guide.checkIndex !== undefined ? (a.stepProblem ?? '') : ''}
+                    file={fileName}
+                    onGo={guide.go}
+                  />
+                )}
+                <Legend trace={a.trace} />
                 <Transport
                   playing={playing}
                   onPlay={() => setPlaying((p) => !p)}
@@ -258,6 +254,7 @@ export function App() {
                     onCursorChange={setCursor}
                     selected={selected}
                     onSelect={setSelected}
+                    highlight={guide.highlight}
                     spacing={spacing}
                     initiator={initiatorOf(a.trace)}
                     onRendered={onRenderedA}
@@ -316,12 +313,14 @@ export function App() {
   );
 }
 
-function RunProblem({ label, state }: { label: string; state: RunState }) {
+function RunProblem({ label, state, file }: { label: string; state: RunState; file: string }) {
   if (state.status === 'error') {
     return (
       <div role="alert" className="error-panel">
         <h2>Run {label} could not start</h2>
-        <pre>{state.message}</pre>
+        <pre>
+          {file}: {state.message}
+        </pre>
       </div>
     );
   }

@@ -5,6 +5,7 @@ describe('url state', () => {
   it('round-trips scenario, seed, overrides and the B side of a comparison', () => {
     const s = {
       view: 'explore' as const,
+      step: 3,
       scenario: 'x86-munmap-shootdown',
       seed: 42,
       overrides: ['cpus=8', 'flush_info=stack'],
@@ -18,13 +19,14 @@ describe('url state', () => {
     expect(
       writeUrl({
         view: 'explore',
-        scenario: null,
+        step: null,
+        scenario: 'x',
         seed: 1,
         overrides: [],
         compare: false,
         overridesB: ['pcid=off'],
       }),
-    ).toBe('');
+    ).toBe('?scenario=x');
   });
 
   it('falls back to seed 1 for a seed that is not a u32', () => {
@@ -38,6 +40,7 @@ describe('the data view', () => {
   it('is named in the URL and read back', () => {
     const url = writeUrl({
       view: 'data',
+      step: null,
       scenario: null,
       seed: 1,
       overrides: [],
@@ -46,6 +49,14 @@ describe('the data view', () => {
     });
     expect(url).toBe('?view=data');
     expect(readUrl(url).view).toBe('data');
-    expect(readUrl('?view=bogus').view).toBe('explore');
+    expect(readUrl('?view=bogus').view).toBe('home');
+  });
+});
+
+describe('the landing page', () => {
+  it('is what an empty URL shows, and a scenario opens the explorer', () => {
+    expect(readUrl('').view).toBe('home');
+    expect(readUrl('?scenario=x86-lazy-tlb&step=2')).toMatchObject({ view: 'explore', step: 2 });
+    expect(readUrl('?scenario=x&step=0').step).toBeNull();
   });
 });

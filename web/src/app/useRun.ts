@@ -20,6 +20,7 @@ export function useRun(
   text: string | null | undefined,
   overrides: readonly string[],
   seed: number,
+  checkStep?: number,
 ): Run {
   const [state, setState] = useState<RunState>({ status: 'running', events: 0, nowNs: 0 });
   const session = useRef<SimSession | null>(null);
@@ -41,6 +42,7 @@ export function useRun(
     s.run(text, {
       overrides: key ? key.split('\n') : [],
       seed,
+      checkStep,
       onProgress: (events, nowNs) => live && setState({ status: 'running', events, nowNs }),
     }).then(
       (result) => {
@@ -57,7 +59,7 @@ export function useRun(
     return () => {
       live = false;
     };
-  }, [text, key, seed]);
+  }, [text, key, seed, checkStep]);
 
   useEffect(() => () => session.current?.dispose(), []);
 

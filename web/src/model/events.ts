@@ -22,6 +22,18 @@ export const KERNEL_FUNCTION: Partial<Record<EventKind, string>> = {
   [EventKind.TaskWoken]: 'try_to_wake_up() of a high-priority task',
   [EventKind.InvariantViolated]: 'invariant check',
   [EventKind.CpumaskCleared]: 'cpumask_clear_cpu(mm_cpumask)',
+  [EventKind.TaskPreempted]: 'scheduler: preempt_schedule()',
+  [EventKind.TaskMigrated]: 'scheduler: task migrated to this CPU',
+  [EventKind.TlbiBroadcast]: '__flush_tlb_range(): TLBI …IS + DSB ISH',
+  [EventKind.InterconnectQueued]: 'DVM broadcast queued on the interconnect',
+  [EventKind.VictimStall]: 'hardware: performing another CPU’s broadcast TLBI',
+  [EventKind.LocalTlbi]: 'local TLBI (VALE1 / ASIDE1 / VMALLE1) + DSB NSH',
+  [EventKind.PageWalk]: 'hardware page-table walk',
+  [EventKind.AsidRollover]: 'flush_context(): ASID generation rollover',
+  [EventKind.TlbFlushChecked]: 'tlb_flush_check() (skip-broadcast series)',
+  [EventKind.PreemptCountOp]: 'preempt_disable() / preempt_enable()',
+  [EventKind.AsidAllocated]: 'new_context(): ASID allocated',
+  [EventKind.NrActiveMmChanged]: 'nr_active_mm updated (skip-broadcast series)',
 };
 
 export function kernelFunction(kind: number): string {

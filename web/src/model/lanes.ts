@@ -11,12 +11,27 @@ export const SPAN_TRACK: ReadonlyMap<number, number> = new Map([
   [EventKind.IpiHandler, 3],
   [EventKind.IpiWait, 4],
   [EventKind.FlushTlbFunc, 4],
+  [EventKind.Lazy, 0],
+  [EventKind.SwitchMm, 4],
+  // arm64: the broadcast sits where x86's flush does; queueing and local TLBIs where the wait
+  // and flush_tlb_func do; victim stalls and in-flight walks on the interrupts-off track.
+  [EventKind.TlbiBroadcast, 3],
+  [EventKind.InterconnectQueued, 4],
+  [EventKind.LocalTlbi, 4],
+  [EventKind.VictimStall, 2],
+  [EventKind.PageWalk, 2],
 ]);
 
 export const TRACKS = 5;
 
 /** What each sub-track shows, for labels and screen readers. */
-export const TRACK_NAMES = ['task', 'preempt off', 'irqs off', 'flush / IPI', 'wait / func'];
+export const TRACK_NAMES = [
+  'task',
+  'preempt off',
+  'irqs off / stall',
+  'flush / IPI',
+  'wait / func',
+];
 
 export interface LanesModel {
   cpus: number;

@@ -8,6 +8,43 @@ export interface RunRequest {
   text: string;
   overrides: string[];
   seed: number;
+  /** Check this step (0-based) of the scenario against the finished run. */
+  checkStep?: number;
+}
+
+/** Parse scenarios without running them (titles, hooks, steps for the landing page). */
+export interface DescribeRequest {
+  type: 'describe';
+  id: number;
+  texts: string[];
+}
+
+/** A narrated step of a guided scenario, as the simulator parsed it. */
+export interface Step {
+  title: string;
+  text: string;
+  window: [number, number] | null;
+  highlight: string[];
+  cpus: number[];
+  set: string[];
+  compare: string[] | null;
+  question: string | null;
+  answer: string | null;
+  dataset: string | null;
+  /** Line of the step's [[steps]] header in the file. */
+  line: number;
+}
+
+/** What a scenario says about itself, parsed but not run. */
+export interface ScenarioInfo {
+  title: string;
+  hook: string;
+  description: string;
+  arch: string;
+  guide: number;
+  steps: Step[];
+  /** Set when the file does not parse: the simulator's message with line and field. */
+  error: string | null;
 }
 
 export interface Columns {
@@ -34,5 +71,9 @@ export type WorkerMessage =
       summary: Summary;
       columns: Columns;
       strings: string[];
+      info: ScenarioInfo;
+      /** The step check's problem, '' when the step fits, null when none was asked. */
+      stepProblem: string | null;
     }
+  | { type: 'described'; id: number; infos: ScenarioInfo[] }
   | { type: 'error'; id: number; path: string; line: number; message: string; scenario: boolean };

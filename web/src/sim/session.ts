@@ -2,7 +2,9 @@
 // Worker, so the main thread never blocks); Node tests and the CLI use `runScenario`
 // (synchronous, same WASM build). Nothing above web/src/sim/ knows which one ran.
 import { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
-import type { RunRequest, WorkerMessage } from './protocol';
+import type { DescribeRequest, RunRequest, ScenarioInfo, Step, WorkerMessage } from './protocol';
+
+export type { ScenarioInfo, Step };
 import { fromSimulator, toTrace, type Summary, type Trace } from './trace';
 
 export interface RunResult {
@@ -10,6 +12,9 @@ export interface RunResult {
   description: string;
   trace: Trace;
   summary: Summary;
+  info: ScenarioInfo;
+  /** Problem found checking the requested step against this run ('' = fits; null = not asked). */
+  stepProblem: string | null;
 }
 
 /** A scenario the simulator refused, with the field and line at fault. */
@@ -47,6 +52,8 @@ function isWasmScenarioError(e: unknown): e is WasmScenarioError {
 export interface RunOptions {
   overrides?: string[];
   seed?: number;
+  /** Check this step (0-based) against the finished run. */
+  checkStep?: number;
   onProgress?: (events: number, nowNs: number) => void;
 }
 
@@ -66,6 +73,16 @@ export function runScenario(text: string, opts: RunOptions = {}): RunResult {
       description: sim.description,
       trace: fromSimulator(sim),
       summary: JSON.parse(sim.summaryJson()) as Summary,
+      info: {
+        title: sim.title,
+        hook: sim.summary,
+        description: sim.description,
+        arch: sim.arch,
+        guide: sim.guide,
+        steps: JSON.parse(sim.stepsJson()) as Step[],
+        error: null,
+      },
+      stepProblem: opts.checkStep === undefined ? null : sim.checkStep(opts.checkStep),
     };
   } finally {
     sim.free();
@@ -74,6 +91,7 @@ export function runScenario(text: string, opts: RunOptions = {}): RunResult {
 
 interface Pending {
   resolve: (r: RunResult) => void;
+  described?: (infos: ScenarioInfo[]) => void;
   reject: (e: Error) => void;
   onProgress?: RunOptions['onProgress'];
 }
@@ -93,9 +111,21 @@ export class SimSession {
       text,
       overrides: opts.overrides ?? [],
       seed: opts.seed ?? 1,
+      checkStep: opts.checkStep,
     };
     return new Promise<RunResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress: opts.onProgress });
+      worker.postMessage(req);
+    });
+  }
+
+  /** Parses scenarios without running them. */
+  describe(texts: string[]): Promise<ScenarioInfo[]> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    const req: DescribeRequest = { type: 'describe', id, texts };
+    return new Promise<ScenarioInfo[]>((resolve, reject) => {
+      this.pending.set(id, { resolve: () => {}, described: resolve, reject });
       worker.postMessage(req);
     });
   }
@@ -134,6 +164,10 @@ export class SimSession {
       return;
     }
     this.pending.delete(msg.id);
+    if (msg.type === 'described') {
+      p.described?.(msg.infos);
+      return;
+    }
     if (msg.type === 'error') {
       p.reject(
         msg.scenario
@@ -148,6 +182,8 @@ export class SimSession {
       description: msg.description,
       summary: msg.summary,
       trace: toTrace({ ...c, cpus: msg.cpus, strings: msg.strings }),
+      info: msg.info,
+      stepProblem: msg.stepProblem,
     });
   }
 }

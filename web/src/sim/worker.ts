@@ -3,7 +3,14 @@
 // progress between budgets. Cancelling is terminating the worker (see session.ts).
 import init, { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
 import wasmUrl from '../../../sim-wasm/pkg/tlbscope_sim_bg.wasm?url';
-import type { Columns, RunRequest, WorkerMessage } from './protocol';
+import type {
+  Columns,
+  DescribeRequest,
+  RunRequest,
+  ScenarioInfo,
+  Step,
+  WorkerMessage,
+} from './protocol';
 
 const ready = init({ module_or_path: wasmUrl });
 const BUDGET = 250_000;
@@ -12,9 +19,40 @@ function post(msg: WorkerMessage, transfer: Transferable[] = []) {
   (self as DedicatedWorkerGlobalScope).postMessage(msg, transfer);
 }
 
-self.onmessage = async (e: MessageEvent<RunRequest>) => {
+function infoOf(sim: Simulator): ScenarioInfo {
+  return {
+    title: sim.title,
+    hook: sim.summary,
+    description: sim.description,
+    arch: sim.arch,
+    guide: sim.guide,
+    steps: JSON.parse(sim.stepsJson()) as Step[],
+    error: null,
+  };
+}
+
+function describe(req: DescribeRequest) {
+  const infos = req.texts.map((text): ScenarioInfo => {
+    try {
+      const sim = new Simulator(text, [], 1);
+      const info = infoOf(sim);
+      sim.free();
+      return info;
+    } catch (err) {
+      const msg = String(err);
+      return { title: '', hook: '', description: '', arch: '', guide: 0, steps: [], error: msg };
+    }
+  });
+  post({ type: 'described', id: req.id, infos });
+}
+
+self.onmessage = async (e: MessageEvent<RunRequest | DescribeRequest>) => {
   const req = e.data;
   await ready;
+  if (req.type === 'describe') {
+    describe(req);
+    return;
+  }
   let sim: Simulator;
   try {
     sim = new Simulator(req.text, req.overrides, req.seed);
@@ -56,6 +94,8 @@ self.onmessage = async (e: MessageEvent<RunRequest>) => {
         summary: JSON.parse(sim.summaryJson()),
         columns,
         strings: sim.strings(),
+        info: infoOf(sim),
+        stepProblem: req.checkStep === undefined ? null : sim.checkStep(req.checkStep),
       },
       Object.values(columns).map((c) => (c as Float64Array).buffer),
     );

@@ -1,0 +1,79 @@
+// Guided mode: the URL's `step` picks a narrated step; entering a step applies its overrides
+// (and its B side), and the step decides the window and the highlighted rows.
+import { useEffect, useMemo, useRef } from 'react';
+import { highlightRows } from '../model/guide';
+import type { RunResult, Step } from '../sim/session';
+import type { UrlState } from './url';
+
+export interface Guide {
+  steps: readonly Step[];
+  /** 0-based index of the step shown, or null outside guided mode. */
+  index: number | null;
+  step: Step | null;
+  /** The step to check against the run, when the run uses exactly the step's settings. */
+  checkIndex: number | undefined;
+  highlight: readonly number[];
+  go: (index: number | null) => void;
+}
+
+const same = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+export function useGuide(
+  url: UrlState,
+  setUrl: (u: UrlState) => void,
+  result: RunResult | null,
+  fullExtent: [number, number],
+): Guide {
+  const steps = result?.info.steps ?? [];
+  const index = url.step !== null && url.step <= steps.length ? url.step - 1 : null;
+  const step = index === null ? null : steps[index];
+  const applied = useRef<string | null>(null);
+
+  const go = (i: number | null) => {
+    if (i === null || i < 0 || i >= steps.length) {
+      setUrl({ ...url, step: null });
+      return;
+    }
+    const s = steps[i];
+    applied.current = `${url.scenario}#${i}`;
+    setUrl({
+      ...url,
+      step: i + 1,
+      overrides: s.set,
+      compare: s.compare !== null,
+      overridesB: s.compare ?? [],
+    });
+  };
+
+  // A deep link (?scenario=…&step=N) learns the step's settings from the first run.
+  useEffect(() => {
+    if (index === null || !step) return;
+    const key = `${url.scenario}#${index}`;
+    if (applied.current === key) return;
+    applied.current = key;
+    const wantB = step.compare ?? [];
+    if (
+      !same(url.overrides, step.set) ||
+      url.compare !== (step.compare !== null) ||
+      !same(url.overridesB, wantB)
+    ) {
+      setUrl({ ...url, overrides: step.set, compare: step.compare !== null, overridesB: wantB });
+    }
+  });
+
+  const matches = step !== null && same(url.overrides, step.set);
+  const highlight = useMemo(
+    () =>
+      step && result && matches ? highlightRows(result.trace, step, step.window ?? fullExtent) : [],
+    [step, result, matches, fullExtent],
+  );
+  return {
+    steps,
+    index,
+    step,
+    checkIndex: matches && index !== null ? index : undefined,
+    highlight,
+    go,
+  };
+}

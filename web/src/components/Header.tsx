@@ -1,0 +1,95 @@
+// The page header: views, and in the explorer the scenario, seed, compare and help buttons.
+import { scenarios } from '../content/scenarios';
+import { writeUrl, type UrlState, type View } from '../app/url';
+
+interface Props {
+  url: UrlState;
+  scenarioId: string;
+  onUrl: (u: UrlState) => void;
+  onHelp: () => void;
+}
+
+const VIEWS: [View, string][] = [
+  ['home', 'Guide'],
+  ['explore', 'Explorer'],
+  ['data', 'Measured data'],
+];
+
+export function Header({ url, scenarioId, onUrl, onHelp }: Props) {
+  const explore = url.view === 'explore';
+  return (
+    <header>
+      <h1>tlbscope</h1>
+      <nav aria-label="Views" className="views">
+        {VIEWS.map(([view, label]) => {
+          const next = { ...url, view, scenario: view === 'explore' ? scenarioId : url.scenario };
+          return (
+            <a
+              key={view}
+              href={writeUrl(next) || './'}
+              aria-current={url.view === view ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                onUrl(next);
+              }}
+            >
+              {label}
+            </a>
+          );
+        })}
+      </nav>
+      {explore && (
+        <>
+          <label>
+            Scenario{' '}
+            <select
+              value={scenarioId}
+              onChange={(e) =>
+                onUrl({
+                  ...url,
+                  scenario: e.target.value,
+                  step: null,
+                  overrides: [],
+                  overridesB: [],
+                })
+              }
+            >
+              {scenarios.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.id}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Seed{' '}
+            <input
+              type="number"
+              min={0}
+              value={url.seed}
+              onChange={(e) => {
+                const seed = Number(e.target.value);
+                if (Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32) onUrl({ ...url, seed });
+              }}
+            />
+          </label>
+          <button
+            type="button"
+            aria-pressed={url.compare}
+            onClick={() => onUrl({ ...url, compare: !url.compare })}
+          >
+            Compare A/B
+          </button>
+        </>
+      )}
+      <button
+        type="button"
+        className="help-button"
+        aria-label="Keyboard shortcuts"
+        onClick={onHelp}
+      >
+        ?
+      </button>
+    </header>
+  );
+}

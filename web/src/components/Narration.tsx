@@ -1,0 +1,108 @@
+// The guided step: its words, a predict-then-reveal question, measured data to compare with,
+// and the way to the previous / next step or the free sandbox.
+import { Fragment } from 'react';
+import { shippedDatasets } from '../content/datasets';
+import { parseProse } from '../model/prose';
+import type { Step } from '../sim/protocol';
+
+interface Props {
+  steps: readonly Step[];
+  /** 0-based index of the step shown. */
+  index: number;
+  /** A problem the simulator found with this step (file, line, field), or ''. */
+  problem: string;
+  file: string;
+  onGo: (index: number | null) => void;
+}
+
+export function Narration({ steps, index, problem, file, onGo }: Props) {
+  const step = steps[index];
+  const last = index === steps.length - 1;
+  return (
+    <section className="narration" aria-label="Guided step" aria-live="polite">
+      <p className="step-count">
+        Step {index + 1} of {steps.length}
+      </p>
+      <h2 data-step-title>{step.title}</h2>
+      {parseProse(step.text).map((para, i) => (
+        <p key={i}>
+          {para.map((t, j) => (
+            <Fragment key={j}>
+              {t.kind === 'code' ? (
+                <code>{t.text}</code>
+              ) : t.kind === 'bold' ? (
+                <strong>{t.text}</strong>
+              ) : (
+                t.text
+              )}
+            </Fragment>
+          ))}
+        </p>
+      ))}
+      {step.question && (
+        <details className="question" key={`${index}-q`}>
+          <summary>
+            <strong>Predict:</strong> {step.question} <span className="muted">(reveal)</span>
+          </summary>
+          <p>{step.answer}</p>
+        </details>
+      )}
+      {step.dataset && <MeasuredTable id={step.dataset} />}
+      {problem && (
+        <div role="alert" className="error-panel">
+          <h3>This step does not fit its run</h3>
+          <pre>
+            {file}: {problem}
+          </pre>
+        </div>
+      )}
+      <nav className="step-nav" aria-label="Steps">
+        <button type="button" onClick={() => onGo(index - 1)} disabled={index === 0}>
+          ← Previous step
+        </button>
+        <button type="button" onClick={() => onGo(last ? null : index + 1)}>
+          {last ? 'Free sandbox →' : 'Next step →'}
+        </button>
+      </nav>
+    </section>
+  );
+}
+
+/** The measured rows of one shipped dataset, with where they come from. */
+function MeasuredTable({ id }: { id: string }) {
+  const ds = shippedDatasets.find((d) => d.file === `${id}.csv`);
+  if (!ds) return <p className="muted">Measured dataset {id} is not shipped.</p>;
+  return (
+    <figure className="measured-table">
+      <figcaption>Measured ({ds.file})</figcaption>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Variant</th>
+            <th scope="col">Metric</th>
+            <th scope="col">Value</th>
+            <th scope="col">Machine</th>
+            <th scope="col">Source</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ds.measurements.map((m, i) => (
+            <tr key={i}>
+              <td>
+                <code>{m.variant}</code>
+              </td>
+              <td>{m.metric}</td>
+              <td>
+                {m.value} {m.unit}
+                {m.stddev !== null ? ` ± ${m.stddev}` : ''}
+                {m.runs !== null ? ` (${m.runs} runs)` : ''}
+              </td>
+              <td>{m.machine}</td>
+              <td>{m.source}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
