@@ -23,6 +23,7 @@ pub mod rng;
 pub mod scenario;
 pub mod sched;
 pub mod session;
+pub mod snapshot;
 pub mod steps;
 pub mod summary;
 pub mod task;
@@ -141,6 +142,13 @@ impl Simulator {
     #[wasm_bindgen(js_name = expectJson)]
     pub fn expect_json(&self) -> String {
         self.session.expect_json()
+    }
+    /// The machine's state at simulated time `t_ns` (TLB contents, PCID slots, cpumasks,
+    /// pending IPIs, csds; arm64 ASIDs) as JSON, for the inspector.
+    #[wasm_bindgen(js_name = snapshotJson)]
+    pub fn snapshot_json(&self, t_ns: f64) -> String {
+        // NaN, negative or huge cursor values clamp into u64 range (`as` saturates).
+        self.session.snapshot_json(t_ns.max(0.0) as u64)
     }
     /// Position in the guided tour, or 0 for a sandbox-only scenario.
     #[wasm_bindgen(getter)]

@@ -336,6 +336,13 @@ impl World {
         self.finished
     }
 
+    /// Processes every event scheduled at or before `t` (for a state snapshot at `t`).
+    pub fn run_until(&mut self, t: Ns) {
+        while !self.finished && self.queue.peek_time().is_some_and(|next| next <= t) {
+            self.run_for(1);
+        }
+    }
+
     /// Runs to completion.
     pub fn run(&mut self) {
         while !self.run_for(1 << 16) {}

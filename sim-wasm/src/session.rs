@@ -89,6 +89,14 @@ impl Session {
         .to_string()
     }
 
+    /// The state of the machine at simulated time `t_ns`, as JSON (see `snapshot.rs`): the
+    /// same config and seed re-run up to `t_ns`, so it is the state this run passed through.
+    pub fn snapshot_json(&self, t_ns: u64) -> String {
+        let mut w = World::new(self.world.cfg.clone(), self.seed);
+        w.run_until(t_ns);
+        serde_json::to_string(&crate::snapshot::of(&w)).unwrap_or_else(|_| "{}".into())
+    }
+
     /// The scenario's narrated steps as JSON (an array; empty for sandbox-only scenarios).
     pub fn steps_json(&self) -> String {
         serde_json::to_string(&self.world.cfg.steps).unwrap_or_else(|_| "[]".into())

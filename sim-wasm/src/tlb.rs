@@ -119,6 +119,14 @@ impl Tlb {
         }
     }
 
+    /// Every translation the hardware could still use, in storage order (for the inspector).
+    pub fn live_entries(&self) -> impl Iterator<Item = (u16, &Entry)> + '_ {
+        self.entries
+            .iter()
+            .filter(|e| self.live(e))
+            .map(|e| (e.tag, e))
+    }
+
     /// arm64 `TLBI ASIDE1`: drops every entry of one hardware ASID (a scan, so ASIDs that
     /// share an epoch slot are not flushed along).
     pub fn flush_asid(&mut self, tag: u16) {
