@@ -90,6 +90,16 @@ fn every_guided_step_fits_the_run_it_describes() {
             continue; // reported by the test above
         };
         for (i, step) in cfg.steps.iter().enumerate() {
+            if let Some(id) = &step.dataset {
+                let csv = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("../content/datasets/{id}.csv"));
+                if !csv.exists() {
+                    failures.push(format!(
+                        "{name}: line {}: steps[{i}].dataset: no content/datasets/{id}.csv",
+                        step.line
+                    ));
+                }
+            }
             let mut s = Session::new(&text, &step.set, 1).expect("step overrides were validated");
             s.run();
             if let Err(e) = s.check_step(i) {

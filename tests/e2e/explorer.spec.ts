@@ -108,3 +108,35 @@ test('the explorer has no serious accessibility violations in light and dark the
     ).toEqual([]);
   }
 });
+
+test('a violation listed in the summary shows the stale translation in the machine state', async ({
+  sim,
+}) => {
+  await sim.open({ scenario: 'x86-r1-percpu-descriptor-race' });
+  const { trace } = (() => {
+    initSimulatorForNode();
+    return runScenario(readScenario('x86-r1-percpu-descriptor-race'));
+  })();
+  const v = trace.kind.findIndex((k) => k === EventKind.InvariantViolated);
+  expect(v).toBeGreaterThanOrEqual(0);
+  await sim.page
+    .getByRole('list', { name: 'Invariant violations' })
+    .getByRole('button')
+    .first()
+    .click();
+  await expect(sim.page.locator('[data-inspector="kind"]')).toHaveText('InvariantViolated');
+  const state = sim.page.locator('.state-view');
+  await expect(state).toHaveAttribute('data-state-time', String(trace.time[v]));
+  const cpu = state.locator(`[data-state-cpu="${trace.cpu[v]}"] [data-state-stale]`);
+  await expect(cpu).toContainText('STALE');
+  expect(Number(await cpu.getAttribute('data-state-stale'))).toBeGreaterThan(0);
+});
+
+test('the machine state follows the cursor: before the flush the mm is at generation 1', async ({
+  sim,
+}) => {
+  await sim.open();
+  await sim.page.getByRole('button', { name: 'Next event' }).click();
+  await expect(sim.page.locator('.state-view [data-state-mm="1"]')).toContainText('tlb_gen 1');
+  await expect(sim.page.locator('.state-view [data-state-cpu="0"]')).toBeVisible();
+});

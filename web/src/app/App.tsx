@@ -13,8 +13,10 @@ import { Home } from '../components/Home';
 import { Inspector } from '../components/Inspector';
 import { Legend } from '../components/Legend';
 import { Narration } from '../components/Narration';
+import { Prose } from '../components/Prose';
 import { RunStatus } from '../components/RunStatus';
 import { ScenarioFile } from '../components/ScenarioFile';
+import { StateView } from '../components/StateView';
 import { SummaryPanel } from '../components/SummaryPanel';
 import { Timeline } from '../components/Timeline';
 import { Transport } from '../components/Transport';
@@ -27,6 +29,7 @@ import { useGuide } from './useGuide';
 import { usePlayback } from './usePlayback';
 import { useRun, type RunState } from './useRun';
 import { useShortcuts } from './useShortcuts';
+import { useSnapshot } from './useSnapshot';
 
 const reducedMotion = () =>
   window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -63,6 +66,7 @@ export function App() {
   const [rendered, setRendered] = useState<ReadonlySet<number>>(new Set());
   const [homeReady, setHomeReady] = useState(false);
   const guide = useGuide(url, setUrl, a, fullExtent);
+  const snapshot = useSnapshot(runA.snapshot, cursor, a?.trace.version ?? null);
 
   useEffect(() => {
     window.history.replaceState(null, '', writeUrl(url) || window.location.pathname);
@@ -79,6 +83,14 @@ export function App() {
   }, [a, fullExtent, stepWindow]);
 
   const onHomeReady = useCallback(() => setHomeReady(true), []);
+  // Selecting an event also puts the cursor on it, so the machine state shown is its moment.
+  const selectRow = useCallback(
+    (row: number | null) => {
+      setSelected(row);
+      if (row !== null && a && row < a.trace.n) setCursor(a.trace.time[row]);
+    },
+    [a],
+  );
   const onRenderedA = useCallback(
     () => a && setRendered((s) => new Set(s).add(a.trace.version)),
     [a],
@@ -208,7 +220,7 @@ export function App() {
               <>
                 <section className="intro">
                   <h2>{a.title}</h2>
-                  {guide.index === null && <p>{a.description}</p>}
+                  {guide.index === null && <Prose text={a.description} />}
                   {guide.index === null && guide.steps.length > 0 && (
                     <p>
                       <button type="button" onClick={() => guide.go(0)}>
@@ -253,7 +265,7 @@ export function App() {
                     cursor={cursor}
                     onCursorChange={setCursor}
                     selected={selected}
-                    onSelect={setSelected}
+                    onSelect={selectRow}
                     highlight={guide.highlight}
                     spacing={spacing}
                     initiator={initiatorOf(a.trace)}
@@ -284,7 +296,7 @@ export function App() {
                       <Distribution a={a.trace} b={b.trace} />
                     </div>
                   ) : (
-                    <SummaryPanel summary={a.summary} />
+                    <SummaryPanel summary={a.summary} trace={a.trace} onShow={selectRow} />
                   )}
                 </ErrorBoundary>
                 <ErrorBoundary label="the inspector" resetKey={a.trace.version}>
@@ -293,16 +305,21 @@ export function App() {
                       trace={a.trace}
                       selected={selected}
                       cursor={cursor}
-                      onSelect={setSelected}
+                      onSelect={selectRow}
                     />
                     <EventLog
                       trace={a.trace}
                       window={window_}
                       selected={selected}
-                      onSelect={setSelected}
+                      onSelect={selectRow}
                     />
                   </div>
                 </ErrorBoundary>
+                {snapshot && (
+                  <ErrorBoundary label="the machine state" resetKey={snapshot}>
+                    <StateView snap={snapshot} />
+                  </ErrorBoundary>
+                )}
               </>
             )}
           </main>

@@ -13,6 +13,8 @@ export type RunState =
 export interface Run {
   state: RunState;
   cancel: () => void;
+  /** State snapshot JSON at `t` of the finished run (re-run in the worker up to t). */
+  snapshot: (t: number) => Promise<string>;
 }
 
 /** `text` null: nothing to run; undefined: the scenario does not exist. */
@@ -64,5 +66,9 @@ export function useRun(
   useEffect(() => () => session.current?.dispose(), []);
 
   const cancel = useCallback(() => session.current?.cancel(), []);
-  return { state, cancel };
+  const snapshot = useCallback(
+    (t: number) => session.current?.snapshot(t) ?? Promise.resolve('{}'),
+    [],
+  );
+  return { state, cancel, snapshot };
 }

@@ -1,8 +1,7 @@
 // The guided step: its words, a predict-then-reveal question, measured data to compare with,
 // and the way to the previous / next step or the free sandbox.
-import { Fragment } from 'react';
 import { shippedDatasets } from '../content/datasets';
-import { parseProse } from '../model/prose';
+import { Prose } from './Prose';
 import type { Step } from '../sim/protocol';
 
 interface Props {
@@ -24,21 +23,7 @@ export function Narration({ steps, index, problem, file, onGo }: Props) {
         Step {index + 1} of {steps.length}
       </p>
       <h2 data-step-title>{step.title}</h2>
-      {parseProse(step.text).map((para, i) => (
-        <p key={i}>
-          {para.map((t, j) => (
-            <Fragment key={j}>
-              {t.kind === 'code' ? (
-                <code>{t.text}</code>
-              ) : t.kind === 'bold' ? (
-                <strong>{t.text}</strong>
-              ) : (
-                t.text
-              )}
-            </Fragment>
-          ))}
-        </p>
-      ))}
+      <Prose text={step.text} />
       {step.question && (
         <details className="question" key={`${index}-q`}>
           <summary>

@@ -19,6 +19,13 @@ export interface DescribeRequest {
   texts: string[];
 }
 
+/** The machine's state at `t` of the worker's last finished run (see snapshot.rs). */
+export interface SnapshotRequest {
+  type: 'snapshot';
+  id: number;
+  t: number;
+}
+
 /** A narrated step of a guided scenario, as the simulator parsed it. */
 export interface Step {
   title: string;
@@ -76,4 +83,5 @@ export type WorkerMessage =
       stepProblem: string | null;
     }
   | { type: 'described'; id: number; infos: ScenarioInfo[] }
+  | { type: 'snapshot'; id: number; json: string }
   | { type: 'error'; id: number; path: string; line: number; message: string; scenario: boolean };

@@ -2,7 +2,14 @@
 // Worker, so the main thread never blocks); Node tests and the CLI use `runScenario`
 // (synchronous, same WASM build). Nothing above web/src/sim/ knows which one ran.
 import { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
-import type { DescribeRequest, RunRequest, ScenarioInfo, Step, WorkerMessage } from './protocol';
+import type {
+  DescribeRequest,
+  RunRequest,
+  ScenarioInfo,
+  SnapshotRequest,
+  Step,
+  WorkerMessage,
+} from './protocol';
 
 export type { ScenarioInfo, Step };
 import { fromSimulator, toTrace, type Summary, type Trace } from './trace';
@@ -92,6 +99,7 @@ export function runScenario(text: string, opts: RunOptions = {}): RunResult {
 interface Pending {
   resolve: (r: RunResult) => void;
   described?: (infos: ScenarioInfo[]) => void;
+  snapshot?: (json: string) => void;
   reject: (e: Error) => void;
   onProgress?: RunOptions['onProgress'];
 }
@@ -115,6 +123,20 @@ export class SimSession {
     };
     return new Promise<RunResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress: opts.onProgress });
+      worker.postMessage(req);
+    });
+  }
+
+  /**
+   * The machine's state at `t` of the last run this session finished, as the simulator's
+   * snapshot JSON (see sim-wasm/src/snapshot.rs); '{}' before any run.
+   */
+  snapshot(t: number): Promise<string> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    const req: SnapshotRequest = { type: 'snapshot', id, t };
+    return new Promise<string>((resolve, reject) => {
+      this.pending.set(id, { resolve: () => {}, snapshot: resolve, reject });
       worker.postMessage(req);
     });
   }
@@ -166,6 +188,10 @@ export class SimSession {
     this.pending.delete(msg.id);
     if (msg.type === 'described') {
       p.described?.(msg.infos);
+      return;
+    }
+    if (msg.type === 'snapshot') {
+      p.snapshot?.(msg.json);
       return;
     }
     if (msg.type === 'error') {

@@ -8,6 +8,7 @@ import type {
   DescribeRequest,
   RunRequest,
   ScenarioInfo,
+  SnapshotRequest,
   Step,
   WorkerMessage,
 } from './protocol';
@@ -46,13 +47,22 @@ function describe(req: DescribeRequest) {
   post({ type: 'described', id: req.id, infos });
 }
 
-self.onmessage = async (e: MessageEvent<RunRequest | DescribeRequest>) => {
+// The last finished run stays alive so the inspector can ask for state snapshots of it.
+let last: Simulator | null = null;
+
+self.onmessage = async (e: MessageEvent<RunRequest | DescribeRequest | SnapshotRequest>) => {
   const req = e.data;
   await ready;
   if (req.type === 'describe') {
     describe(req);
     return;
   }
+  if (req.type === 'snapshot') {
+    post({ type: 'snapshot', id: req.id, json: last ? last.snapshotJson(req.t) : '{}' });
+    return;
+  }
+  last?.free();
+  last = null;
   let sim: Simulator;
   try {
     sim = new Simulator(req.text, req.overrides, req.seed);
@@ -99,9 +109,9 @@ self.onmessage = async (e: MessageEvent<RunRequest | DescribeRequest>) => {
       },
       Object.values(columns).map((c) => (c as Float64Array).buffer),
     );
+    last = sim;
   } catch (err) {
-    post({ type: 'error', id: req.id, path: '', line: 0, message: String(err), scenario: false });
-  } finally {
     sim.free();
+    post({ type: 'error', id: req.id, path: '', line: 0, message: String(err), scenario: false });
   }
 };
