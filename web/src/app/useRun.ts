@@ -36,6 +36,7 @@ export function useRun(
       return;
     }
     setState({ status: 'running', events: 0, nowNs: 0 });
+    performance.mark('tlbscope:run-start');
     if (text === undefined) {
       setState({ status: 'error', message: 'Unknown scenario: pick one from the list.' });
       return;

@@ -1,0 +1,72 @@
+// The simulator inside the real page: how long a run takes in Chromium, from the moment the
+// page asks the worker to run until the trace is back on the main thread (performance marks
+// 'tlbscope:run-start' → 'tlbscope:run-done'). Needs a production build in dist/.
+//   node bench/sim-browser.mjs [scenario id] [--set key=value ...]
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { chromium } from '@playwright/test';
+
+const argv = process.argv.slice(2);
+const scenario = argv[0] && !argv[0].startsWith('--') ? argv.shift() : 'x86-bench-128cpu';
+const sets = [];
+for (let i = 0; i < argv.length; i++) if (argv[i] === '--set') sets.push(argv[++i]);
+const PORT = 4191;
+const RUNS = 3;
+
+const server = spawn(
+  'npx',
+  ['vite', 'preview', '-c', 'web/vite.config.ts', '--port', String(PORT), '--strictPort'],
+  {
+    stdio: 'ignore',
+    detached: true,
+  },
+);
+const up = () =>
+  new Promise((ok) => {
+    const r = request({ host: '127.0.0.1', port: PORT, path: '/' }, () => ok(true));
+    r.on('error', () => ok(false));
+    r.end();
+  });
+for (let i = 0; i < 100 && !(await up()); i++) await new Promise((r) => setTimeout(r, 200));
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    `--explicitly-allowed-ports=${PORT}`,
+  ],
+});
+const times = [];
+let events = 0;
+try {
+  for (let r = 0; r < RUNS; r++) {
+    const page = await browser.newPage();
+    const q = new URLSearchParams({ scenario });
+    for (const s of sets) q.append('set', s);
+    await page.goto(`http://127.0.0.1:${PORT}/?${q}`);
+    await page.waitForSelector('.app[data-state=idle]', { timeout: 120_000 });
+    const m = await page.evaluate(() => {
+      const start = performance.getEntriesByName('tlbscope:run-start').at(-1);
+      const done = performance.getEntriesByName('tlbscope:run-done').at(-1);
+      return done && start ? done.startTime - start.startTime : null;
+    });
+    const ev = await page.locator('[data-summary="Simulator events"]').textContent();
+    events = Number(ev?.replace(/,/g, ''));
+    if (m !== null) times.push(m);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  process.kill(-server.pid);
+}
+times.sort((a, b) => a - b);
+console.log(
+  `browser run of ${scenario}${sets.length ? ` (${sets.join(' ')})` : ''}: ${events.toLocaleString('en-US')} events`,
+);
+console.log(
+  `  run-start → run-done, best of ${RUNS}: ${times[0]?.toFixed(0)} ms (all: ${times.map((t) => t.toFixed(0)).join(', ')} ms)   target < 1000 ms`,
+);
