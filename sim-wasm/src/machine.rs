@@ -21,7 +21,7 @@ use crate::mm::Mm;
 use crate::program::Op;
 use crate::rng::Rng;
 use crate::summary::{Collector, Violation};
-use crate::task::{Task, TaskState};
+use crate::task::{FlushOp, Task, TaskState};
 use crate::tlb::Tlb;
 use crate::trace::{Fields, Row, Trace};
 
@@ -334,6 +334,26 @@ impl World {
             }
         }
         self.finished
+    }
+
+    /// `flush_tlb_mm_range()` returned (on either architecture): close its span, record its
+    /// latency, and let the caller free what it unmapped: the pages' translations older than
+    /// the new generation may no longer be used (I3), nor freed page tables walked (I4).
+    pub fn flush_returned(&mut self, op: &FlushOp) {
+        let now = self.now();
+        self.trace.end(op.flush_row, now);
+        self.stats
+            .flush_latency
+            .push(now.saturating_sub(op.started) as f64);
+        let m = &mut self.mms[op.mm.0 as usize];
+        let end = (op.start as usize + op.pages as usize).min(m.pages.len());
+        let safe = op.new_tlb_gen.min(u32::MAX as u64) as u32;
+        for p in &mut m.pages[(op.start as usize).min(end)..end] {
+            p.safe = p.safe.max(safe);
+        }
+        if op.freed_tables {
+            m.tables_freed_gen = m.tables_freed_gen.max(op.new_tlb_gen);
+        }
     }
 
     /// Processes every event scheduled at or before `t` (for a state snapshot at `t`).

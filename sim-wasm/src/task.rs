@@ -71,6 +71,38 @@ pub struct FlushOp {
     pub check: u8,
 }
 
+impl FlushOp {
+    /// A flush about to begin: the arch fills in generation, descriptor and rows as it goes.
+    pub fn new(
+        mm: MmId,
+        cpu: CpuId,
+        start: u32,
+        pages: u32,
+        freed_tables: bool,
+        targets: Vec<u16>,
+    ) -> FlushOp {
+        FlushOp {
+            mm,
+            start,
+            pages,
+            freed_tables,
+            new_tlb_gen: 0,
+            desc: 0,
+            cpu,
+            targets,
+            next_target: 0,
+            cursor: -1,
+            flush_row: 0,
+            poff_row: None,
+            poff_start: 0,
+            wait_row: None,
+            started: 0,
+            keep_present: false,
+            check: 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Task {
     pub id: TaskId,

@@ -425,20 +425,7 @@ impl X86 {
         let Some(op) = w.tasks[t.index()].flush.take() else {
             return;
         };
-        w.trace.end(op.flush_row, now);
-        w.stats
-            .flush_latency
-            .push(now.saturating_sub(op.started) as f64);
-        // The flush returned: the caller may free the pages (and tables) now (I3, I4).
-        let m = &mut w.mms[op.mm.0 as usize];
-        let end = (op.start as usize + op.pages as usize).min(m.pages.len());
-        let safe = op.new_tlb_gen.min(u32::MAX as u64) as u32;
-        for p in &mut m.pages[(op.start as usize).min(end)..end] {
-            p.safe = p.safe.max(safe);
-        }
-        if op.freed_tables {
-            m.tables_freed_gen = m.tables_freed_gen.max(op.new_tlb_gen);
-        }
+        w.flush_returned(&op);
         // Keep the allocation of the target list for the task's next flush.
         let mut targets = op.targets;
         targets.clear();
@@ -545,25 +532,7 @@ impl Arch for X86 {
     fn prepare_flush(&self, w: &mut World, t: TaskId, page: u32, n: u32, freed_tables: bool) {
         let task = &w.tasks[t.index()];
         let targets = std::mem::take(&mut w.scratch_targets);
-        let op = FlushOp {
-            mm: task.mm,
-            start: page,
-            pages: n,
-            freed_tables,
-            new_tlb_gen: 0,
-            desc: 0,
-            cpu: task.cpu,
-            targets,
-            next_target: 0,
-            cursor: -1,
-            flush_row: 0,
-            poff_row: None,
-            poff_start: 0,
-            wait_row: None,
-            started: 0,
-            keep_present: false,
-            check: 0,
-        };
+        let op = FlushOp::new(task.mm, task.cpu, page, n, freed_tables, targets);
         w.tasks[t.index()].flush = Some(op);
     }
 

@@ -242,21 +242,9 @@ pub fn done(w: &mut World, t: TaskId) {
         w.trace.end(r, now);
         w.arm.in_dsb[cpu.index()] = false;
     }
-    w.trace.end(op.flush_row, now);
-    w.stats
-        .flush_latency
-        .push(now.saturating_sub(op.started) as f64);
-    let m = &mut w.mms[op.mm.0 as usize];
-    let end = (op.start as usize + op.pages as usize).min(m.pages.len());
-    let safe = op.new_tlb_gen.min(u32::MAX as u64) as u32;
-    for p in &mut m.pages[(op.start as usize).min(end)..end] {
-        p.safe = p.safe.max(safe);
-    }
-    if op.freed_tables {
-        m.tables_freed_gen = m.tables_freed_gen.max(op.new_tlb_gen);
-        if op.check != TLB_FLUSH_BROADCAST {
-            checks::check_in_flight_walks(w, cpu, op.mm, op.new_tlb_gen);
-        }
+    w.flush_returned(&op);
+    if op.freed_tables && op.check != TLB_FLUSH_BROADCAST {
+        checks::check_in_flight_walks(w, cpu, op.mm, op.new_tlb_gen);
     }
     w.step(t, 0, true, Cont::NextOp);
 }

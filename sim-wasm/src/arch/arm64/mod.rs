@@ -280,25 +280,7 @@ impl Arch for Arm64 {
 
     fn prepare_flush(&self, w: &mut World, t: TaskId, page: u32, n: u32, freed_tables: bool) {
         let task = &w.tasks[t.index()];
-        let op = FlushOp {
-            mm: task.mm,
-            start: page,
-            pages: n,
-            freed_tables,
-            new_tlb_gen: 0,
-            desc: 0,
-            cpu: task.cpu,
-            targets: Vec::new(),
-            next_target: 0,
-            cursor: -1,
-            flush_row: 0,
-            poff_row: None,
-            poff_start: 0,
-            wait_row: None,
-            started: 0,
-            keep_present: false,
-            check: 0,
-        };
+        let op = FlushOp::new(task.mm, task.cpu, page, n, freed_tables, Vec::new());
         w.tasks[t.index()].flush = Some(op);
     }
 
