@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BENCHMARK_MODELS, planPrediction, readSummaryPath } from './benchmarks';
-import type { Measurement } from './datasets';
+import { measurement } from './measurementFixture';
 import { findScenario } from './scenarios';
 
-const m = (over: Partial<Measurement>): Measurement => ({
-  arch: 'x86',
-  machine: 'icelake-8336c-128',
-  cpus: 128,
-  benchmark: 'madvise-touch',
-  variant: 'flush_info=stack',
-  metric: 'op_latency',
-  value: 2.5,
-  unit: 'us',
-  stddev: 0.1,
-  runs: 5,
-  source: 'seed-000',
-  origin: { kind: 'shipped', file: 'x.csv' },
-  rows: [2],
-  aggregated: false,
-  ...over,
-});
+const m = measurement;
 
 describe('planPrediction', () => {
   it('turns a variant into overrides and a known machine into its preset', () => {

@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Measurement } from '../content/datasets';
+import { measurement } from '../content/measurementFixture';
 import { describeVerdict, judge, MODEL_SOURCE, NOISE_SIGMAS, toOverlayCharts } from './overlay';
 
-const m = (over: Partial<Measurement>): Measurement => ({
-  arch: 'x86',
-  machine: 'icelake-8336c-128',
-  cpus: 128,
-  benchmark: 'madvise-touch',
-  variant: 'flush_info=stack',
-  metric: 'op_latency',
-  value: 2.5,
-  unit: 'us',
-  stddev: 0.1,
-  runs: 5,
-  source: 'seed-000',
-  origin: { kind: 'shipped', file: 'x.csv' },
-  rows: [2],
-  aggregated: false,
-  ...over,
-});
+const m = measurement;
 
 describe('the noise rule', () => {
   it(`calls a difference up to ${NOISE_SIGMAS} stddev within measurement noise`, () => {

@@ -1,26 +1,12 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
+import { measurement } from '../content/measurementFixture';
 import type { Measurement } from '../content/datasets';
 import { toOverlayCharts } from '../model/overlay';
 import { renderMeasured } from './measured';
 
-const m = (over: Partial<Measurement>): Measurement => ({
-  arch: 'x86',
-  machine: 'icelake-8336c-128',
-  cpus: 128,
-  benchmark: 'madvise-touch',
-  variant: 'flush_info=stack',
-  metric: 'op_latency',
-  value: 2.5,
-  unit: 'us',
-  stddev: 0.1,
-  runs: 5,
-  source: 'seed-000',
-  origin: { kind: 'shipped', file: 'seed.csv' },
-  rows: [3],
-  aggregated: false,
-  ...over,
-});
+const m = (over: Partial<Measurement>): Measurement =>
+  measurement({ origin: { kind: 'shipped', file: 'seed.csv' }, rows: [3], ...over });
 
 function render(ms: Measurement[]) {
   const [chart] = toOverlayCharts(ms, (x) =>
