@@ -220,8 +220,10 @@ pub struct Costs {
     pub full_flush_ns: u64,
     /// One page walk after a TLB miss (L2-hit walk): 5–40 ns (§10, from 10af6235e0d3's numbers).
     pub tlb_refill_ns: u64,
-    /// One TLB-hit access by `touch`.
-    pub tlb_hit_ns: u64,
+    /// One TLB-hit access by `touch`, in picoseconds: a streaming loop of loads that hit the
+    /// (second-level) TLB retires one page in about a cycle, well under a nanosecond. A run of
+    /// hits is charged `hits × tlb_hit_ps / 1000` ns, rounded to the nearest ns.
+    pub tlb_hit_ps: u64,
     /// Anonymous page fault on `touch` of a non-present page (zero page / fresh page). Estimate.
     pub page_fault_ns: u64,
     /// Syscall entry + exit + mmap_lock for `madvise`/`munmap`. Estimate.

@@ -137,6 +137,12 @@ impl Simulator {
     pub fn preset(&self) -> String {
         self.session.config().preset.clone()
     }
+    /// Every cost parameter in effect (preset, `[costs]`, `--set costs.*`) as JSON
+    /// `{"<name>": value}`.
+    #[wasm_bindgen(js_name = costsJson)]
+    pub fn costs_json(&self) -> String {
+        scenario::costs_json(&self.session.config().costs)
+    }
     /// The scenario's `[expect]` table as JSON:
     /// `{"violations":[..],"test_set":[..],"cases":[{"set":[..],"violations":[..]}]}`.
     #[wasm_bindgen(js_name = expectJson)]

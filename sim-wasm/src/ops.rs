@@ -235,9 +235,10 @@ impl World {
         let arch = self.arch;
         let tag = arch.tlb_tag(self, cpu);
         let costs = &self.cfg.costs;
-        let (hit_ns, refill_ns, fault_ns) =
-            (costs.tlb_hit_ns, costs.tlb_refill_ns, costs.page_fault_ns);
+        let (hit_ps, refill_ns, fault_ns) =
+            (costs.tlb_hit_ps, costs.tlb_refill_ns, costs.page_fault_ns);
         let mut cost: Ns = 0;
+        let mut hits = 0u64;
         let mut misses = 0u64;
         let mut first_miss = None;
         let end = (page as usize + n as usize).min(self.mms[mm.0 as usize].pages.len());
@@ -246,7 +247,7 @@ impl World {
             let p = self.mms[mm.0 as usize].pages[vpn as usize];
             let c = &mut self.cpus[cpu.index()];
             if let Some(e) = c.tlb.lookup(tag, vpn) {
-                cost += hit_ns;
+                hits += 1;
                 if let Some(log) = &mut self.accesses {
                     log.push(Access {
                         time: now,
@@ -287,6 +288,7 @@ impl World {
                 });
             }
         }
+        cost += hits.saturating_mul(hit_ps).saturating_add(500) / 1000;
         if misses > 0 {
             self.stats.tlb_misses += misses;
             let f = Fields {

@@ -2,9 +2,10 @@
 //! CPU count, TLB geometry and every cost parameter; a scenario's `[costs]` table and
 //! `--set costs.<name>=<ns>` override single values on top.
 //!
-//! The numbers are plausible values from kernel-mechanics.md §9–§10, not yet fitted to the seed
-//! tables (that calibration is a later issue). Where a number is derived from a seed
-//! measurement, the comment says how.
+//! The numbers are plausible values from kernel-mechanics.md §9–§10; `icelake-8336c-128`,
+//! `skylake-laptop-kvm` and `ampere-32` are calibrated against the seed tables
+//! (`content/calibration.json`, checked by `npx tlbscope calibrate` and its Vitest test).
+//! Where a number is derived from a seed measurement, the comment says how.
 
 use crate::config::{Arch, Arm64Costs, Costs};
 
@@ -46,7 +47,7 @@ fn arm64_costs() -> Costs {
         invlpg_ns: 100,
         full_flush_ns: 40,
         tlb_refill_ns: 25,
-        tlb_hit_ns: 1,
+        tlb_hit_ps: 1_000,
         page_fault_ns: 800,
         syscall_ns: 150,
         zap_pte_ns: 20,
@@ -76,7 +77,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 invlpg_ns: 100,
                 full_flush_ns: 32,
                 tlb_refill_ns: 20,
-                tlb_hit_ns: 1,
+                tlb_hit_ps: 1_000,
                 page_fault_ns: 600,
                 syscall_ns: 150,
                 zap_pte_ns: 20,
@@ -106,7 +107,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 invlpg_ns: 90,
                 full_flush_ns: 32,
                 tlb_refill_ns: 20,
-                tlb_hit_ns: 1,
+                tlb_hit_ps: 1_000,
                 page_fault_ns: 660,
                 syscall_ns: 180,
                 zap_pte_ns: 20,
@@ -117,9 +118,26 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 arm64: Arm64Costs::default(),
             },
         }),
-        // Skylake laptop at 2.3 GHz under KVM, idle=poll (10af6235e0d3, seed 004). The refill
-        // cost is (6.2 − 1.8) µs / 512 pages ≈ 8.6 ns, the nopcid penalty per touched page;
-        // a context switch is half of the 1.22 µs eventfd round trip minus the wakeup path.
+        // Skylake laptop at 2.3 GHz, turbo off, under KVM with idle=poll (10af6235e0d3, seed
+        // 004), calibrated against the seed's ping-pong with `x86-pcid-pingpong-bench` and
+        // `x86-pcid-pingpong-512` (`npx tlbscope calibrate`). One iteration is a round trip:
+        // two hops, each side touching its 3 own pages (+ 512 in the second test).
+        // - TLB: Skylake's second-level TLB, 1536 entries, 12-way, shared by 4 KiB and 2 MiB
+        //   pages (Intel Optimization Reference Manual, Skylake client). dTLB misses that
+        //   cause a walk are misses of this level.
+        // - full_flush_ns: a flushing CR3 write, 96 cycles (Molnar 2015, §9.2) at 2.3 GHz.
+        // - tlb_refill_ns: the 512-page pair. pcid=off minus pcid=on is 2 × 515 refills plus
+        //   two CR3 flushes minus the hits they replace: (6.2 − 1.8) µs ≈ 1024 × (refill −
+        //   hit) ⇒ refill ≈ 4.8 ns; 5 ns (≈ 11.5 cycles: a walk that hits the paging-structure
+        //   caches, two walkers overlapping; §10 gives 5–40 ns).
+        // - tlb_hit_ps: pcid=on with 512 pages minus without: (1.8 − 1.22) µs over 1024 hits,
+        //   less the few conflict misses ⇒ ≈ 0.5 ns, about one cycle per page of the touch loop.
+        // - context_switch_ns: here one whole blocking eventfd hop (write + wakeup + read +
+        //   schedule() + __switch_to; the scenario's `yield` stands for it): (1.22 µs −
+        //   2 × switch_mm_ns − hits) / 2 ≈ 510 ns. The nopcid penalty of the empty ping-pong,
+        //   2 × (full_flush_ns + 3 × (refill − hit)) ≈ 111 ns, then follows (measured 110).
+        // - The rest (IPIs, faults, syscalls) is not measured on this machine: §10 values
+        //   scaled for a 2.3 GHz core under a hypervisor (IPIs exit to KVM).
         "skylake-laptop-kvm" => Some(Preset {
             id: "skylake-laptop-kvm",
             arch: Arch::X86,
@@ -134,14 +152,14 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 flush_func_ns: 50,
                 invlpg_ns: 110,
                 full_flush_ns: 42,
-                tlb_refill_ns: 9,
-                tlb_hit_ns: 1,
+                tlb_refill_ns: 5,
+                tlb_hit_ps: 500,
                 page_fault_ns: 900,
                 syscall_ns: 250,
                 zap_pte_ns: 25,
                 cacheline_transfer_ns: 70,
                 csd_poll_ns: 60,
-                context_switch_ns: 450,
+                context_switch_ns: 510,
                 switch_mm_ns: 100,
                 arm64: Arm64Costs::default(),
             },

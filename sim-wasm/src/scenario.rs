@@ -272,6 +272,17 @@ const SECTION_OF: &[(&str, &str, &str)] = &[
 
 type CostField = fn(&mut Costs) -> &mut u64;
 
+/// Every cost in effect as a JSON object `{"<name>": value}`, with the names of [`COSTS`]
+/// (what `--set costs.<name>=` accepts); the CLI's `fit` starts from these values.
+pub fn costs_json(costs: &Costs) -> String {
+    let mut c = costs.clone();
+    let fields: Vec<String> = COSTS
+        .iter()
+        .map(|(name, get)| format!("\"{name}\":{}", get(&mut c)))
+        .collect();
+    format!("{{{}}}", fields.join(","))
+}
+
 /// Every cost parameter by its scenario name.
 pub const COSTS: &[(&str, CostField)] = &[
     ("ipi_send_ns", |c| &mut c.ipi_send_ns),
@@ -282,7 +293,7 @@ pub const COSTS: &[(&str, CostField)] = &[
     ("invlpg_ns", |c| &mut c.invlpg_ns),
     ("full_flush_ns", |c| &mut c.full_flush_ns),
     ("tlb_refill_ns", |c| &mut c.tlb_refill_ns),
-    ("tlb_hit_ns", |c| &mut c.tlb_hit_ns),
+    ("tlb_hit_ps", |c| &mut c.tlb_hit_ps),
     ("page_fault_ns", |c| &mut c.page_fault_ns),
     ("syscall_ns", |c| &mut c.syscall_ns),
     ("zap_pte_ns", |c| &mut c.zap_pte_ns),
