@@ -140,3 +140,19 @@ test('the machine state follows the cursor: before the flush the mm is at genera
   await expect(sim.page.locator('.state-view [data-state-mm="1"]')).toContainText('tlb_gen 1');
   await expect(sim.page.locator('.state-view [data-state-cpu="0"]')).toBeVisible();
 });
+
+test('switching the architecture re-runs the workload on arm64 with arm64 toggles', async ({
+  sim,
+}) => {
+  await sim.open();
+  await expect(sim.page.locator('[data-setting="broadcast_skip"]')).toHaveCount(0);
+  await sim.page.locator('[data-setting="arch"]').first().selectOption('arm64');
+  await sim.waitForIdle();
+  const { summary } = simulate(['arch=arm64']);
+  expect(summary.arch).toBe('arm64');
+  await expect(sim.page.locator('[data-setting="broadcast_skip"]')).toHaveCount(1);
+  await expect(sim.page.locator('[data-setting="flush_info"]')).toHaveCount(0);
+  await expect(sim.page.locator('.provenance')).toContainText(String(summary.machine));
+  await expect(sim.page.locator('.summary')).toContainText('retargeted at arm64');
+  expect(sim.consoleErrors).toEqual([]);
+});

@@ -202,12 +202,14 @@ export function App() {
               name="A"
               overrides={url.overrides}
               onChange={(overrides) => setUrl({ ...url, overrides })}
+              arch={a?.info.arch ?? 'x86'}
             />
             {url.compare && (
               <Controls
                 name="B"
                 overrides={url.overridesB}
                 onChange={(overridesB) => setUrl({ ...url, overridesB })}
+                arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
               />
             )}
           </aside>

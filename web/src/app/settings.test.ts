@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { valueOf, withValue } from './settings';
+import { settingsFor, valueOf, withValue } from './settings';
 
 describe('override lists', () => {
   it('read the last assignment of a key', () => {
@@ -16,5 +16,21 @@ describe('override lists', () => {
     expect(
       withValue(['irqs_off_max_ns=5', 'irqs_off_probability=0.5'], 'irqs_off_max_ns', '9'),
     ).toEqual(['irqs_off_probability=0.5', 'irqs_off_max_ns=9']);
+  });
+});
+
+describe('settings by architecture', () => {
+  it('offers x86 toggles on x86 and arm64 toggles on arm64, and the shared ones on both', () => {
+    const x86 = settingsFor('x86').map((s) => s.key);
+    const arm = settingsFor('arm64').map((s) => s.key);
+    expect(x86).toContain('flush_info');
+    expect(x86).not.toContain('broadcast_skip');
+    expect(arm).toContain('broadcast_skip');
+    expect(arm).toContain('dsb_before_dec');
+    expect(arm).not.toContain('pcid');
+    for (const shared of ['arch', 'machine', 'cpus']) {
+      expect(x86).toContain(shared);
+      expect(arm).toContain(shared);
+    }
   });
 });

@@ -3,6 +3,8 @@
 // simulator validates every value; these lists only shape the controls.
 export interface Setting {
   key: string;
+  /** Only meaningful on this architecture (the simulator rejects it on the other). */
+  arch?: 'x86' | 'arm64';
   label: string;
   help: string;
   values?: readonly string[];
@@ -13,7 +15,26 @@ export interface Setting {
 
 export const SETTINGS: readonly Setting[] = [
   {
+    key: 'arch',
+    label: 'Architecture',
+    help: 'Run the same workload on the x86 model (IPI shootdowns) or the arm64 model (broadcast TLBI); the other architecture’s toggles of the scenario are dropped and noted in the summary.',
+    values: ['x86', 'arm64'],
+  },
+  {
+    key: 'machine',
+    label: 'Machine preset',
+    help: 'Cost parameters of a measured machine (see content/README.md for each parameter’s source).',
+    values: [
+      'generic-x86',
+      'icelake-8336c-128',
+      'skylake-laptop-kvm',
+      'generic-arm64',
+      'ampere-32',
+    ],
+  },
+  {
     key: 'flush_info',
+    arch: 'x86',
     label: 'flush_tlb_info',
     help: 'Where flush_tlb_mm_range() keeps its descriptor: per-CPU (2019, 3db6d5a5ecaf), on the stack aligned (2026, ed15468787dd), or on the stack unaligned.',
     values: ['percpu', 'stack', 'stack_unaligned'],
@@ -23,12 +44,72 @@ export const SETTINGS: readonly Setting[] = [
     label: 'Preemption during the wait',
     help: 'pinned: preemption off for the whole flush including the remote wait (pre-2026). preemptible_wait: preemptible after dispatch (2026 series).',
     values: ['pinned', 'preemptible_wait'],
+    arch: 'x86',
+  },
+  {
+    key: 'wait_mask',
+    arch: 'x86',
+    label: 'Wait mask',
+    help: 'task: the 2026 task-local IPI mask; percpu: the per-CPU cfd->cpumask, which a preemptible wait lets another flush overwrite (race R2).',
+    values: ['task', 'percpu'],
   },
   {
     key: 'pcid',
     label: 'PCID',
     help: 'Process-context identifiers: six ASID slots per CPU let switches keep TLB entries.',
     values: ['on', 'off'],
+    arch: 'x86',
+  },
+  {
+    key: 'plus_one_rule',
+    arch: 'x86',
+    label: 'The +1 rule',
+    help: 'flush_tlb_func() flushes partially only when new_tlb_gen == local_gen + 1; off removes that protection (race R8).',
+    values: ['on', 'off'],
+  },
+  {
+    key: 'lazy_freed_tables',
+    arch: 'x86',
+    label: 'Lazy CPUs when tables are freed',
+    help: 'ipi: freed page tables interrupt lazy CPUs too (mainline); skip: they are skipped like any lazy CPU (race R6).',
+    values: ['ipi', 'skip'],
+  },
+  {
+    key: 'broadcast_skip',
+    arch: 'arm64',
+    label: 'Skip TLBI broadcast',
+    help: 'The 2020 series: flush locally when only this CPU runs the mm (nr_active_mm), broadcast otherwise.',
+    values: ['off', 'on'],
+  },
+  {
+    key: 'dsb_before_dec',
+    arch: 'arm64',
+    label: 'DSB before nr_active_mm--',
+    help: 'Andrea’s fix: complete in-flight page walks (DSB ISH) before the count drops; off replays race R16.',
+    values: ['on', 'off'],
+  },
+  {
+    key: 'skip_rule',
+    arch: 'arm64',
+    label: 'Skip rule',
+    help: 'active_mm (v2): count CPUs with the mm active, kernel threads included; mm_users (RFC): count users, which misses lazy kernel threads (race R15).',
+    values: ['active_mm', 'mm_users'],
+  },
+  {
+    key: 'cpu_id',
+    arch: 'arm64',
+    label: 'smp_processor_id()',
+    help: 'thread_info: read current_thread_info()->cpu (bf0baa5bbdc9); percpu: the per-CPU cpu_number with its preempt-count cost.',
+    values: ['thread_info', 'percpu'],
+  },
+  {
+    key: 'asid_bits',
+    arch: 'arm64',
+    label: 'ASID bits',
+    help: 'Width of the hardware ASID; small values force frequent rollovers.',
+    min: 2,
+    max: 16,
+    step: 1,
   },
   { key: 'cpus', label: 'CPUs', help: 'Simulated CPUs (1 to 512).', min: 1, max: 512, step: 1 },
   {
@@ -64,6 +145,11 @@ export const SETTINGS: readonly Setting[] = [
     step: 1000,
   },
 ];
+
+/** The settings that apply to a run on `arch`. */
+export function settingsFor(arch: string): Setting[] {
+  return SETTINGS.filter((s) => s.arch === undefined || s.arch === arch);
+}
 
 /** The value an override list sets for `key`, if any (the last assignment wins). */
 export function valueOf(overrides: readonly string[], key: string): string | undefined {

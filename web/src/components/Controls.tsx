@@ -1,19 +1,21 @@
 // One column of design toggles and workload knobs. Values are `key=value` overrides on top
 // of the scenario file; an empty field means "as the scenario says".
-import { SETTINGS, valueOf, withValue } from '../app/settings';
+import { settingsFor, valueOf, withValue } from '../app/settings';
 
 interface Props {
   /** Distinguishes the A and B columns in ids and labels. */
   name: string;
   overrides: readonly string[];
   onChange: (overrides: string[]) => void;
+  /** The architecture of the run these settings belong to. */
+  arch: string;
 }
 
-export function Controls({ name, overrides, onChange }: Props) {
+export function Controls({ name, overrides, onChange, arch }: Props) {
   return (
     <fieldset className="controls" aria-label={`Settings ${name}`}>
       <legend>Settings {name}</legend>
-      {SETTINGS.map((s) => {
+      {settingsFor(valueOf(overrides, 'arch') ?? arch).map((s) => {
         const id = `set-${name}-${s.key}`;
         const value = valueOf(overrides, s.key) ?? '';
         return (
