@@ -4,6 +4,7 @@
 // with the reason — never a made-up number.
 import type { Measurement } from './datasets';
 import { findScenario } from './scenarios';
+import benchmarkTable from '../../../content/benchmarks.json';
 
 export interface BenchmarkModel {
   /** content/scenarios/<scenario>.toml */
@@ -17,29 +18,30 @@ export interface BenchmarkModel {
   settings: Readonly<Record<string, RegExp>>;
 }
 
-export const BENCHMARK_MODELS: Readonly<Record<string, BenchmarkModel>> = {
-  'madvise-touch': {
-    scenario: 'x86-madvise-touch',
-    metrics: ['op_latency'],
-    summaryPath: 'op_latency_ns.mean',
-    summaryUnit: 'ns',
-    settings: { flush_info: /^(percpu|stack|stack_unaligned)$/, busy_threads: /^\d+$/ },
-  },
-  'pcid-pingpong': {
-    scenario: 'x86-pcid-pingpong',
-    metrics: ['op_latency'],
-    summaryPath: 'op_latency_ns.mean',
-    summaryUnit: 'ns',
-    settings: { pcid: /^(on|off)$/ },
-  },
-  'pcid-pingpong-512': {
-    scenario: 'x86-pcid-pingpong-512',
-    metrics: ['op_latency'],
-    summaryPath: 'op_latency_ns.mean',
-    summaryUnit: 'ns',
-    settings: { pcid: /^(on|off)$/ },
-  },
-};
+/** The mapping itself lives in content/benchmarks.json, which the CLI (`tlbscope calibrate`,
+ * `tlbscope fit`) reads too; settings are regular expressions written as strings there. */
+export const BENCHMARK_MODELS: Readonly<Record<string, BenchmarkModel>> = Object.fromEntries(
+  Object.entries(benchmarkTable as Record<string, BenchmarkEntry>).map(([id, b]) => [
+    id,
+    {
+      scenario: b.scenario,
+      metrics: b.metrics,
+      summaryPath: b.summaryPath,
+      summaryUnit: b.summaryUnit as TimeUnit,
+      settings: Object.fromEntries(
+        Object.entries(b.settings).map(([k, re]) => [k, new RegExp(re)]),
+      ),
+    },
+  ]),
+);
+
+interface BenchmarkEntry {
+  scenario: string;
+  metrics: string[];
+  summaryPath: string;
+  summaryUnit: string;
+  settings: Record<string, string>;
+}
 
 /** Machine presets of the simulator (sim-wasm/src/presets.rs); the first is its default. */
 export const PRESETS = ['generic-x86', 'icelake-8336c-128', 'skylake-laptop-kvm'] as const;
