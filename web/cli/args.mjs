@@ -3,12 +3,19 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage:
   tlbscope list
-  tlbscope run <scenario file|id> [--set key=value ...] [--seed N] [--format json|csv]
+  tlbscope run <scenario file|id> [--set key=value ...] [--costs file] [--seed N] [--format json|csv]
   tlbscope sweep <scenario file|id> --vary key=v1,v2,... [--vary ...] [--set key=value ...]
-                 [--seed N] [--format csv|json]
+                 [--costs file] [--seed N] [--format csv|json]
+  tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
+  tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
+               [--out fitted.toml] [--max-runs N] [--format text|json]
 
 Settings use the simulator's vocabulary, e.g. --set flush_info=stack --set preempt=preemptible_wait
 --set cpus=16 --set costs.ipi_delivery_ns=800. A sweep runs every combination of its --vary lists.
+--costs applies a [machine] preset + [costs] file (what fit --out writes) as --set overrides.
+calibrate compares the presets with the seed measurements (content/calibration.json); it exits 1
+if a row is out of tolerance (known gaps too with --strict). fit adjusts cost parameters by least
+squares to the op_latency rows of a dataset CSV and prints them with the residual of each row.
 `;
 
 export function parseArgs(argv) {
@@ -16,10 +23,13 @@ export function parseArgs(argv) {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     return { command: 'help' };
   }
-  if (!['list', 'run', 'sweep'].includes(command)) {
+  if (!['list', 'run', 'sweep', 'calibrate', 'fit'].includes(command)) {
     throw new UsageError(`unknown command \`${command}\``);
   }
   const out = { command, scenario: undefined, set: [], vary: [], seed: 1, format: undefined };
+  const only = (opt, ...commands) => {
+    if (!commands.includes(command)) throw new UsageError(`${opt} does not apply to ${command}`);
+  };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const value = () => {
@@ -45,22 +55,56 @@ export function parseArgs(argv) {
       out.seed = n;
     } else if (a === '--format') {
       const v = value();
-      if (v !== 'json' && v !== 'csv') throw new UsageError(`--format ${v}: expected json or csv`);
+      const allowed =
+        command === 'calibrate'
+          ? ['text', 'json', 'csv']
+          : command === 'fit'
+            ? ['text', 'json']
+            : ['json', 'csv'];
+      if (!allowed.includes(v)) {
+        throw new UsageError(`--format ${v}: expected ${allowed.join(' or ')}`);
+      }
       out.format = v;
+    } else if (a === '--costs') {
+      only(a, 'run', 'sweep', 'calibrate');
+      out.costs = value();
+    } else if (a === '--strict') {
+      only(a, 'calibrate');
+      out.strict = true;
+    } else if (a === '--benchmark' || a === '--machine' || a === '--out') {
+      only(a, 'fit');
+      out[a.slice(2)] = value();
+    } else if (a === '--params') {
+      only(a, 'fit');
+      const v = value();
+      out.params = v.split(',').filter(Boolean);
+      if (out.params.length === 0) throw new UsageError(`--params ${v}: expected name,name,...`);
+    } else if (a === '--max-runs') {
+      only(a, 'fit');
+      const v = value();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 10 || n > 100000) {
+        throw new UsageError(`--max-runs ${v}: expected an integer from 10 to 100000`);
+      }
+      out.maxRuns = n;
     } else if (a.startsWith('--')) {
       throw new UsageError(`unknown option ${a}`);
-    } else if (out.scenario === undefined && command !== 'list') {
+    } else if (out.scenario === undefined && command !== 'list' && command !== 'calibrate') {
       out.scenario = a;
     } else {
       throw new UsageError(`unexpected argument \`${a}\``);
     }
   }
-  if (command !== 'list' && out.scenario === undefined) {
+  if (command === 'fit' && out.scenario === undefined) {
+    throw new UsageError('fit needs a dataset CSV file');
+  }
+  if (command !== 'list' && command !== 'calibrate' && out.scenario === undefined) {
     throw new UsageError(`${command} needs a scenario file or id`);
   }
   if (command === 'sweep' && out.vary.length === 0) {
     throw new UsageError('sweep needs at least one --vary key=v1,v2,...');
   }
-  out.format ??= command === 'sweep' ? 'csv' : 'json';
+  out.format ??=
+    command === 'sweep' ? 'csv' : command === 'calibrate' || command === 'fit' ? 'text' : 'json';
   return out;
 }

@@ -3,10 +3,23 @@
 //   tlbscope list
 //   tlbscope run <scenario file|id> [--set key=value ...] [--seed N] [--format json|csv]
 //   tlbscope sweep <scenario file|id> --vary key=v1,v2 [--vary ...] [--set ...] [--seed N] [--format csv|json]
+//   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
+//   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file]
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
 import { parseArgs, UsageError, USAGE } from './args.mjs';
 import { toCsv, toRows } from './csv.mjs';
 import { runOnce, expandSweep, ScenarioFailure } from './run.mjs';
+import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
+import {
+  costsFileOverrides,
+  fit,
+  FitError,
+  formatFit,
+  readCsv,
+  selectRows,
+  toToml,
+} from './fit.mjs';
 
 async function main(argv) {
   const args = parseArgs(argv);
@@ -23,6 +36,41 @@ async function main(argv) {
     }
     return 0;
   }
+  const costs = args.costs ? costsFileOverrides(readFileSync(args.costs, 'utf8'), args.costs) : [];
+  if (args.command === 'calibrate') {
+    const report = calibrate(wasm, { extra: costs });
+    if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else if (args.format === 'csv') process.stdout.write(reportCsv(report));
+    else process.stdout.write(formatReport(report));
+    return report.failures > 0 || (args.strict && report.gaps > 0) ? 1 : 0;
+  }
+  if (args.command === 'fit') {
+    const { selected, skipped } = selectRows(readCsv(args.scenario), {
+      benchmark: args.benchmark,
+    });
+    if (selected.length === 0) {
+      const why = skipped.map((s) => `  line ${s.line}: ${s.reason}`).join('\n');
+      throw new FitError(`no row of ${args.scenario} can be fitted${why ? `:\n${why}` : ''}`);
+    }
+    const result = fit(wasm, selected, {
+      params: args.params,
+      machine: args.machine,
+      maxRuns: args.maxRuns,
+      progress: (m) => process.stderr.write(`${m}\n`),
+    });
+    if (args.out) {
+      writeFileSync(args.out, toToml(result, args.scenario));
+      process.stderr.write(`fit: wrote ${args.out}\n`);
+    }
+    if (args.format === 'json') {
+      process.stdout.write(`${JSON.stringify({ ...result, skipped }, null, 2)}\n`);
+    } else {
+      process.stdout.write(formatFit(result, skipped));
+      if (!args.out) process.stdout.write(`\n${toToml(result, args.scenario)}`);
+    }
+    return 0;
+  }
+  args.set = [...costs, ...args.set];
   const { id, text, file } = readScenarioArg(args.scenario);
   const runs =
     args.command === 'run'
@@ -62,7 +110,7 @@ try {
   if (e instanceof UsageError) {
     process.stderr.write(`tlbscope: ${e.message}\n\n${USAGE}`);
     process.exitCode = 2;
-  } else if (e instanceof ScenarioFailure) {
+  } else if (e instanceof ScenarioFailure || e instanceof FitError || e instanceof DatasetError) {
     process.stderr.write(`tlbscope: ${e.message}\n`);
     process.exitCode = 1;
   } else {

@@ -1,0 +1,338 @@
+// `tlbscope calibrate`: runs content/calibration.json on the WASM build and compares every
+// seed measurement with the preset's prediction. The table says which run predicts which row;
+// the measured numbers are read from the dataset CSVs, the scenarios from content/benchmarks.json.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readScenarioArg } from './wasm.mjs';
+import { runOnce } from './run.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CALIBRATION_FILE = resolve(REPO, 'content/calibration.json');
+export const BENCHMARKS_FILE = resolve(REPO, 'content/benchmarks.json');
+const DATASET_DIR = resolve(REPO, 'content/datasets');
+
+export const DATASET_COLUMNS = [
+  'arch',
+  'machine',
+  'cpus',
+  'benchmark',
+  'variant',
+  'metric',
+  'value',
+  'unit',
+  'stddev',
+  'runs',
+  'source',
+];
+
+export class DatasetError extends Error {}
+
+/** Parses a CSV in the dataset schema (content/datasets/README.md); errors name line and column. */
+export function parseDataset(text, file = 'csv') {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const header = (lines[0] ?? '').split(',').map((h) => h.trim());
+  if (header.join(',') !== DATASET_COLUMNS.join(',')) {
+    throw new DatasetError(
+      `${file}:1: the header must be exactly ${DATASET_COLUMNS.join(',')}; got ${lines[0] ?? '(empty file)'}`,
+    );
+  }
+  const rows = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === '') continue;
+    const cells = line.split(',');
+    const at = `${file}:${i + 1}`;
+    if (cells.length !== DATASET_COLUMNS.length) {
+      throw new DatasetError(
+        `${at}: expected ${DATASET_COLUMNS.length} fields, got ${cells.length}`,
+      );
+    }
+    const r = Object.fromEntries(DATASET_COLUMNS.map((c, j) => [c, cells[j].trim()]));
+    const num = (col, optional) => {
+      if (optional && r[col] === '') return null;
+      const n = Number(r[col]);
+      if (r[col] === '' || !Number.isFinite(n)) {
+        throw new DatasetError(`${at}: column \`${col}\`: \`${r[col]}\` is not a number`);
+      }
+      return n;
+    };
+    for (const col of ['benchmark', 'metric', 'unit']) {
+      if (!r[col]) throw new DatasetError(`${at}: column \`${col}\` is empty`);
+    }
+    rows.push({
+      ...r,
+      value: num('value'),
+      stddev: num('stddev', true),
+      cpus: num('cpus', true),
+      runs: num('runs', true),
+      line: i + 1,
+    });
+  }
+  return rows;
+}
+
+export function loadJson(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+const NS_PER = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
+const MISSES_PER = { count: 1, million: 1e6 };
+
+/** A measured value in the unit the simulator reports (ns for times, a count for misses). */
+export function toModelUnit(value, unit) {
+  if (unit in NS_PER) return value * NS_PER[unit];
+  if (unit in MISSES_PER) return value * MISSES_PER[unit];
+  return value;
+}
+
+export function readSummaryPath(summary, path) {
+  let v = summary;
+  for (const k of path.split('.')) {
+    if (typeof v !== 'object' || v === null || !(k in v)) return null;
+    v = v[k];
+  }
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** Runs scenarios once per distinct (scenario, overrides), on one loaded WASM module. */
+export function makeRunner(wasm, seed = 1) {
+  const cache = new Map();
+  let runs = 0;
+  const run = (scenario, overrides) => {
+    const key = `${scenario}|${overrides.join(';')}`;
+    if (!cache.has(key)) {
+      const { text, file } = readScenarioArg(scenario);
+      runs++;
+      cache.set(key, runOnce(wasm, text, file, overrides, seed).summary);
+    }
+    return cache.get(key);
+  };
+  return { run, runs: () => runs };
+}
+
+function withinTolerance(tol, measured, predicted) {
+  if (tol.range) return predicted >= tol.range[0] && predicted <= tol.range[1];
+  return Math.abs(predicted - measured) <= (Math.abs(measured) * tol.relative_pct) / 100;
+}
+
+export function describeTolerance(tol) {
+  if (tol === 'ratio-only') return 'ratio only';
+  if (tol.range) return `[${tol.range[0]}, ${tol.range[1]}]`;
+  return `±${tol.relative_pct}%`;
+}
+
+/**
+ * Runs the calibration table. `costs` (optional) are extra `costs.<name>=<v>` overrides applied
+ * to every run, for checking a fitted machine against the seeds.
+ */
+export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = [] } = {}) {
+  const benchmarks = loadJson(BENCHMARKS_FILE);
+  const datasets = new Map();
+  const dataset = (name) => {
+    if (!datasets.has(name)) {
+      const file = resolve(DATASET_DIR, name);
+      datasets.set(name, parseDataset(readFileSync(file, 'utf8'), `content/datasets/${name}`));
+    }
+    return datasets.get(name);
+  };
+  const runner = makeRunner(wasm);
+  const byId = new Map();
+  const rows = table.rows.map((spec) => {
+    const m = dataset(spec.dataset).find(
+      (r) =>
+        r.source === spec.source &&
+        r.benchmark === spec.benchmark &&
+        r.variant === spec.variant &&
+        r.metric === spec.metric,
+    );
+    if (!m) {
+      throw new Error(
+        `content/calibration.json: row ${spec.id}: no ${spec.benchmark} ${spec.variant} ${spec.metric} in ${spec.dataset}`,
+      );
+    }
+    const model = benchmarks[spec.benchmark];
+    if (!model) {
+      throw new Error(
+        `content/calibration.json: row ${spec.id}: ${spec.benchmark} is not in content/benchmarks.json`,
+      );
+    }
+    const base = [`machine=${spec.preset}`];
+    const value = (set) => {
+      const v = readSummaryPath(
+        runner.run(model.scenario, [...base, ...set, ...extra]),
+        spec.summary,
+      );
+      if (v === null) throw new Error(`row ${spec.id}: the summary has no ${spec.summary}`);
+      return v;
+    };
+    let predicted;
+    let measured;
+    let unit = m.unit;
+    if (spec.speedup) {
+      predicted = value(spec.speedup.before) / value(spec.speedup.after);
+      measured = m.value;
+    } else if (m.unit in NS_PER) {
+      predicted = value(spec.set) / NS_PER[m.unit];
+      measured = m.value;
+    } else {
+      predicted = value(spec.set) / (MISSES_PER[m.unit] ?? 1);
+      measured = m.value;
+    }
+    const ratioOnly = spec.tolerance === 'ratio-only';
+    const row = {
+      kind: 'row',
+      id: spec.id,
+      source: spec.source,
+      benchmark: spec.benchmark,
+      variant: spec.variant,
+      metric: spec.metric,
+      unit,
+      measured,
+      stddev: m.stddev,
+      predicted,
+      error_pct: ratioOnly ? null : ((predicted - measured) / measured) * 100,
+      tolerance: describeTolerance(spec.tolerance),
+      scenario: model.scenario,
+      preset: spec.preset,
+      set: spec.speedup ? [spec.speedup.before, spec.speedup.after] : spec.set,
+      status: ratioOnly
+        ? 'INFO'
+        : withinTolerance(spec.tolerance, measured, predicted)
+          ? 'PASS'
+          : 'FAIL',
+      note: spec.note ?? null,
+    };
+    byId.set(spec.id, row);
+    return row;
+  });
+  const checks = table.checks.map((c) => {
+    const of = byId.get(c.of);
+    const vs = byId.get(c.vs);
+    if (!of || !vs)
+      throw new Error(`content/calibration.json: check \`${c.name}\` names an unknown row`);
+    const f = c.value === 'ratio' ? (a, b) => a / b : (a, b) => ((a - b) / b) * 100;
+    const measured = f(of.measured, vs.measured);
+    const predicted = f(of.predicted, vs.predicted);
+    const ok = withinTolerance(c.tolerance, measured, predicted);
+    return {
+      kind: 'check',
+      name: c.name,
+      of: c.of,
+      vs: c.vs,
+      unit: c.value === 'ratio' ? 'x' : 'percent',
+      measured,
+      predicted,
+      error_pct: c.value === 'ratio' ? ((predicted - measured) / measured) * 100 : null,
+      tolerance: describeTolerance(c.tolerance),
+      status: ok ? 'PASS' : c.known_gap ? 'GAP' : 'FAIL',
+      note: ok ? null : (c.known_gap ?? null),
+    };
+  });
+  const all = [...rows, ...checks];
+  return {
+    rows,
+    checks,
+    runs: runner.runs(),
+    pass: all.every((r) => r.status === 'PASS' || r.status === 'INFO' || r.status === 'GAP'),
+    gaps: all.filter((r) => r.status === 'GAP').length,
+    failures: all.filter((r) => r.status === 'FAIL').length,
+  };
+}
+
+const fmt = (v, digits = 4) => {
+  if (v === null || v === undefined) return '—';
+  const a = Math.abs(v);
+  if (a >= 1e5) return v.toExponential(3);
+  return Number(v.toPrecision(digits)).toString();
+};
+const pct = (v) => (v === null ? '—' : `${v >= 0 ? '+' : ''}${v.toFixed(2)}%`);
+
+export function formatReport(report) {
+  const out = [];
+  const head = [
+    'source',
+    'benchmark',
+    'variant',
+    'metric',
+    'measured',
+    'predicted',
+    'error',
+    'tolerance',
+    'status',
+  ];
+  const lines = report.rows.map((r) => [
+    r.source,
+    r.benchmark,
+    r.variant,
+    r.metric,
+    `${fmt(r.measured, 5)} ${r.unit}${r.stddev !== null && r.stddev !== undefined ? ` ±${r.stddev}` : ''}`,
+    `${fmt(r.predicted, 5)} ${r.unit}`,
+    pct(r.error_pct),
+    r.tolerance,
+    r.status,
+  ]);
+  out.push(table([head, ...lines]));
+  out.push('');
+  out.push('Derived checks');
+  const ch = report.checks.map((c) => [
+    c.name,
+    `measured ${c.unit === 'x' ? `${fmt(c.measured)}x` : pct(c.measured)}`,
+    `predicted ${c.unit === 'x' ? `${fmt(c.predicted)}x` : pct(c.predicted)}`,
+    c.error_pct === null ? '' : `error ${pct(c.error_pct)}`,
+    `tolerance ${c.tolerance}${c.unit === 'x' ? '' : ' %'}`,
+    c.status,
+  ]);
+  out.push(table(ch));
+  const notes = [...report.rows, ...report.checks].filter((r) => r.note && r.status !== 'PASS');
+  const rowNotes = report.rows.filter((r) => r.note && r.status === 'PASS');
+  if (rowNotes.length || notes.length) out.push('');
+  for (const r of rowNotes) out.push(`note (${r.id}): ${r.note}`);
+  for (const r of notes) out.push(`${r.status} (${r.name ?? r.id}): ${r.note}`);
+  out.push('');
+  const n = report.rows.length + report.checks.length;
+  out.push(
+    `${n - report.failures - report.gaps} of ${n} pass` +
+      (report.gaps ? `, ${report.gaps} known gap(s) documented in content/calibration.json` : '') +
+      (report.failures ? `, ${report.failures} FAIL` : '') +
+      ` (${report.runs} simulator runs)`,
+  );
+  return `${out.join('\n')}\n`;
+}
+
+function table(rows) {
+  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
+  return rows
+    .map((r) =>
+      r
+        .map((c, j) => String(c).padEnd(widths[j]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export function reportCsv(report) {
+  const cols = [
+    'kind',
+    'name',
+    'benchmark',
+    'variant',
+    'metric',
+    'unit',
+    'measured',
+    'stddev',
+    'predicted',
+    'error_pct',
+    'tolerance',
+    'status',
+  ];
+  const cell = (v) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const lines = [...report.rows, ...report.checks].map((r) =>
+    cols.map((c) => cell(c === 'name' ? (r.name ?? r.id) : r[c])).join(','),
+  );
+  return `${[cols.join(','), ...lines].join('\n')}\n`;
+}

@@ -1,0 +1,145 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseDataset } from './calibrate.mjs';
+import { costsFileOverrides, defaultParams, fit, selectRows, toToml } from './fit.mjs';
+import { runOnce } from './run.mjs';
+import { loadWasm, readScenarioArg } from './wasm.mjs';
+
+const cli = (...args) => spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8' });
+const HEADER = 'arch,machine,cpus,benchmark,variant,metric,value,unit,stddev,runs,source';
+const LOCAL = 'content/datasets/local-intel-xeon-processor-2.csv';
+let wasm;
+
+beforeAll(async () => {
+  wasm = await loadWasm();
+});
+
+/** A dataset CSV whose rows are the model's own predictions with `truth` as costs. */
+function synthetic(truth) {
+  const lines = [HEADER];
+  for (const [benchmark, scenario] of [
+    ['pcid-pingpong', 'x86-pcid-pingpong-bench'],
+    ['pcid-pingpong-512', 'x86-pcid-pingpong-512'],
+  ]) {
+    const { text, file } = readScenarioArg(scenario);
+    for (const pcid of ['on', 'off']) {
+      const set = Object.entries(truth).map(([k, v]) => `costs.${k}=${v}`);
+      const s = runOnce(
+        wasm,
+        text,
+        file,
+        ['machine=skylake-laptop-kvm', `pcid=${pcid}`, ...set],
+        1,
+      );
+      const us = (s.summary.op_latency_ns.mean / 1000).toFixed(6);
+      lines.push(
+        `x86,skylake-laptop-kvm,,${benchmark},pcid=${pcid},op_latency,${us},us,,,synthetic`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('fit', () => {
+  it('recovers known cost parameters from data the model generated', () => {
+    const truth = { context_switch_ns: 700, full_flush_ns: 60, tlb_refill_ns: 8, tlb_hit_ps: 800 };
+    const { selected } = selectRows(parseDataset(synthetic(truth), 'synthetic.csv'));
+    expect(selected).toHaveLength(4);
+    const r = fit(wasm, selected, { params: Object.keys(truth) });
+    for (const p of r.params) {
+      expect(p.start).not.toBe(truth[p.name]);
+      expect(Math.abs(p.value / truth[p.name] - 1), p.name).toBeLessThan(0.02);
+    }
+    expect(r.rms_pct).toBeLessThan(0.05);
+    expect(r.runs).toBeLessThanOrEqual(400);
+  });
+
+  it('selects the rows a scenario predicts and says why it leaves the others', () => {
+    const rows = parseDataset(readFileSync(LOCAL, 'utf8'), LOCAL);
+    const { selected, skipped } = selectRows(rows);
+    expect(selected.map((s) => `${s.benchmark} ${s.overrides.join(';')}`)).toEqual([
+      'madvise-touch busy_threads=0',
+      'madvise-touch busy_threads=1',
+      'pcid-pingpong ',
+      'pcid-pingpong-512 ',
+    ]);
+    expect(skipped.every((s) => /mean of the same variant/.test(s.reason))).toBe(true);
+    expect(defaultParams(selected)).toEqual([
+      'page_fault_ns',
+      'context_switch_ns',
+      'tlb_hit_ps',
+      'ipi_delivery_ns',
+    ]);
+    const seed = parseDataset(readFileSync('content/datasets/seed-004-x86-pcid.csv', 'utf8'));
+    const s4 = selectRows(seed, { benchmark: 'pcid-pingpong' });
+    expect(s4.selected.map((s) => s.variant)).toEqual(['pcid=on', 'pcid=off']);
+    expect(s4.skipped[0].reason).toBe('pcid=before is not a setting of the model');
+  });
+
+  it('writes a costs file that --costs turns back into the same overrides', () => {
+    const result = {
+      preset: 'skylake-laptop-kvm',
+      rms_pct: 1,
+      residuals: [],
+      params: [{ name: 'tlb_refill_ns', value: 7 }],
+    };
+    expect(costsFileOverrides(toToml(result, 'x.csv'), 'f.toml')).toEqual([
+      'machine=skylake-laptop-kvm',
+      'costs.tlb_refill_ns=7',
+    ]);
+    expect(() => costsFileOverrides('[costs]\ntlb_refill_ns = 1.5\n', 'f.toml')).toThrow(
+      /f\.toml:2: costs\.tlb_refill_ns: expected a whole number/,
+    );
+    expect(() => costsFileOverrides('[design]\n', 'f.toml')).toThrow(/f\.toml:1: unknown table/);
+  });
+});
+
+describe('tlbscope fit', () => {
+  it('fits the local dataset, writes the machine, and run --costs uses it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tlbscope-fit-'));
+    const out = join(dir, 'fitted.toml');
+    const r = cli(
+      'fit',
+      LOCAL,
+      '--benchmark',
+      'pcid-pingpong-512',
+      '--params',
+      'tlb_hit_ps',
+      '--out',
+      out,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/tlb_hit_ps\s+\d+/);
+    expect(r.stdout).toMatch(/line 8\s+pcid-pingpong-512 .* residual [-+]\d+\.\d\d%/);
+    expect(r.stderr).toMatch(/fit: iteration 1/);
+    const toml = readFileSync(out, 'utf8');
+    const hit = /tlb_hit_ps = (\d+)/.exec(toml)[1];
+    // The local machine is not a preset: the fit starts from the scenario's own.
+    expect(toml).toMatch(/preset = "skylake-laptop-kvm"/);
+    const viaFile = JSON.parse(cli('run', 'x86-pcid-pingpong-512', '--costs', out).stdout);
+    const viaSet = JSON.parse(
+      cli(
+        'run',
+        'x86-pcid-pingpong-512',
+        '--set',
+        'machine=skylake-laptop-kvm',
+        '--set',
+        `costs.tlb_hit_ps=${hit}`,
+      ).stdout,
+    );
+    expect(viaFile.op_latency_ns).toEqual(viaSet.op_latency_ns);
+  });
+
+  it('names the file, line and column of a bad CSV', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tlbscope-fit-'));
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, `${HEADER}\nx86,m,,pcid-pingpong,pcid=on,op_latency,fast,us,,,s\n`);
+    const r = cli('fit', bad);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/bad\.csv:2: column `value`: `fast` is not a number/);
+    expect(cli('fit').status).toBe(2);
+  });
+});
