@@ -27,7 +27,8 @@ export function Narration({ steps, index, problem, file, onGo }: Props) {
       {step.question && (
         <details className="question" key={`${index}-q`}>
           <summary>
-            <strong>Predict:</strong> {step.question} <span className="muted">(reveal)</span>
+            {/^predict\b/i.test(step.question) ? null : <strong>Predict: </strong>}
+            {step.question} <span className="muted">(reveal)</span>
           </summary>
           <p>{step.answer}</p>
         </details>

@@ -27,3 +27,15 @@ describe('ecdf', () => {
     expect(Array.from(p)).toEqual([0.25, 0.5, 0.75, 1]);
   });
 });
+
+describe('a statistic with no samples', () => {
+  it('is left out of the comparison rather than shown as zero', () => {
+    const empty = { count: 0, mean: 0, p50: 0, p99: 0, max: 0 };
+    const base = runScenario(readScenario('x86-munmap-shootdown')).summary;
+    const rows = diffSummaries(
+      { ...base, op_latency_ns: empty },
+      { ...base, op_latency_ns: empty },
+    );
+    expect(rows.map((r) => r.metric)).not.toContain('Operation latency, mean');
+  });
+});

@@ -18,7 +18,8 @@ const stat =
   (key: string, f: keyof Stats): Pick =>
   (s) => {
     const v = s[key] as Stats | undefined;
-    return v && typeof v === 'object' ? v[f] : undefined;
+    // A statistic over nothing (e.g. no measured operation in this workload) is not a zero.
+    return v && typeof v === 'object' && v.count > 0 ? v[f] : undefined;
   };
 const num =
   (key: string): Pick =>
