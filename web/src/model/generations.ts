@@ -1,0 +1,297 @@
+// Flush generations per mm: the mm's `tlb_gen` over time and, for every CPU that loads the
+// mm, the generation its TLB slot is known to be flushed up to, so a view can show a CPU
+// lagging behind the mm until its flush (or its switch_mm) catches it up. Pure; built once
+// per trace in one pass, then queried per frame by binary search on trace rows (positions
+// grow with the row number in both spacings, so rows are the common coordinate).
+//
+// What the trace records and what is derived (the simulator does not record a CPU's slot
+// generation after a flush; see the report in the commit that added this file):
+//   - mm tlb_gen: each TlbGenIncremented row (x86 inc_mm_tlb_gen()) sets it to `gen`. Before
+//     the first one it is taken to be that row's gen − 1 (inc_mm_tlb_gen() is an atomic +1);
+//     an mm that is never incremented gets no track (nothing steps, nothing can lag).
+//   - loaded mm of a CPU: the `mm` of its last SwitchMm row (0 = init_mm, nothing loaded).
+//     Every CPU starts on init_mm and every later switch is a SwitchMm row. A lazy CPU keeps
+//     the mm loaded (and lags: it receives no flush IPIs until it leaves lazy mode).
+//   - slot generation while loaded:
+//       SwitchMm to the mm: the `gen` read. With arg = 1 the CR3 write flushed the slot and it
+//       is set to that gen; with arg = 0 (CR3_NOFLUSH) choose_new_asid() found the slot
+//       already at that gen (it only skips the flush when slot.tlb_gen ≥ the mm's gen, and a
+//       slot never passes its mm), so the value is the same either way.
+//       FlushTlbFunc with arg 1 (partial) or 2 (full): the slot becomes the mm's tlb_gen as
+//       of that row (flush_tlb_func() reads mm->context.tlb_gen and stores it), which is the
+//       last TlbGenIncremented of that mm before the row — not the row's `gen` (that is the
+//       descriptor's new_tlb_gen, which can be older: see R8). Rows are in execution order,
+//       so "before the row" is exact even among rows with the same timestamp.
+//       FlushTlbFunc arg 0 (nothing to do) and 3 (not loaded) change nothing; arg 4 (lazy)
+//       is followed by a SwitchMm to init_mm, which unloads.
+//   - a CPU that switches to another mm stops having a known slot generation for this one
+//     (NaN): with PCID the slot may survive, but whether it is evicted is not in the trace,
+//     and a stale slot of an mm that is not loaded cannot be used until the next switch,
+//     which catches it up.
+// arm64 traces have no TlbGenIncremented rows (broadcast TLBI, no per-CPU generations), so
+// they produce no tracks.
+import { EventKind, type Trace } from '../sim/trace';
+import { upperBound } from './intervals';
+import type { PosMap } from './spacing';
+
+/** A step function of trace rows: value[j] holds from row[j] until the next step. */
+export interface StepSeries {
+  readonly row: Int32Array;
+  readonly value: Float64Array;
+}
+
+/** One CPU's slot for one mm: its generation and the mm's at every change of either. */
+export interface SlotSeries {
+  readonly cpu: number;
+  readonly row: Int32Array;
+  /** The slot's known generation from row[j] on; NaN while the mm is not loaded. */
+  readonly slot: Float64Array;
+  /** The mm's tlb_gen from row[j] on (so lag = gen − slot). */
+  readonly gen: Float64Array;
+}
+
+export interface MmGenerations {
+  readonly mm: number;
+  /** The mm's tlb_gen; the first step is at row 0 (the generation before any increment). */
+  readonly tlbGen: StepSeries;
+  /** CPUs that load the mm at some point, by CPU number. */
+  readonly slots: readonly SlotSeries[];
+}
+
+export interface GenerationsModel {
+  readonly mms: readonly MmGenerations[];
+}
+
+/** A growable column triple (row, a, b) that skips pushes repeating the last values. */
+class Grow {
+  n = 0;
+  row = new Int32Array(16);
+  a = new Float64Array(16);
+  b = new Float64Array(16);
+  push(row: number, a: number, b: number) {
+    const last = this.n - 1;
+    if (last >= 0 && Object.is(this.a[last], a) && this.b[last] === b) return;
+    if (last >= 0 && this.row[last] === row) {
+      this.a[last] = a;
+      this.b[last] = b;
+      return;
+    }
+    if (this.n === this.row.length) {
+      const grow = <T extends Int32Array | Float64Array>(x: T): T => {
+        const y = new (x.constructor as new (n: number) => T)(x.length * 2);
+        y.set(x);
+        return y;
+      };
+      this.row = grow(this.row);
+      this.a = grow(this.a);
+      this.b = grow(this.b);
+    }
+    this.row[this.n] = row;
+    this.a[this.n] = a;
+    this.b[this.n++] = b;
+  }
+}
+
+export function toGenerations(trace: Trace): GenerationsModel {
+  const { kind, cpu, mm, gen, arg, n } = trace;
+  const INC = EventKind.TlbGenIncremented;
+  const SWITCH = EventKind.SwitchMm;
+  const FUNC = EventKind.FlushTlbFunc;
+  // Pass 1: which mms step, and their generation before the first step. Indexed by mm
+  // (a Uint16 column) rather than Maps: this runs over every row of million-row traces.
+  const current = new Float64Array(65536).fill(NaN);
+  const tracked: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (kind[i] !== INC || mm[i] === 0 || !Number.isNaN(current[mm[i]])) continue;
+    current[mm[i]] = gen[i] - 1;
+    tracked.push(mm[i]);
+  }
+  if (tracked.length === 0) return { mms: [] };
+  tracked.sort((x, y) => x - y);
+
+  // Pass 2: sweep the rows in execution order.
+  const cpus = trace.cpus;
+  const steps = new Map<number, Grow>();
+  // Per mm, per CPU: the series (created on first load).
+  const series = new Map<number, (Grow | undefined)[]>();
+  for (const m of tracked) {
+    const s = new Grow();
+    s.push(0, current[m], 0);
+    steps.set(m, s);
+    series.set(m, new Array<Grow | undefined>(cpus));
+  }
+  const loaded = new Int32Array(cpus);
+  const slotOf = new Float64Array(cpus);
+  const seriesOf = (m: number, c: number): Grow => {
+    const per = series.get(m)!;
+    return (per[c] ??= new Grow());
+  };
+  for (let i = 0; i < n; i++) {
+    const k = kind[i];
+    if (k === INC) {
+      const m = mm[i];
+      if (Number.isNaN(current[m])) continue;
+      const g = gen[i];
+      current[m] = g;
+      steps.get(m)!.push(i, g, 0);
+      const per = series.get(m)!;
+      for (let c = 0; c < cpus; c++) if (loaded[c] === m) per[c]!.push(i, slotOf[c], g);
+    } else if (k === SWITCH) {
+      const c = cpu[i];
+      const prev = loaded[c];
+      const next = mm[i];
+      if (prev !== next && !Number.isNaN(current[prev]))
+        seriesOf(prev, c).push(i, NaN, current[prev]);
+      loaded[c] = next;
+      if (!Number.isNaN(current[next])) {
+        slotOf[c] = gen[i];
+        seriesOf(next, c).push(i, gen[i], current[next]);
+      }
+    } else if (k === FUNC && (arg[i] === 1 || arg[i] === 2)) {
+      const c = cpu[i];
+      const m = loaded[c];
+      const g = current[m];
+      if (Number.isNaN(g)) continue;
+      slotOf[c] = g;
+      seriesOf(m, c).push(i, g, g);
+    }
+  }
+  const mms: MmGenerations[] = [];
+  for (const m of tracked) {
+    const s = steps.get(m)!;
+    const slots: SlotSeries[] = [];
+    series.get(m)!.forEach((g, c) => {
+      if (g)
+        slots.push({
+          cpu: c,
+          row: g.row.slice(0, g.n),
+          slot: g.a.slice(0, g.n),
+          gen: g.b.slice(0, g.n),
+        });
+    });
+    mms.push({ mm: m, tlbGen: { row: s.row.slice(0, s.n), value: s.a.slice(0, s.n) }, slots });
+  }
+  return { mms };
+}
+
+/** Index of the step in force at `row` (the last with row[j] ≤ row), or -1 before the first. */
+export function stepAt(rows: Int32Array, row: number): number {
+  return upperBound(rows, row) - 1;
+}
+
+/** The mm's tlb_gen at `row` (NaN before the series starts). */
+export function tlbGenAt(g: MmGenerations, row: number): number {
+  const j = stepAt(g.tlbGen.row, row);
+  return j < 0 ? NaN : g.tlbGen.value[j];
+}
+
+/** A CPU's known slot generation for the mm at `row` (NaN if not loaded or unknown). */
+export function slotAt(s: SlotSeries, row: number): number {
+  const j = stepAt(s.row, row);
+  return j < 0 ? NaN : s.slot[j];
+}
+
+/**
+ * The last row whose start is at or before position `p` (-1 if none): steps at rows up to
+ * it are in force at p. Time spacing: a binary search on the time column; event spacing:
+ * row i sits at position i.
+ */
+export function lastRowAt(pos: PosMap, p: number): number {
+  if (pos.spacing === 'event') return Math.min(pos.time.length - 1, Math.floor(p));
+  return upperBound(pos.time, p) - 1;
+}
+
+/**
+ * One slot series in positions of one spacing, ready to rasterise: each step's start and
+ * lag (gen − slot, or -1 while unknown), plus a max-pyramid over fixed bins of the trace's
+ * extent, so a zoomed-out view costs pixels, not steps (a 128-CPU run has ~half a million).
+ */
+export interface LagIndex {
+  readonly cpu: number;
+  readonly start: Float64Array;
+  readonly lag: Int16Array;
+  /** levels[0]: the worst lag per bin of width `bin`; levels[k]: per bin of width bin·2^k. */
+  readonly levels: readonly Int16Array[];
+  readonly e0: number;
+  readonly bin: number;
+  /** End of the last step (the trace's end). */
+  readonly end: number;
+}
+
+/** Steps below this are scanned directly; above it a pyramid is built. */
+const PYRAMID_ABOVE = 2048;
+const MAX_BINS = 1 << 13;
+
+export function toLagIndex(s: SlotSeries, pos: PosMap): LagIndex {
+  const n = s.row.length;
+  const start = new Float64Array(n);
+  const lag = new Int16Array(n);
+  for (let j = 0; j < n; j++) {
+    start[j] = pos.rowStart(s.row[j]);
+    lag[j] = Number.isNaN(s.slot[j]) ? -1 : Math.min(32767, s.gen[j] - s.slot[j]);
+  }
+  const [e0, end] = pos.extent;
+  const levels: Int16Array[] = [];
+  let bin = 1;
+  if (n > PYRAMID_ABOVE) {
+    let bins = MAX_BINS;
+    while (bins > 2 * n && bins > 256) bins >>= 1;
+    bin = Math.max(end - e0, 1e-9) / bins;
+    const base = new Int16Array(bins).fill(-1);
+    for (let j = 0; j < n; j++) {
+      const b0 = Math.max(0, Math.floor((start[j] - e0) / bin));
+      const b1 = j + 1 < n ? Math.floor((start[j + 1] - e0) / bin) : bins - 1;
+      const v = lag[j];
+      for (let b = b0; b <= Math.min(b1, bins - 1); b++) if (v > base[b]) base[b] = v;
+    }
+    levels.push(base);
+    for (let prev = base; prev.length > 1;) {
+      const next = new Int16Array(prev.length >> 1);
+      for (let b = 0; b < next.length; b++) next[b] = Math.max(prev[2 * b], prev[2 * b + 1]);
+      levels.push(next);
+      prev = next;
+    }
+  }
+  return { cpu: s.cpu, start, lag, levels, e0, bin, end };
+}
+
+/**
+ * Rasterises `ix` over [p0, p1] onto `col` (W pixel columns), keeping in each column the
+ * worst state seen: -1 unknown, 0 up to date, k generations behind. A lag shorter than a
+ * pixel still marks its column. O(steps in the window), or O(W) through the pyramid.
+ */
+export function rasteriseLag(ix: LagIndex, p0: number, p1: number, col: Int32Array): void {
+  const W = col.length;
+  const k = W / Math.max(p1 - p0, Number.MIN_VALUE);
+  const { start, lag } = ix;
+  const jA = upperBound(start, p0) - 1;
+  const jB = upperBound(start, p1) - 1;
+  if (jB < 0) return;
+  const perPixel = 1 / k;
+  if (ix.levels.length && jB - jA > 2 * W && ix.bin <= perPixel) {
+    let L = 0;
+    while (L + 1 < ix.levels.length && ix.bin * 2 ** (L + 1) <= perPixel) L++;
+    const lv = ix.levels[L];
+    const bw = ix.bin * 2 ** L;
+    const last = lv.length - 1;
+    for (let c = 0; c < W; c++) {
+      const a = p0 + c * perPixel;
+      if (a + perPixel < start[0]) continue;
+      const b0 = Math.max(0, Math.floor((a - ix.e0) / bw));
+      const b1 = Math.min(last, Math.floor((a + perPixel - ix.e0) / bw));
+      let v = col[c];
+      for (let b = b0; b <= b1; b++) if (lv[b] > v) v = lv[b];
+      col[c] = v;
+    }
+    return;
+  }
+  for (let j = Math.max(0, jA); j <= jB; j++) {
+    const v = lag[j];
+    if (v < 0) continue;
+    const xs = j === jA ? 0 : (start[j] - p0) * k;
+    const xe = j < jB ? (start[j + 1] - p0) * k : W;
+    const c0 = Math.max(0, Math.floor(xs));
+    const c1 = Math.min(W - 1, Math.max(c0, Math.ceil(xe) - 1));
+    for (let c = c0; c <= c1; c++) if (v > col[c]) col[c] = v;
+  }
+}
