@@ -27,7 +27,13 @@ export interface Scales {
   plot: [number, number];
 }
 
-export function toScales(layout: LaneLayout, window: [number, number], width: number): Scales {
+export function toScales(
+  layout: LaneLayout,
+  window: [number, number],
+  width: number,
+  /** Height of what is drawn under the CPU lanes (the generation tracks). */
+  below = 0,
+): Scales {
   const plot: [number, number] = [
     LANE_LABEL_WIDTH,
     Math.max(LANE_LABEL_WIDTH + 10, width - RIGHT_PAD),
@@ -38,7 +44,7 @@ export function toScales(layout: LaneLayout, window: [number, number], width: nu
     layout,
     trackY: (cpu, track) => layout.laneTop(cpu) + track * TRACK_HEIGHT,
     width,
-    height: layout.height + 4,
+    height: layout.height + below + 4,
     plot,
   };
 }

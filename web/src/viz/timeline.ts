@@ -19,6 +19,8 @@ import { renderAggregates, type CanvasItem } from './marks/aggregates';
 import { renderArrows, renderArrowsCanvas } from './marks/arrows';
 import { renderOverlay } from './marks/overlay';
 import { renderSpans } from './marks/spans';
+import { layoutGenerations, renderSteps } from './marks/steps';
+import { renderViolations } from './marks/violations';
 import { SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
 
 export const SVG_LIMIT = 2000;
@@ -50,6 +52,11 @@ export interface RenderStats {
   canvasRects: number;
   arrows: number;
   arrowMode: 'svg' | 'canvas' | 'hidden';
+  /** InvariantViolated marks drawn (each its own element; see marks/violations.ts). */
+  violations: number;
+  /** Generation tracks (one per mm whose tlb_gen steps) and tlb_gen steps in the window. */
+  genTracks: number;
+  genSteps: number;
   scales: Scales;
   layout: LaneLayout;
 }
@@ -78,6 +85,17 @@ function layer(
   return g;
 }
 
+// getComputedStyle forces a style recalculation of whatever the page changed since the last
+// frame; resolve the colours once per canvas and colour scheme instead of once per draw.
+const palettes = new WeakMap<Element, { dark: boolean; color: (name: string) => string }>();
+function paletteOf(canvas: HTMLCanvasElement): (name: string) => string {
+  const dark =
+    typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+  let p = palettes.get(canvas);
+  if (!p || p.dark !== dark) palettes.set(canvas, (p = { dark, color: toPalette(canvas) }));
+  return p.color;
+}
+
 export function renderTimeline(
   els: TimelineElements,
   model: TimelineModel,
@@ -88,7 +106,8 @@ export function renderTimeline(
   const layout = toLayout(trace.cpus, state.collapsed, SIZES);
   const p0 = pos.toPos(state.window[0]);
   const p1 = Math.max(pos.toPos(state.window[1]), p0 + 1e-9);
-  const scales = toScales(layout, [p0, p1], state.width);
+  const gens = layoutGenerations(model.generations.mms, model.lagIndex, layout, layout.height);
+  const scales = toScales(layout, [p0, p1], state.width, gens.height);
   const { width, height, plot } = scales;
   const plotW = plot[1] - plot[0];
 
@@ -169,7 +188,7 @@ export function renderTimeline(
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    const color = toPalette(els.canvas);
+    const color = paletteOf(els.canvas);
     renderAggregates(ctx, items, scales, columns, color, highlightSet !== null);
     if (arrowMode === 'canvas') {
       renderArrowsCanvas(ctx, Int32Array.from(arrowIds), model.arrows, scales, columns, color);
@@ -225,6 +244,14 @@ export function renderTimeline(
     markState,
     `tl-arrow-${uid}`,
   );
+  const genStats = renderSteps(layer(top, 'generations'), gens.tracks, scales, pos);
+  const violations = renderViolations(
+    layer(top, 'violations'),
+    model.violations,
+    scales,
+    columns,
+    state.selected,
+  );
   renderOverlay(layer(top, 'overlay', clipId), scales, columns, {
     cursor: state.cursor,
     selected: state.selected,
@@ -238,9 +265,45 @@ export function renderTimeline(
     canvasRects,
     arrows: arrowCount,
     arrowMode,
+    violations,
+    genTracks: genStats.tracks,
+    genSteps: genStats.steps,
     scales,
     layout,
   };
+}
+
+/**
+ * Redraws only what the cursor and the selection change, over a scene drawn by
+ * renderTimeline with the same model, window, size, groups and highlight: the overlay layer
+ * and the `selected` class of the marks. Costs a few elements, whatever the trace size.
+ */
+export function renderInteraction(
+  els: TimelineElements,
+  model: TimelineModel,
+  state: Pick<TimelineState, 'cursor' | 'selected' | 'highlight'>,
+  stats: RenderStats,
+): void {
+  const top = select(els.top);
+  const columns: Columns = { trace: model.trace, pos: model.pos };
+  // As the marks' own renderers decide: the selected mark is never dimmed.
+  const lit = state.highlight.length ? new Set(state.highlight) : null;
+  for (const el of els.top.querySelectorAll('.mark.selected')) {
+    el.classList.remove('selected');
+    if (lit && !lit.has(Number(el.getAttribute('data-row'))) && !el.classList.contains('violation'))
+      el.classList.add('dim');
+  }
+  if (state.selected !== null) {
+    for (const el of els.top.querySelectorAll(`.mark[data-row="${state.selected}"]`)) {
+      el.classList.add('selected');
+      el.classList.remove('dim');
+    }
+  }
+  renderOverlay(layer(top, 'overlay'), stats.scales, columns, {
+    cursor: state.cursor,
+    selected: state.selected,
+    highlight: state.highlight,
+  });
 }
 
 /** One line about what the view leaves out, or '' when everything is drawn as marks. */

@@ -75,7 +75,8 @@ export function attachInteractions(el: HTMLElement, hooks: InteractionHooks): ()
   const onDown = (e: PointerEvent) => {
     if (e.button !== 0) return;
     const [l, r] = hooks.plotBounds();
-    if (e.clientX < l || e.clientX > r) return;
+    // A little slack: violation marks at the very ends of the run overhang the plot.
+    if (e.clientX < l - 8 || e.clientX > r + 8) return;
     drag = { id: e.pointerId, x: e.clientX, w: hooks.getWindow(), moved: false };
   };
   const onMove = (e: PointerEvent) => {

@@ -1,0 +1,99 @@
+// Violation mark (SVG): every InvariantViolated row in the window as a red ✕ with an outline,
+// on its CPU's lane (or its collapsed group's merged lane) at its time, drawn above the other
+// marks. Never aggregated: at any zoom each violation in the window is its own clickable
+// element (data-row), so the Inspector can explain it. Many violations on one lane in one
+// pixel column would be indistinguishable, so beyond MAX_VIOLATIONS only the first of each
+// (lane, column) is kept, and the rest are counted in its tooltip.
+import type { Selection } from 'd3';
+import { candidates, type IntervalIndex } from '../../model/intervals';
+import type { Columns } from '../columns';
+import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+
+export const MAX_VIOLATIONS = 1500;
+
+/** A ✕: a plus sign of arm length 6 and half-width 1.8, turned 45°, centred on (0, 0). */
+const CROSS = (() => {
+  const [a, w] = [6, 1.8];
+  const plus: [number, number][] = [
+    [-w, -a],
+    [w, -a],
+    [w, -w],
+    [a, -w],
+    [a, w],
+    [w, w],
+    [w, a],
+    [-w, a],
+    [-w, w],
+    [-a, w],
+    [-a, -w],
+    [-w, -w],
+  ];
+  const r = Math.SQRT1_2;
+  const pts = plus.map(([px, py]) => `${((px - py) * r).toFixed(2)},${((px + py) * r).toFixed(2)}`);
+  return `M${pts.join('L')}Z`;
+})();
+
+interface Item {
+  row: number;
+  x: number;
+  y: number;
+  more: number;
+}
+
+export function renderViolations(
+  g: Selection<SVGGElement, unknown, null, undefined>,
+  index: IntervalIndex,
+  scales: Scales,
+  { trace, pos }: Columns,
+  selected: number | null,
+): number {
+  const { x } = scales;
+  const [left, right] = scales.plot;
+  // Not clipped to the plot: a violation at the very start or end of the run stays whole.
+  const [p0, p1] = [x.invert(left - 6), x.invert(right + 6)];
+  const [lo, hi] = candidates(index, p0, p1);
+  const items: Item[] = [];
+  const thin = hi - lo > MAX_VIOLATIONS;
+  const seen = new Map<string, Item>();
+  for (let j = lo; j < hi; j++) {
+    if (index.end[j] < p0) continue;
+    const row = index.ids[j];
+    const cpu = trace.cpu[row];
+    const it = {
+      row,
+      x: x(pos.rowStart(row)),
+      y: scales.trackY(cpu, 0) + TRACK_HEIGHT / 2 + 1,
+      more: 0,
+    };
+    if (thin) {
+      const key = `${it.y}:${Math.round(it.x)}`;
+      const first = seen.get(key);
+      if (first) {
+        first.more++;
+        continue;
+      }
+      seen.set(key, it);
+    }
+    items.push(it);
+  }
+  g.selectAll<SVGGElement, Item>('g.violation')
+    .data(items, (d) => d.row)
+    .join((enter) =>
+      enter
+        .append('g')
+        .attr('data-kind', 'InvariantViolated')
+        .call((v) => v.append('path').attr('d', CROSS))
+        .call((v) => v.append('title')),
+    )
+    .attr('class', (d) => `mark violation${d.row === selected ? ' selected' : ''}`)
+    .attr('data-row', (d) => d.row)
+    .attr('data-cpu', (d) => trace.cpu[d.row])
+    .attr('transform', (d) => `translate(${d.x},${d.y})`)
+    .select('title')
+    .text((d) => {
+      const text = trace.strings[trace.arg[d.row]] ?? 'invariant violated';
+      const more = d.more ? ` (+${d.more} more here)` : '';
+      return `${text} — CPU ${trace.cpu[d.row]} at ${formatNs(trace.time[d.row])}${more}`;
+    });
+  return items.length;
+}
