@@ -5,6 +5,7 @@ import { EventKind, type Trace } from '../sim/trace';
 import {
   lastRowAt,
   rasteriseLag,
+  rasteriseLagRow,
   slotAt,
   tlbGenAt,
   toGenerations,
@@ -149,6 +150,22 @@ describe('rasteriseLag', () => {
       }
       expect(worse).toBe(0);
       expect(Math.max(...fast)).toBe(Math.max(...slow));
+    }
+  });
+
+  it('merges a collapsed group’s CPUs into one row showing the worst lag of any of them', () => {
+    const t = runScenario(readScenario('x86-munmap-shootdown'), {
+      overrides: ['cpus=8', 'flushes=1500'],
+    }).trace;
+    const pos = toPosMap(t, 'time');
+    const ixs = toGenerations(t).mms[0].slots.map((s) => toLagIndex(s, pos));
+    const [e0, e1] = pos.extent;
+    const row = new Int32Array(300).fill(-1);
+    rasteriseLagRow(ixs, e0, e1, row);
+    for (const ix of ixs) {
+      const one = new Int32Array(300).fill(-1);
+      rasteriseLag({ ...ix, levels: [] }, e0, e1, one);
+      for (let c = 0; c < 300; c++) expect(row[c]).toBeGreaterThanOrEqual(one[c]);
     }
   });
 });

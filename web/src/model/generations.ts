@@ -218,9 +218,33 @@ export interface LagIndex {
   readonly end: number;
 }
 
-/** Steps below this are scanned directly; above it a pyramid is built. */
-const PYRAMID_ABOVE = 2048;
-const MAX_BINS = 1 << 13;
+/** Series with more steps than this get a pyramid; shorter ones are always scanned. */
+const PYRAMID_ABOVE = 1024;
+const BINS = 1 << 13;
+
+/** The worst lag per bin of `bins` over [e0, e0 + bins·bin), from a series' steps. */
+function lagBase(start: Float64Array, lag: Int16Array, e0: number, bin: number, out: Int16Array) {
+  const n = start.length;
+  const bins = out.length;
+  for (let j = 0; j < n; j++) {
+    const v = lag[j];
+    if (v < 0) continue;
+    const b0 = Math.max(0, Math.floor((start[j] - e0) / bin));
+    const b1 = Math.min(bins - 1, j + 1 < n ? Math.floor((start[j + 1] - e0) / bin) : bins - 1);
+    for (let b = b0; b <= b1; b++) if (v > out[b]) out[b] = v;
+  }
+}
+
+function pyramidOf(base: Int16Array): Int16Array[] {
+  const levels = [base];
+  for (let prev = base; prev.length > 1;) {
+    const next = new Int16Array(prev.length >> 1);
+    for (let b = 0; b < next.length; b++) next[b] = Math.max(prev[2 * b], prev[2 * b + 1]);
+    levels.push(next);
+    prev = next;
+  }
+  return levels;
+}
 
 export function toLagIndex(s: SlotSeries, pos: PosMap): LagIndex {
   const n = s.row.length;
@@ -231,28 +255,85 @@ export function toLagIndex(s: SlotSeries, pos: PosMap): LagIndex {
     lag[j] = Number.isNaN(s.slot[j]) ? -1 : Math.min(32767, s.gen[j] - s.slot[j]);
   }
   const [e0, end] = pos.extent;
-  const levels: Int16Array[] = [];
-  let bin = 1;
+  // Every pyramid of a trace shares one grid, so the rows of a collapsed group can be merged.
+  const bin = Math.max(end - e0, 1e-9) / BINS;
+  let levels: Int16Array[] = [];
   if (n > PYRAMID_ABOVE) {
-    let bins = MAX_BINS;
-    while (bins > 2 * n && bins > 256) bins >>= 1;
-    bin = Math.max(end - e0, 1e-9) / bins;
-    const base = new Int16Array(bins).fill(-1);
-    for (let j = 0; j < n; j++) {
-      const b0 = Math.max(0, Math.floor((start[j] - e0) / bin));
-      const b1 = j + 1 < n ? Math.floor((start[j + 1] - e0) / bin) : bins - 1;
-      const v = lag[j];
-      for (let b = b0; b <= Math.min(b1, bins - 1); b++) if (v > base[b]) base[b] = v;
-    }
-    levels.push(base);
-    for (let prev = base; prev.length > 1;) {
-      const next = new Int16Array(prev.length >> 1);
-      for (let b = 0; b < next.length; b++) next[b] = Math.max(prev[2 * b], prev[2 * b + 1]);
-      levels.push(next);
-      prev = next;
-    }
+    const base = new Int16Array(BINS).fill(-1);
+    lagBase(start, lag, e0, bin, base);
+    levels = pyramidOf(base);
   }
   return { cpu: s.cpu, start, lag, levels, e0, bin, end };
+}
+
+const merged = new WeakMap<LagIndex, Map<string, Int16Array[]>>();
+
+/** The pyramid of the worst lag over several series (a collapsed group's row), cached. */
+export function mergedLevels(ixs: readonly LagIndex[]): Int16Array[] {
+  let cache = merged.get(ixs[0]);
+  if (!cache) merged.set(ixs[0], (cache = new Map()));
+  const key = ixs.map((ix) => ix.cpu).join(',');
+  let levels = cache.get(key);
+  if (!levels) {
+    const base = new Int16Array(BINS).fill(-1);
+    for (const ix of ixs) {
+      if (ix.levels.length) {
+        const l0 = ix.levels[0];
+        for (let b = 0; b < BINS; b++) if (l0[b] > base[b]) base[b] = l0[b];
+      } else lagBase(ix.start, ix.lag, ix.e0, ix.bin, base);
+    }
+    cache.set(key, (levels = pyramidOf(base)));
+  }
+  return levels;
+}
+
+/**
+ * Rasterises the worst lag of `ixs` (one CPU, or a collapsed group's) over [p0, p1] onto
+ * `col`: through the pyramid when its bins are no wider than a pixel, else step by step.
+ */
+export function rasteriseLagRow(
+  ixs: readonly LagIndex[],
+  p0: number,
+  p1: number,
+  col: Int32Array,
+): void {
+  if (!ixs.length) return;
+  const perPixel = Math.max(p1 - p0, Number.MIN_VALUE) / col.length;
+  const first = ixs[0];
+  const big = ixs.length > 1 || first.levels.length > 0;
+  if (big && first.bin <= perPixel) {
+    let begin = Infinity;
+    for (const ix of ixs) if (ix.start.length) begin = Math.min(begin, ix.start[0]);
+    const levels = ixs.length > 1 ? mergedLevels(ixs) : first.levels;
+    rasteriseLevels(levels, first.e0, first.bin, begin, p0, p1, col);
+  } else for (const ix of ixs) rasteriseLag(ix, p0, p1, col);
+}
+
+function rasteriseLevels(
+  levels: readonly Int16Array[],
+  e0: number,
+  bin: number,
+  begin: number,
+  p0: number,
+  p1: number,
+  col: Int32Array,
+): void {
+  const W = col.length;
+  const perPixel = Math.max(p1 - p0, Number.MIN_VALUE) / W;
+  let L = 0;
+  while (L + 1 < levels.length && bin * 2 ** (L + 1) <= perPixel) L++;
+  const lv = levels[L];
+  const bw = bin * 2 ** L;
+  const last = lv.length - 1;
+  for (let c = 0; c < W; c++) {
+    const a = p0 + c * perPixel;
+    if (a + perPixel < begin) continue;
+    const b0 = Math.max(0, Math.floor((a - e0) / bw));
+    const b1 = Math.min(last, Math.floor((a + perPixel - e0) / bw));
+    let v = col[c];
+    for (let b = b0; b <= b1; b++) if (lv[b] > v) v = lv[b];
+    col[c] = v;
+  }
 }
 
 /**
@@ -267,22 +348,8 @@ export function rasteriseLag(ix: LagIndex, p0: number, p1: number, col: Int32Arr
   const jA = upperBound(start, p0) - 1;
   const jB = upperBound(start, p1) - 1;
   if (jB < 0) return;
-  const perPixel = 1 / k;
-  if (ix.levels.length && jB - jA > 2 * W && ix.bin <= perPixel) {
-    let L = 0;
-    while (L + 1 < ix.levels.length && ix.bin * 2 ** (L + 1) <= perPixel) L++;
-    const lv = ix.levels[L];
-    const bw = ix.bin * 2 ** L;
-    const last = lv.length - 1;
-    for (let c = 0; c < W; c++) {
-      const a = p0 + c * perPixel;
-      if (a + perPixel < start[0]) continue;
-      const b0 = Math.max(0, Math.floor((a - ix.e0) / bw));
-      const b1 = Math.min(last, Math.floor((a + perPixel - ix.e0) / bw));
-      let v = col[c];
-      for (let b = b0; b <= b1; b++) if (lv[b] > v) v = lv[b];
-      col[c] = v;
-    }
+  if (ix.levels.length && jB - jA > 2 * W && ix.bin <= 1 / k) {
+    rasteriseLevels(ix.levels, ix.e0, ix.bin, start[0], p0, p1, col);
     return;
   }
   for (let j = Math.max(0, jA); j <= jB; j++) {

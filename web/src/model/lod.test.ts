@@ -4,7 +4,7 @@ import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, type Trace } from '../sim/trace';
 import { candidates } from './intervals';
 import { TRACKS, toLanes } from './lanes';
-import { hitTest, toLaneIndex, toLod, type LaneIndex } from './lod';
+import { binsFromPyramid, hitTest, toBinPyramid, toLaneIndex, toLod, type LaneIndex } from './lod';
 import { toPosMap } from './spacing';
 
 let trace: Trace;
@@ -100,6 +100,41 @@ describe('toLod', () => {
     // Every CPU runs a task for the whole trace: full coverage everywhere.
     expect(lod.bins.n).toBeGreaterThan(0);
     for (let j = 0; j < lod.bins.n; j++) expect(lod.bins.coverage[j]).toBeCloseTo(1, 1);
+  });
+});
+
+describe('binsFromPyramid', () => {
+  it('draws a zoomed-out group like the row scan does, from precomputed bins', () => {
+    const w: [number, number] = [0, trace.time[trace.n - 1]];
+    for (const track of [3, 4]) {
+      const group = Array.from({ length: 16 }, (_, c) => index.tracks[(16 + c) * TRACKS + track]);
+      const scan = toLod(group, w, 200, { maxRows: 0 });
+      if (scan.mode !== 'bins') throw new Error('groups are always aggregated');
+      const fast = binsFromPyramid(toBinPyramid(group, index.pos.extent, 4096), w, 200);
+      if (!fast) throw new Error('the full view is wide enough for the pyramid');
+      // Same columns drawn (within one column at run edges), similar coverage and kinds.
+      const cols = (b: typeof fast) => {
+        const out = new Float64Array(200).fill(-1);
+        for (let j = 0; j < b.n; j++)
+          for (let x = b.x0[j]; x < b.x1[j]; x++) out[x] = b.coverage[j];
+        return out;
+      };
+      const [a, b] = [cols(scan.bins), cols(fast)];
+      let off = 0;
+      for (let x = 1; x < 199; x++) {
+        if (a[x] < 0 !== b[x] < 0 && a[x - 1] < 0 === b[x - 1] < 0 && a[x + 1] < 0 === b[x + 1] < 0)
+          off++;
+        if (a[x] >= 0 && b[x] >= 0) expect(Math.abs(a[x] - b[x])).toBeLessThan(0.2);
+      }
+      expect(off).toBe(0);
+    }
+  });
+
+  it('declines a window narrower than two bins per pixel', () => {
+    const group = [index.tracks[16 * TRACKS + 3]];
+    const pyr = toBinPyramid(group, index.pos.extent, 256);
+    const [e0, e1] = index.pos.extent;
+    expect(binsFromPyramid(pyr, [e0, e0 + (e1 - e0) / 100], 200)).toBeNull();
   });
 });
 

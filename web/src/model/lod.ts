@@ -278,3 +278,185 @@ export function hitTest(ix: IntervalIndex, p: number, tolerance: number): number
   }
   return best;
 }
+
+/**
+ * Coarse bins of a set of sub-tracks (the same sub-track of a collapsed group of CPUs),
+ * built once over the trace's extent: per bin, the covered fraction per kind summed over the
+ * tracks, and how many rows touch it; then coarser levels, each halving the bins. A zoomed-out
+ * view then costs the bins on screen (about two per pixel column), not the rows under them:
+ * a collapsed 16-CPU group of a million-row run holds ~100,000 rows per sub-track.
+ */
+export interface BinPyramid {
+  readonly e0: number;
+  /** Width of a level-0 bin, in positions. */
+  readonly bin: number;
+  readonly kinds: readonly number[];
+  readonly tracks: number;
+  /** levels[L].cover[s][b]: summed coverage of kind slot s; levels[L].count[b]: rows touching. */
+  readonly levels: readonly { cover: Float32Array[]; count: Float32Array }[];
+}
+
+export const PYRAMID_BINS = 1 << 14;
+/** Below this many rows a window's rows are scanned directly (see toLodFast). */
+export const PYRAMID_ABOVE_ROWS = 20_000;
+
+export function toBinPyramid(
+  tracks: readonly IntervalIndex[],
+  [e0, e1]: [number, number],
+  bins = PYRAMID_BINS,
+): BinPyramid {
+  const bin = Math.max(e1 - e0, 1e-9) / bins;
+  const kinds: number[] = [];
+  for (const ix of tracks)
+    for (let j = 0; j < ix.tag.length; j++)
+      if (!kinds.includes(ix.tag[j]) && kinds.length < SLOTS) kinds.push(ix.tag[j]);
+  const cover = kinds.map(() => new Float32Array(bins));
+  const full = kinds.map(() => new Float32Array(bins + 1));
+  const diff = new Float32Array(bins + 1);
+  const k = 1 / bin;
+  for (const ix of tracks) {
+    for (let j = 0; j < ix.ids.length; j++) {
+      let slot = kinds.indexOf(ix.tag[j]);
+      if (slot < 0) slot = SLOTS - 1;
+      const s = Math.max(0, (ix.start[j] - e0) * k);
+      const e = Math.min(bins, Math.max(s, (ix.end[j] - e0) * k));
+      const bs = Math.min(bins - 1, Math.floor(s));
+      const be = Math.min(bins - 1, Math.floor(e));
+      const c = cover[slot];
+      if (bs === be) c[bs] += e - s;
+      else {
+        c[bs] += bs + 1 - s;
+        c[be] += e - be;
+        full[slot][bs + 1] += 1;
+        full[slot][be] -= 1;
+      }
+      diff[bs] += 1;
+      diff[be + 1] -= 1;
+    }
+  }
+  const count = new Float32Array(bins);
+  let run = 0;
+  for (let b = 0; b < bins; b++) count[b] = run += diff[b];
+  cover.forEach((c, s) => {
+    let f = 0;
+    for (let b = 0; b < bins; b++) c[b] += f += full[s][b];
+  });
+  const levels = [{ cover, count }];
+  for (let n = bins >> 1; n >= 1; n >>= 1) {
+    const prev = levels[levels.length - 1];
+    const next = {
+      cover: prev.cover.map((c) => {
+        const o = new Float32Array(n);
+        for (let b = 0; b < n; b++) o[b] = (c[2 * b] + c[2 * b + 1]) / 2;
+        return o;
+      }),
+      count: new Float32Array(n),
+    };
+    for (let b = 0; b < n; b++) next.count[b] = prev.count[2 * b] + prev.count[2 * b + 1];
+    levels.push(next);
+  }
+  return { e0, bin, kinds, tracks: tracks.length, levels };
+}
+
+/**
+ * Pixel-column bins of [p0, p1] read from a pyramid, or null when the window is too narrow
+ * for it (fewer than two level-0 bins per column): then scanning the rows is cheap enough.
+ */
+export function binsFromPyramid(
+  pyr: BinPyramid,
+  [p0, p1]: [number, number],
+  width: number,
+): Bins | null {
+  const W = Math.max(1, Math.ceil(width));
+  const perPixel = Math.max(p1 - p0, Number.MIN_VALUE) / W;
+  if (pyr.bin * 2 > perPixel) return null;
+  let L = 0;
+  while (L + 1 < pyr.levels.length && pyr.bin * 2 ** (L + 2) <= perPixel) L++;
+  const { cover, count } = pyr.levels[L];
+  const bw = pyr.bin * 2 ** L;
+  const n = count.length;
+  const S = pyr.kinds.length;
+  // Each bin goes to the column holding its centre; columns average their bins.
+  const sums = scratchOf(W * (S + 2));
+  const b0 = Math.max(0, Math.floor((p0 - pyr.e0) / bw));
+  const b1 = Math.min(n - 1, Math.floor((p1 - pyr.e0) / bw));
+  const k = W / (p1 - p0);
+  for (let b = b0; b <= b1; b++) {
+    const c = Math.floor((pyr.e0 + (b + 0.5) * bw - p0) * k);
+    if (c < 0 || c >= W) continue;
+    const o = c * (S + 2);
+    sums[o] += 1;
+    sums[o + 1] += count[b];
+    for (let s = 0; s < S; s++) sums[o + 2 + s] += cover[s][b];
+  }
+  const { x0, x1, count: cnt, kinds, cover: cov } = outOf(W);
+  let m = 0;
+  for (let c = 0; c < W; c++) {
+    const o = c * (S + 2);
+    const nb = sums[o];
+    if (!nb || sums[o + 1] <= 0) continue;
+    let best = 0;
+    let sum = 0;
+    for (let s = 0; s < S; s++) {
+      sum += sums[o + 2 + s];
+      if (sums[o + 2 + s] > sums[o + 2 + best]) best = s;
+    }
+    const v = Math.min(1, sum / nb / pyr.tracks);
+    const kind = pyr.kinds[best];
+    const last = m - 1;
+    if (
+      last >= 0 &&
+      x1[last] === c &&
+      kinds[last] === kind &&
+      Math.round(cov[last] * 8) === Math.round(v * 8)
+    ) {
+      const w = x1[last] - x0[last];
+      cov[last] = (cov[last] * w + v) / (w + 1);
+      x1[last] = c + 1;
+      cnt[last] = Math.max(cnt[last], sums[o + 1]);
+    } else {
+      x0[m] = c;
+      x1[m] = c + 1;
+      cnt[m] = sums[o + 1];
+      kinds[m] = kind;
+      cov[m++] = v;
+    }
+  }
+  return {
+    n: m,
+    x0: x0.slice(0, m),
+    x1: x1.slice(0, m),
+    count: cnt.slice(0, m),
+    kind: kinds.slice(0, m),
+    coverage: cov.slice(0, m),
+  };
+}
+
+const pyramids = new WeakMap<LaneIndex, Map<string, BinPyramid | null>>();
+
+/**
+ * The pyramid of one sub-track merged over CPUs first..last, built on first use and kept with
+ * the index; null when those tracks hold too few rows to need one.
+ */
+export function groupPyramid(
+  index: LaneIndex,
+  first: number,
+  last: number,
+  track: number,
+): BinPyramid | null {
+  let cache = pyramids.get(index);
+  if (!cache) pyramids.set(index, (cache = new Map()));
+  const key = `${first}:${last}:${track}`;
+  let p = cache.get(key);
+  if (p === undefined) {
+    const tracks: IntervalIndex[] = [];
+    let rows = 0;
+    for (let c = first; c <= last; c++) {
+      tracks.push(index.tracks[c * TRACKS + track]);
+      rows += index.tracks[c * TRACKS + track].ids.length;
+    }
+    p = rows > PYRAMID_ABOVE_ROWS ? toBinPyramid(tracks, index.pos.extent) : null;
+    cache.set(key, p);
+  }
+  return p;
+}

@@ -9,7 +9,7 @@ import { select, type Selection } from 'd3';
 import { candidates } from '../model/intervals';
 import { toLayout, type LaneLayout } from '../model/layout';
 import { TRACKS } from '../model/lanes';
-import { countInWindow, toLod } from '../model/lod';
+import { binsFromPyramid, countInWindow, groupPyramid, toLod, type BinPyramid } from '../model/lod';
 import type { IntervalIndex } from '../model/intervals';
 import type { TimelineModel } from '../model/timelineModel';
 import type { Columns } from './columns';
@@ -113,7 +113,7 @@ export function renderTimeline(
 
   // Which sub-tracks are on screen, and is the view small enough for SVG marks?
   const cpuTracks: { cpu: number; track: number; ix: IntervalIndex }[] = [];
-  const aggregates: { y: number; tracks: IntervalIndex[] }[] = [];
+  const aggregates: { y: number; tracks: IntervalIndex[]; pyramid: BinPyramid | null }[] = [];
   for (const r of layout.rows) {
     if (r.type === 'cpu') {
       for (let t = 0; t < TRACKS; t++)
@@ -122,7 +122,8 @@ export function renderTimeline(
       for (let t = 0; t < TRACKS; t++) {
         const tracks: IntervalIndex[] = [];
         for (let c = r.first; c <= r.last; c++) tracks.push(index.tracks[c * TRACKS + t]);
-        aggregates.push({ y: r.y + t * TRACK_HEIGHT, tracks });
+        const pyramid = groupPyramid(index, r.first, r.last, t);
+        aggregates.push({ y: r.y + t * TRACK_HEIGHT, tracks, pyramid });
       }
     }
   }
@@ -144,6 +145,12 @@ export function renderTimeline(
     else items.push({ y, h: TRACK_HEIGHT - 2, rows: lod.rows });
   }
   for (const a of aggregates) {
+    // Zoomed out, a collapsed group reads its precomputed bins: cost follows pixels, not rows.
+    const bins = a.pyramid && binsFromPyramid(a.pyramid, [p0, p1], plotW);
+    if (bins) {
+      items.push({ y: a.y + 1, h: TRACK_HEIGHT - 2, bins });
+      continue;
+    }
     const lod = toLod(a.tracks, [p0, p1], plotW, { maxRows: 0 });
     if (lod.mode === 'bins') items.push({ y: a.y + 1, h: TRACK_HEIGHT - 2, bins: lod.bins });
   }

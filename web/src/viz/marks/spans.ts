@@ -21,7 +21,19 @@ export function renderSpans(
   const { x } = scales;
   g.selectAll<SVGRectElement, number>('rect')
     .data(rows, (i) => i)
-    .join((enter) => enter.append('rect').call((r) => r.append('title')))
+    .join((enter) =>
+      // Keyed by row, so a rect's tooltip never changes: written once, not every frame.
+      enter
+        .append('rect')
+        .call((r) =>
+          r
+            .append('title')
+            .text(
+              (i) =>
+                `${kindName(trace.kind[i])} on CPU ${trace.cpu[i]}: ${formatNs(trace.time[i])} + ${formatNs(trace.dur[i])} (row ${i})`,
+            ),
+        ),
+    )
     .attr('class', (i) => {
       const k = `mark span k-${kindName(trace.kind[i])}`;
       if (i === state.selected) return `${k} selected`;
@@ -34,10 +46,5 @@ export function renderSpans(
     .attr('x', (i) => x(pos.rowStart(i)))
     .attr('y', (i) => scales.trackY(trace.cpu[i], trackOf(trace.kind[i])) + 1)
     .attr('width', (i) => Math.max(1, x(pos.rowEnd(i)) - x(pos.rowStart(i))))
-    .attr('height', TRACK_HEIGHT - 2)
-    .select('title')
-    .text(
-      (i) =>
-        `${kindName(trace.kind[i])} on CPU ${trace.cpu[i]}: ${formatNs(trace.time[i])} + ${formatNs(trace.dur[i])} (row ${i})`,
-    );
+    .attr('height', TRACK_HEIGHT - 2);
 }

@@ -8,7 +8,7 @@
 import type { Selection } from 'd3';
 import {
   lastRowAt,
-  rasteriseLag,
+  rasteriseLagRow,
   stepAt,
   type LagIndex,
   type MmGenerations,
@@ -186,7 +186,7 @@ export function renderSteps(
       el.setAttribute('y', String(r.y + LAG_ROW - 2));
       el.textContent = r.label;
       col.fill(-1);
-      for (const s of r.slots) rasteriseLag(s, p0, p1, col);
+      rasteriseLagRow(r.slots, p0, p1, col);
       let c = 0;
       while (c < W) {
         const v = col[c];
