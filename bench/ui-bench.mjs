@@ -121,7 +121,8 @@ async function main() {
       }).observe({ type: 'longtask', buffered: true });
     });
     const t0 = Date.now();
-    await page.goto(`${BASE}?set=cpus=${CPUS}&set=flushes=${FLUSHES}`);
+    // The bare URL is the landing page; the explorer needs a scenario.
+    await page.goto(`${BASE}?scenario=x86-munmap-shootdown&set=cpus=${CPUS}&set=flushes=${FLUSHES}`);
     await page.waitForSelector('.app[data-state="idle"]', { timeout: 180_000 });
     const wall = Date.now() - t0;
     const load = await page.evaluate(() => {

@@ -18,7 +18,7 @@ import { RunStatus } from '../components/RunStatus';
 import { ScenarioFile } from '../components/ScenarioFile';
 import { StateView } from '../components/StateView';
 import { SummaryPanel } from '../components/SummaryPanel';
-import { Timeline } from '../components/Timeline';
+import { Timeline, useSettled } from '../components/Timeline';
 import { Transport } from '../components/Transport';
 import { DEFAULT_SCENARIO, findScenario } from '../content/scenarios';
 import { extentOf, nextRow, prevRow } from '../model/events';
@@ -57,6 +57,7 @@ export function App() {
   );
 
   const [window_, setWindow] = useState<[number, number]>([0, 1]);
+  const logWindow = useSettled(window_); // the log follows once a zoom or pan rests
   const [cursor, setCursor] = useState<number | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [spacing, setSpacing] = useState<'time' | 'event'>('time');
@@ -311,7 +312,7 @@ export function App() {
                     />
                     <EventLog
                       trace={a.trace}
-                      window={window_}
+                      window={logWindow}
                       selected={selected}
                       onSelect={selectRow}
                     />

@@ -10,7 +10,12 @@ import type { Spacing } from '../model/spacing';
 import { toTimelineModel } from '../model/timelineModel';
 import type { Trace } from '../sim/trace';
 import { perfRecord, recordDraw } from '../viz/perf';
-import { describeStats, renderTimeline, type RenderStats } from '../viz/timeline';
+import {
+  describeStats,
+  renderInteraction,
+  renderTimeline,
+  type RenderStats,
+} from '../viz/timeline';
 import { attachInteractions } from '../viz/zoom';
 import '../viz/timeline.css';
 
@@ -82,16 +87,27 @@ export function Timeline(props: TimelineProps) {
   // What the last draw showed, so a prop update that only echoes an interaction (already
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
+  // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
+  const SCENE = 7;
   const inputs = () => {
     const { props: p, model: m, collapsed: c, width: w, win } = live.current;
-    return [m, win[0], win[1], p.cursor, p.selected, p.highlight, c, w, p.initiator];
+    return [m, win[0], win[1], p.highlight, c, w, p.initiator, p.cursor, p.selected];
   };
   const draw = useCallback(() => {
     const { props: p, model: m, collapsed: c, width: w, toggleGroup: tg, win } = live.current;
     const [base, top] = [baseRef.current, topRef.current];
     if (!base || !top || w <= 0) return;
     const t0 = performance.now();
-    drawn.current = inputs();
+    const now = inputs();
+    const sceneDrawn = stats.current && now.every((v, i) => i >= SCENE || v === drawn.current[i]);
+    drawn.current = now;
+    if (sceneDrawn && stats.current) {
+      // Only the cursor or the selection moved: redraw the overlay, not the marks.
+      const els = { base, top, canvas: canvasRef.current };
+      renderInteraction(els, m, { ...p, highlight: p.highlight ?? NONE }, stats.current);
+      recordDraw(performance.now() - t0, 'overlay', m.trace.version, m.trace.n);
+      return;
+    }
     stats.current = renderTimeline({ base, top, canvas: canvasRef.current }, m, {
       window: win,
       width: w,
@@ -139,12 +155,22 @@ export function Timeline(props: TimelineProps) {
     const top = topRef.current;
     if (!box || !top) return;
     const pos = () => live.current.model.pos;
+    // Reading the element's position forces a layout of whatever the page changed since the
+    // last frame (the event log, for one), so within a gesture it is read once and reused.
+    let left = { at: -Infinity, x: 0 };
     const plotBounds = (): [number, number] => {
-      const left = top.getBoundingClientRect().left;
+      const now = performance.now();
+      if (now - left.at > 250) left = { at: now, x: top.getBoundingClientRect().left };
+      left.at = now;
       const [a, b] = stats.current?.scales.plot ?? [0, 1];
-      return [left + a, left + b];
+      return [left.x + a, left.x + b];
     };
-    return attachInteractions(box, {
+    const fresh = () => (left.at = -Infinity);
+    const observer = new ResizeObserver(fresh);
+    observer.observe(box);
+    window.addEventListener('scroll', fresh, { capture: true, passive: true });
+    box.addEventListener('pointerdown', fresh, { capture: true });
+    const detach = attachInteractions(box, {
       plotBounds,
       getWindow: () => {
         const [a, b] = live.current.win;
@@ -196,6 +222,12 @@ export function Timeline(props: TimelineProps) {
         p.onCursorChange?.(pos().toNs(at));
       },
     });
+    return () => {
+      detach();
+      observer.disconnect();
+      window.removeEventListener('scroll', fresh, { capture: true });
+      box.removeEventListener('pointerdown', fresh, { capture: true });
+    };
   }, [drawNow]);
 
   const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
@@ -220,4 +252,19 @@ export function Timeline(props: TimelineProps) {
       </div>
     </div>
   );
+}
+
+/**
+ * `value` once it has stopped changing for `ms`. For views that follow the timeline's window
+ * but cost a page layout to update (the event log's table): re-rendering them on every zoom or
+ * pan frame took most of each frame at a million rows, so they catch up when the gesture rests.
+ */
+export function useSettled<T>(value: T, ms = 150): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    if (Object.is(value, settled)) return;
+    const id = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(id);
+  }, [value, settled, ms]);
+  return settled;
 }

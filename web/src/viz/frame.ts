@@ -1,6 +1,6 @@
 // The frame around the marks: lane backgrounds (under the canvas), lane labels, group
 // headers with their collapse toggles, and the axis (over it).
-import { axisTop, type Selection } from 'd3';
+import type { Selection } from 'd3';
 import type { LayoutRow } from '../model/layout';
 import type { PosMap } from '../model/spacing';
 import { AXIS_HEIGHT, formatNs, LANE_GAP, SIZES, type Scales } from './scales';
@@ -93,23 +93,52 @@ export function renderLabels(
     });
 }
 
+/**
+ * The time (or event-order) axis above the lanes. Drawn by hand rather than with d3.axisTop:
+ * d3's axis keys ticks by value, so every pan frame removed and created all of them; here
+ * tick elements are reused by index and only their position and text change.
+ */
 export function renderAxis(g: G, scales: Scales, pos: PosMap): void {
   const { x, plot } = scales;
-  const ticks = Math.max(2, Math.floor((plot[1] - plot[0]) / 110));
+  const count = Math.max(2, Math.floor((plot[1] - plot[0]) / 110));
   const event = pos.spacing === 'event';
-  const axis = axisTop(x)
-    .ticks(ticks)
-    .tickFormat((d) => (event ? `#${Math.round(+d)}` : formatNs(+d)));
-  if (event) {
-    // Event spacing: ticks on whole events only.
-    const [a, b] = x.domain();
-    axis.tickValues(x.ticks(ticks).filter((t) => Number.isInteger(t) && t >= a && t <= b));
-  }
-  g.attr('transform', `translate(0,${AXIS_HEIGHT - 4})`).call(axis);
+  const [a, b] = x.domain();
+  // Event spacing: ticks on whole events only.
+  const values = event
+    ? x.ticks(count).filter((t) => Number.isInteger(t) && t >= a && t <= b)
+    : x.ticks(count);
+  const format = event ? (d: number) => `#${Math.round(d)}` : formatNs;
+  g.attr('class', 'axis')
+    .attr('transform', `translate(0,${AXIS_HEIGHT - 4})`)
+    .attr('fill', 'none')
+    .attr('font-size', 10)
+    .attr('text-anchor', 'middle');
+  g.selectAll('path.domain')
+    .data([0])
+    .join('path')
+    .attr('class', 'domain')
+    .attr('stroke', 'currentColor')
+    .attr('d', `M${plot[0] + 0.5},-6V0.5H${plot[1] + 0.5}V-6`);
+  const ticks = g
+    .selectAll<SVGGElement, number>('g.tick')
+    .data(values)
+    .join((enter) => {
+      const t = enter.append('g').attr('class', 'tick');
+      t.append('line').attr('stroke', 'currentColor').attr('y2', -6);
+      t.append('text').attr('fill', 'currentColor').attr('y', -9);
+      return t;
+    });
+  ticks.each(function (d) {
+    this.setAttribute('transform', `translate(${x(d) + 0.5},0)`);
+    const text = this.lastChild as SVGTextElement;
+    const label = format(d);
+    if (text.textContent !== label) text.textContent = label;
+  });
   g.selectAll('text.axis-title')
     .data([0])
     .join('text')
     .attr('class', 'axis-title')
+    .attr('fill', null)
     .attr('text-anchor', 'start')
     .attr('x', 8)
     .attr('y', -8)
