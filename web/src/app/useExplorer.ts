@@ -1,0 +1,143 @@
+// The explorer's state: the A (and B) runs of the selected scenario, the window, cursor and
+// selection every view shares, the guided step, playback, and the machine state at the cursor.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSettled } from '../components/Timeline';
+import { extentOf, nextRow, prevRow } from '../model/events';
+import type { RunResult } from '../sim/session';
+import type { UrlState } from './url';
+import { useGuide } from './useGuide';
+import { usePlayback } from './usePlayback';
+import { useRun, type RunState } from './useRun';
+import { useSnapshot } from './useSnapshot';
+
+const reducedMotion = () =>
+  window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+
+export type Explorer = ReturnType<typeof useExplorer>;
+
+/** `text`: the scenario to run (undefined: unknown scenario); nothing runs outside the explorer. */
+export function useExplorer(
+  url: UrlState,
+  setUrl: (u: UrlState) => void,
+  text: string | undefined,
+) {
+  const explore = url.view === 'explore';
+  // null: no run wanted (another view, or no comparison); undefined: unknown scenario.
+  const runA = useRun(
+    explore ? text : null,
+    url.overrides,
+    url.seed,
+    url.step !== null ? url.step - 1 : undefined,
+  );
+  const runB = useRun(explore && url.compare ? text : null, url.overridesB, url.seed);
+  const a = runA.state.status === 'done' ? runA.state.result : null;
+  const b = url.compare && runB.state.status === 'done' ? runB.state.result : null;
+  const fullExtent = useMemo<[number, number]>(
+    () => (a ? extentOf(a.trace, ...(b ? [b.trace] : [])) : [0, 1]),
+    [a, b],
+  );
+
+  const [window_, setWindow] = useState<[number, number]>([0, 1]);
+  const logWindow = useSettled(window_); // the log follows once a zoom or pan rests
+  const [cursor, setCursor] = useState<number | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [spacing, setSpacing] = useState<'time' | 'event'>('time');
+  const [playing, setPlaying] = useState(false);
+  const [rate, setRate] = useState(1000);
+  const [rendered, setRendered] = useState<ReadonlySet<number>>(new Set());
+  const guide = useGuide(url, setUrl, a, fullExtent);
+  const snapshot = useSnapshot(runA.snapshot, cursor, a?.trace.version ?? null);
+
+  // A new run, or a new step, shows the step's window (or the whole run) with nothing selected.
+  const stepWindow = guide.step?.window ?? null;
+  useEffect(() => {
+    if (!a) return;
+    setWindow(stepWindow ?? fullExtent);
+    setSelected(null);
+    setCursor(null);
+    setPlaying(false);
+  }, [a, fullExtent, stepWindow]);
+
+  // Selecting an event also puts the cursor on it, so the machine state shown is its moment.
+  const selectRow = useCallback(
+    (row: number | null) => {
+      setSelected(row);
+      if (row !== null && a && row < a.trace.n) setCursor(a.trace.time[row]);
+    },
+    [a],
+  );
+  const markRendered = useCallback((r: RunResult | null) => {
+    if (r) setRendered((s) => (s.has(r.trace.version) ? s : new Set(s).add(r.trace.version)));
+  }, []);
+  const settled = (s: RunState, r: RunResult | null) =>
+    s.status !== 'running' &&
+    (s.status !== 'done' || (r !== null && rendered.has(r.trace.version)));
+  const idle = settled(runA.state, a) && (!url.compare || settled(runB.state, b));
+
+  const step = useCallback(
+    (dir: 1 | -1) => {
+      if (!a) return false;
+      const t = cursor ?? (dir > 0 ? -1 : Infinity);
+      const row = dir > 0 ? nextRow(a.trace, selected, t) : prevRow(a.trace, selected, t);
+      if (row < 0) return false;
+      setSelected(row);
+      setCursor(a.trace.time[row]);
+      return true;
+    },
+    [a, cursor, selected],
+  );
+
+  const end = useMemo(() => (a ? extentOf(a.trace)[1] : 0), [a]);
+  usePlayback(
+    playing,
+    rate,
+    reducedMotion(),
+    (dt) => {
+      const t = Math.min(end, (cursor ?? 0) + dt);
+      setCursor(t);
+      if (t >= end) setPlaying(false);
+      return t < end;
+    },
+    () => {
+      const more = step(1);
+      if (!more) setPlaying(false);
+      return more;
+    },
+  );
+
+  const cancel = () => {
+    if (runA.state.status !== 'running' && runB.state.status !== 'running') return false;
+    runA.cancel();
+    runB.cancel();
+    return true;
+  };
+
+  return {
+    runA,
+    runB,
+    a,
+    b,
+    fullExtent,
+    window: window_,
+    setWindow,
+    logWindow,
+    cursor,
+    setCursor,
+    selected,
+    setSelected,
+    selectRow,
+    spacing,
+    setSpacing,
+    playing,
+    setPlaying,
+    rate,
+    setRate,
+    guide,
+    snapshot,
+    step,
+    end,
+    idle,
+    markRendered,
+    cancel,
+  };
+}

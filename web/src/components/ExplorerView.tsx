@@ -1,0 +1,160 @@
+// The explorer page: settings in the sidebar; narration, legend, transport, the A (and B)
+// timelines, the summary or comparison, the inspector, event log and machine state.
+import type { Explorer } from '../app/useExplorer';
+import type { UrlState } from '../app/url';
+import { initiatorOf } from '../model/ipis';
+import type { RunResult } from '../sim/session';
+import { CompareSummary } from './CompareSummary';
+import { Controls } from './Controls';
+import { Distribution } from './Distribution';
+import { ErrorBoundary } from './ErrorBoundary';
+import { EventLog } from './EventLog';
+import { Inspector } from './Inspector';
+import { Legend } from './Legend';
+import { Narration } from './Narration';
+import { Prose } from './Prose';
+import { RunProblem } from './RunProblem';
+import { RunStatus } from './RunStatus';
+import { ScenarioFile } from './ScenarioFile';
+import { StateView } from './StateView';
+import { SummaryPanel } from './SummaryPanel';
+import { Timeline } from './Timeline';
+import { Transport } from './Transport';
+
+interface Props {
+  x: Explorer;
+  url: UrlState;
+  onUrl: (u: UrlState) => void;
+  fileName: string;
+  ownFileName: string | null;
+  onOwnFile: (f: { name: string; text: string } | null) => void;
+}
+
+export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }: Props) {
+  const { a, b, guide } = x;
+  // Both timelines share window, cursor and spacing; only A is selectable and highlighted.
+  const timeline = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => (
+    <ErrorBoundary label={`timeline ${side}`} resetKey={r.trace.version}>
+      <Timeline
+        trace={r.trace}
+        label={
+          url.compare ? `${side}: ${overrides.join(' ') || 'as the scenario says'}` : undefined
+        }
+        window={x.window}
+        onWindowChange={x.setWindow}
+        fullExtent={x.fullExtent}
+        cursor={x.cursor}
+        onCursorChange={x.setCursor}
+        selected={side === 'A' ? x.selected : null}
+        onSelect={side === 'A' ? x.selectRow : undefined}
+        highlight={side === 'A' ? guide.highlight : undefined}
+        spacing={x.spacing}
+        initiator={initiatorOf(r.trace)}
+        onRendered={() => x.markRendered(r)}
+      />
+    </ErrorBoundary>
+  );
+  return (
+    <div className="layout">
+      <aside>
+        <ScenarioFile
+          name={ownFileName}
+          onLoad={(f) => {
+            onOwnFile(f);
+            onUrl({ ...url, step: null });
+          }}
+        />
+        <Controls
+          name="A"
+          overrides={url.overrides}
+          onChange={(overrides) => onUrl({ ...url, overrides })}
+          arch={a?.info.arch ?? 'x86'}
+        />
+        {url.compare && (
+          <Controls
+            name="B"
+            overrides={url.overridesB}
+            onChange={(overridesB) => onUrl({ ...url, overridesB })}
+            arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
+          />
+        )}
+      </aside>
+      <main>
+        <RunStatus label="A" state={x.runA.state} onCancel={x.runA.cancel} />
+        {url.compare && <RunStatus label="B" state={x.runB.state} onCancel={x.runB.cancel} />}
+        <RunProblem label="A" state={x.runA.state} file={fileName} />
+        {url.compare && <RunProblem label="B" state={x.runB.state} file={fileName} />}
+        {a && (
+          <>
+            <section className="intro">
+              <h2>{a.title}</h2>
+              {guide.index === null && <Prose text={a.description} />}
+              {guide.index === null && guide.steps.length > 0 && (
+                <p>
+                  <button type="button" onClick={() => guide.go(0)}>
+                    Start the guided steps ({guide.steps.length})
+                  </button>
+                </p>
+              )}
+            </section>
+            {guide.index !== null && (
+              <Narration
+                steps={guide.steps}
+                index={guide.index}
+                problem={guide.checkIndex !== undefined ? (a.stepProblem ?? '') : ''}
+                file={fileName}
+                onGo={guide.go}
+              />
+            )}
+            <Legend trace={a.trace} />
+            <Transport
+              playing={x.playing}
+              onPlay={() => x.setPlaying((p) => !p)}
+              onStep={x.step}
+              rate={x.rate}
+              onRate={x.setRate}
+              spacing={x.spacing}
+              onSpacing={x.setSpacing}
+              cursor={x.cursor}
+              end={x.end}
+              onScrub={x.setCursor}
+            />
+            {timeline(a, 'A', url.overrides)}
+            {b && timeline(b, 'B', url.overridesB)}
+            <ErrorBoundary label="the summary" resetKey={a.trace.version}>
+              {b ? (
+                <div className="compare">
+                  <CompareSummary a={a.summary} b={b.summary} />
+                  <Distribution a={a.trace} b={b.trace} />
+                </div>
+              ) : (
+                <SummaryPanel summary={a.summary} trace={a.trace} onShow={x.selectRow} />
+              )}
+            </ErrorBoundary>
+            <ErrorBoundary label="the inspector" resetKey={a.trace.version}>
+              <div className="details">
+                <Inspector
+                  trace={a.trace}
+                  selected={x.selected}
+                  cursor={x.cursor}
+                  onSelect={x.selectRow}
+                />
+                <EventLog
+                  trace={a.trace}
+                  window={x.logWindow}
+                  selected={x.selected}
+                  onSelect={x.selectRow}
+                />
+              </div>
+            </ErrorBoundary>
+            {x.snapshot && (
+              <ErrorBoundary label="the machine state" resetKey={x.snapshot}>
+                <StateView snap={x.snapshot} />
+              </ErrorBoundary>
+            )}
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
