@@ -238,6 +238,15 @@ pub struct Costs {
     pub context_switch_ns: u64,
     /// `switch_mm_irqs_off` bookkeeping + CR3 write. Estimate.
     pub switch_mm_ns: u64,
+    /// x86: distinct kernel translations (STLB entries, counted as 4 KiB pages) the kernel
+    /// touches on every switch to a user task: its syscall, wakeup, `schedule()` and
+    /// `__switch_to` paths (kernel text and data, per-CPU data, both tasks' stacks). Without PTI
+    /// they are global entries (kernel-mechanics.md §1.5, §2.1): no PCID, kept by every CR3
+    /// write, so they persist across switches yet take TLB capacity and evict user entries.
+    /// Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB
+    /// miss on a miss), identically with PCID on and off. A count, not a time; 0 = the
+    /// kernel's footprint is not modelled (every preset but `skylake-laptop-kvm`).
+    pub kernel_pages: u64,
     /// The arm64-specific costs.
     pub arm64: Arm64Costs,
 }

@@ -11,6 +11,13 @@ use crate::program::{Dur, Op};
 use crate::task::{Cont, FlushPhase, TaskState};
 use crate::trace::Fields;
 
+/// Page numbers of the kernel translations: above any user page (`mm_pages` is far smaller).
+const KERNEL_VPN_BASE: u32 = 0xF000_0000;
+/// The most kernel pages a switch touches (the vpn range above is this big).
+const KERNEL_VPNS: u64 = 0x0FFF_FFFF;
+/// Where the kernel's pages are drawn in the trace (`__START_KERNEL_map`).
+const KERNEL_BASE: u64 = 0xffff_ffff_8000_0000;
+
 impl World {
     /// The op at `pc` finished: advance, wrapping into the next iteration or finishing.
     pub fn next_op(&mut self, t: TaskId) {
@@ -223,6 +230,42 @@ impl World {
             Dist::Pareto => (mean / 2.0) / (1.0 - self.rng.next_f64()).sqrt(),
         };
         (d.max(1.0) as u64).min(max)
+    }
+
+    /// The kernel's own accesses on a switch to a user task: `costs.kernel_pages` global
+    /// translations (see `Costs::kernel_pages`), looked up in the CPU's TLB and refilled on a
+    /// miss. Misses count as TLB misses (the seed's dTLB-miss counter sees kernel walks too).
+    /// Returns the time taken.
+    pub fn touch_kernel(&mut self, cpu: CpuId) -> Ns {
+        let costs = &self.cfg.costs;
+        let (n, hit_ps, refill_ns) = (costs.kernel_pages, costs.tlb_hit_ps, costs.tlb_refill_ns);
+        if n == 0 {
+            return 0;
+        }
+        let tlb = &mut self.cpus[cpu.index()].tlb;
+        let mut misses = 0u64;
+        let mut first_miss = None;
+        for i in 0..n.min(KERNEL_VPNS) {
+            let vpn = KERNEL_VPN_BASE + i as u32;
+            if !tlb.touch_global(vpn) {
+                misses += 1;
+                first_miss.get_or_insert(i);
+            }
+        }
+        let hits = n.min(KERNEL_VPNS) - misses;
+        if misses > 0 {
+            self.stats.tlb_misses += misses;
+            let f = Fields {
+                mm: MmId::INIT_MM,
+                addr: KERNEL_BASE + first_miss.unwrap_or(0) * 4096,
+                arg: misses,
+                ..Fields::default()
+            };
+            self.trace.instant(self.now(), cpu, EventKind::TlbMissed, f);
+        }
+        misses
+            .saturating_mul(refill_ns)
+            .saturating_add(hits.saturating_mul(hit_ps).saturating_add(500) / 1000)
     }
 
     /// User accesses to `n` pages: TLB lookups (a stale hit is checked against the page

@@ -301,6 +301,7 @@ pub const COSTS: &[(&str, CostField)] = &[
     ("csd_poll_ns", |c| &mut c.csd_poll_ns),
     ("context_switch_ns", |c| &mut c.context_switch_ns),
     ("switch_mm_ns", |c| &mut c.switch_mm_ns),
+    ("kernel_pages", |c| &mut c.kernel_pages),
     ("tlbi_local_ns", |c| &mut c.arm64.tlbi_local_ns),
     ("tlbi_all_local_ns", |c| &mut c.arm64.tlbi_all_local_ns),
     ("dsb_nsh_ns", |c| &mut c.arm64.dsb_nsh_ns),

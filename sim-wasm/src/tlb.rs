@@ -5,6 +5,11 @@
 //! compared with the page table (see `invariants.rs`). Flushing a whole tag is O(1): every tag
 //! has an epoch, and an entry is valid only while its epoch matches (a CR3 reload without
 //! `CR3_NOFLUSH` bumps the epoch). INVLPG clears the matching entry of one set.
+//!
+//! Kernel translations (`costs.kernel_pages`, touched by `World::touch_kernel`) are *global*
+//! entries, as on an x86 kernel without PTI (kernel-mechanics.md §1.5, §2.1, §2.11): no PCID
+//! matches them out, a CR3 write (with or without NOFLUSH) keeps them, only `flush_all` drops
+//! them. They share the sets with the user entries, so they take capacity and evict them.
 
 use crate::ids::MmId;
 
@@ -16,6 +21,10 @@ pub const TAGS: usize = 8;
 const VALID: u8 = 1;
 /// A violation has already been recorded for this (stale) entry; report each entry once.
 const REPORTED: u8 = 2;
+/// A global (kernel) translation: not tagged by PCID, not dropped by `flush_tag`.
+const GLOBAL: u8 = 4;
+/// The tag global entries carry (only for the set index; they never match a user lookup).
+const GLOBAL_TAG: u16 = u16::MAX;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry {
@@ -40,6 +49,7 @@ pub struct Tlb {
     entries: Vec<Entry>,
     victim: Vec<u8>,
     epoch: [u32; TAGS],
+    global_epoch: u32,
 }
 
 impl Tlb {
@@ -52,6 +62,7 @@ impl Tlb {
             entries: vec![Entry::default(); sets * ways],
             victim: vec![0; sets],
             epoch: [1; TAGS],
+            global_epoch: 1,
         }
     }
 
@@ -61,6 +72,9 @@ impl Tlb {
     }
 
     fn live(&self, e: &Entry) -> bool {
+        if e.flags & GLOBAL != 0 {
+            return e.flags & VALID != 0 && e.epoch == self.global_epoch;
+        }
         e.flags & VALID != 0 && e.epoch == self.epoch[e.tag as usize % TAGS]
     }
 
@@ -68,9 +82,52 @@ impl Tlb {
     pub fn lookup(&mut self, tag: u16, vpn: u32) -> Option<&mut Entry> {
         let base = self.set_of(tag, vpn) * self.ways;
         let epoch = self.epoch[tag as usize % TAGS];
-        self.entries[base..base + self.ways]
-            .iter_mut()
-            .find(|e| e.flags & VALID != 0 && e.tag == tag && e.vpn == vpn && e.epoch == epoch)
+        self.entries[base..base + self.ways].iter_mut().find(|e| {
+            e.flags & (VALID | GLOBAL) == VALID && e.tag == tag && e.vpn == vpn && e.epoch == epoch
+        })
+    }
+
+    /// Looks up the global (kernel) translation of `vpn`; on a miss, installs it (evicting as
+    /// `fill` does). Returns whether it hit.
+    pub fn touch_global(&mut self, vpn: u32) -> bool {
+        let set = self.set_of(GLOBAL_TAG, vpn);
+        let base = set * self.ways;
+        let epoch = self.global_epoch;
+        let hit = self.entries[base..base + self.ways].iter().any(|e| {
+            e.flags & (VALID | GLOBAL) == VALID | GLOBAL && e.vpn == vpn && e.epoch == epoch
+        });
+        if !hit {
+            let slot = self.victim_slot(set);
+            self.entries[base + slot] = Entry {
+                vpn,
+                version: 0,
+                epoch,
+                mm: MmId::INIT_MM,
+                tag: GLOBAL_TAG,
+                flags: VALID | GLOBAL,
+            };
+        }
+        hit
+    }
+
+    /// A free (not live) way of `set`, else the next round-robin victim.
+    fn victim_slot(&mut self, set: usize) -> usize {
+        let base = set * self.ways;
+        (0..self.ways)
+            .find(|&i| !self.live(&self.entries[base + i]))
+            .unwrap_or_else(|| {
+                let v = self.victim[set] as usize % self.ways;
+                self.victim[set] = ((v + 1) % self.ways) as u8;
+                v
+            })
+    }
+
+    /// Live global (kernel) entries, for tests and the inspector's counts.
+    pub fn global_entries(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| e.flags & GLOBAL != 0 && self.live(e))
+            .count()
     }
 
     /// Marks an entry as already reported stale.
@@ -82,13 +139,7 @@ impl Tlb {
     pub fn fill(&mut self, tag: u16, mm: MmId, vpn: u32, version: u32) {
         let set = self.set_of(tag, vpn);
         let base = set * self.ways;
-        let slot = (0..self.ways)
-            .find(|&i| !self.live(&self.entries[base + i]))
-            .unwrap_or_else(|| {
-                let v = self.victim[set] as usize % self.ways;
-                self.victim[set] = ((v + 1) % self.ways) as u8;
-                v
-            });
+        let slot = self.victim_slot(set);
         self.entries[base + slot] = Entry {
             vpn,
             version,
@@ -112,18 +163,20 @@ impl Tlb {
         self.epoch[t] = self.epoch[t].wrapping_add(1);
     }
 
-    /// Drops everything (CR4.PGE toggle / INVPCID all).
+    /// Drops everything, global entries included (CR4.PGE toggle / INVPCID all).
     pub fn flush_all(&mut self) {
         for t in 0..TAGS {
             self.flush_tag(t as u16);
         }
+        self.global_epoch = self.global_epoch.wrapping_add(1);
     }
 
-    /// Every translation the hardware could still use, in storage order (for the inspector).
+    /// Every user translation the hardware could still use, in storage order (for the
+    /// inspector; the global kernel entries are left out, see `global_entries`).
     pub fn live_entries(&self) -> impl Iterator<Item = (u16, &Entry)> + '_ {
         self.entries
             .iter()
-            .filter(|e| self.live(e))
+            .filter(|e| e.flags & GLOBAL == 0 && self.live(e))
             .map(|e| (e.tag, e))
     }
 
@@ -131,7 +184,7 @@ impl Tlb {
     /// share an epoch slot are not flushed along).
     pub fn flush_asid(&mut self, tag: u16) {
         for e in &mut self.entries {
-            if e.tag == tag {
+            if e.tag == tag && e.flags & GLOBAL == 0 {
                 e.flags = 0;
             }
         }
@@ -170,5 +223,29 @@ mod tests {
         }
         let live = (0..3).filter(|&v| t.lookup(0, v).is_some()).count();
         assert_eq!(live, 2);
+    }
+
+    #[test]
+    fn global_entries_survive_a_tag_flush_take_capacity_and_go_with_flush_all() {
+        let mut t = Tlb::new(1, 1);
+        assert!(!t.touch_global(9), "first touch misses");
+        assert!(t.touch_global(9), "then hits");
+        t.flush_tag(0);
+        assert!(t.touch_global(9), "a CR3 write keeps global entries");
+        assert!(
+            t.lookup(0, 9).is_none(),
+            "a user lookup never matches a global entry"
+        );
+        t.fill(0, MmId(1), 5, 0);
+        assert!(
+            !t.touch_global(9),
+            "the user fill evicted it from the one-entry TLB"
+        );
+        assert!(
+            t.lookup(0, 5).is_none(),
+            "and the kernel refill evicted the user entry"
+        );
+        t.flush_all();
+        assert_eq!(t.global_entries(), 0);
     }
 }

@@ -39,6 +39,22 @@ describe('calibration of the shipped presets against the seeds', () => {
     expect(f['madvise-stack-unaligned']).toBeCloseTo(f['madvise-stack'], 9);
   });
 
+  it('models the PCID-on misses with global kernel translations, the same with PCID on and off', () => {
+    const v = Object.fromEntries(report.rows.map((r) => [r.id, r.predicted]));
+    const bare = calibrate(wasm, { extra: ['costs.kernel_pages=0'] });
+    const b = Object.fromEntries(bare.rows.map((r) => [r.id, r.predicted]));
+    // Without the kernel's footprint only hashed-set conflicts among user pages miss (~14 per
+    // round trip) and the ratio is far above the seed's; with it, the PCID-on misses grow.
+    expect(b['misses512-off'] / b['misses512-on']).toBeGreaterThan(60);
+    expect(v['misses512-on']).toBeGreaterThan(4 * b['misses512-on']);
+    // Global entries survive every CR3 write: without PCID each kernel page misses only once.
+    const kernelPages = 12;
+    expect(Math.round((v['misses512-off'] - b['misses512-off']) * 1e6)).toBe(kernelPages);
+    const ratio = v['misses512-off'] / v['misses512-on'];
+    expect(ratio).toBeGreaterThan(10);
+    expect(ratio).toBeLessThan(20);
+  });
+
   it('fails when a preset drifts', () => {
     const drifted = calibrate(wasm, { extra: ['costs.tlb_refill_ns=9'] });
     expect(drifted.failures).toBeGreaterThan(0);

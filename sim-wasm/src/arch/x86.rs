@@ -435,20 +435,9 @@ impl X86 {
     }
 }
 
-impl Arch for X86 {
-    fn name(&self) -> &'static str {
-        "x86"
-    }
-
-    fn tlb_tag(&self, w: &World, cpu: CpuId) -> u16 {
-        if w.cfg.design.pcid {
-            w.cpus[cpu.index()].tlbstate.loaded_mm_asid
-        } else {
-            0
-        }
-    }
-
-    fn switch_mm(&self, w: &mut World, cpu: CpuId, next: MmId) -> Ns {
+impl X86 {
+    /// `switch_mm_irqs_off` proper (§2.1): case A / case B, the ASID choice and the CR3 write.
+    fn switch_address_space(&self, w: &mut World, cpu: CpuId, next: MmId) -> Ns {
         let now = w.now();
         let ts = &mut w.cpus[cpu.index()].tlbstate;
         let prev = ts.loaded_mm;
@@ -511,6 +500,31 @@ impl Arch for X86 {
         }
         w.trace.span(now, cost, cpu, EventKind::SwitchMm, f);
         cost
+    }
+}
+
+impl Arch for X86 {
+    fn name(&self) -> &'static str {
+        "x86"
+    }
+
+    fn tlb_tag(&self, w: &World, cpu: CpuId) -> u16 {
+        if w.cfg.design.pcid {
+            w.cpus[cpu.index()].tlbstate.loaded_mm_asid
+        } else {
+            0
+        }
+    }
+
+    fn switch_mm(&self, w: &mut World, cpu: CpuId, next: MmId) -> Ns {
+        // A switch to a user task (not `flush_tlb_func` leaving lazy mode for `init_mm`) runs
+        // the kernel's syscall, wakeup and scheduler paths first: their global translations.
+        let kernel = if next == MmId::INIT_MM {
+            0
+        } else {
+            w.touch_kernel(cpu)
+        };
+        kernel.saturating_add(self.switch_address_space(w, cpu, next))
     }
 
     fn enter_lazy_tlb(&self, w: &mut World, cpu: CpuId) {
