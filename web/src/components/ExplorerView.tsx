@@ -1,6 +1,8 @@
 // The explorer page: settings in the sidebar; narration, legend, transport, the A (and B)
 // timelines, the summary or comparison, the inspector, event log and machine state.
+import { useState } from 'react';
 import type { Explorer } from '../app/useExplorer';
+import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
 import { initiatorOf } from '../model/ipis';
 import type { RunResult } from '../sim/session';
@@ -11,6 +13,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { EventLog } from './EventLog';
 import { Inspector } from './Inspector';
 import { Legend } from './Legend';
+import { MeasuredEventsFile } from './MeasuredEventsFile';
 import { Narration } from './Narration';
 import { Prose } from './Prose';
 import { RunProblem } from './RunProblem';
@@ -32,6 +35,7 @@ interface Props {
 
 export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }: Props) {
   const { a, b, guide } = x;
+  const [measured, setMeasured] = useState<MeasuredEvents | null>(null);
   // Both timelines share window, cursor and spacing; only A is selectable and highlighted.
   const timeline = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => (
     <ErrorBoundary label={`timeline ${side}`} resetKey={r.trace.version}>
@@ -51,6 +55,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
         spacing={x.spacing}
         initiator={initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
+        measured={side === 'A' ? measured : null}
       />
     </ErrorBoundary>
   );
@@ -64,6 +69,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
             onUrl({ ...url, step: null });
           }}
         />
+        <MeasuredEventsFile value={measured} onLoad={setMeasured} />
         <Controls
           name="A"
           overrides={url.overrides}

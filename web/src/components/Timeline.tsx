@@ -6,6 +6,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { defaultCollapsed } from '../model/layout';
 import { TRACKS } from '../model/lanes';
 import { hitTest } from '../model/lod';
+import type { MeasuredEvents } from '../content/eventCsv';
 import type { Spacing } from '../model/spacing';
 import { toTimelineModel } from '../model/timelineModel';
 import type { Trace } from '../sim/trace';
@@ -36,6 +37,8 @@ export interface TimelineProps {
   /** What the 0 key resets to, in ns (default: the whole trace). */
   fullExtent?: [number, number];
   onRendered?: () => void;
+  /** Per-event measurements drawn under the CPU lanes (viz/marks/measured.ts). */
+  measured?: MeasuredEvents | null;
 }
 
 const NONE: readonly number[] = [];
@@ -88,10 +91,10 @@ export function Timeline(props: TimelineProps) {
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
   // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
-  const SCENE = 7;
+  const SCENE = 8;
   const inputs = () => {
     const { props: p, model: m, collapsed: c, width: w, win } = live.current;
-    return [m, win[0], win[1], p.highlight, c, w, p.initiator, p.cursor, p.selected];
+    return [m, win[0], win[1], p.highlight, c, w, p.initiator, p.measured, p.cursor, p.selected];
   };
   const draw = useCallback(() => {
     const { props: p, model: m, collapsed: c, width: w, toggleGroup: tg, win } = live.current;
@@ -116,6 +119,7 @@ export function Timeline(props: TimelineProps) {
       highlight: p.highlight ?? NONE,
       collapsed: c,
       initiator: p.initiator ?? -1,
+      measured: p.measured ?? null,
       dpr: window.devicePixelRatio || 1,
       onToggleGroup: tg,
     });
@@ -144,11 +148,11 @@ export function Timeline(props: TimelineProps) {
   }, [draw, schedule]);
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
-  const { window: win, cursor, selected, highlight } = props;
+  const { window: win, cursor, selected, highlight, measured } = props;
   useEffect(() => {
     live.current.win = win;
     schedule();
-  }, [model, win, cursor, selected, highlight, width, collapsed, initiator, schedule]);
+  }, [model, win, cursor, selected, highlight, measured, width, collapsed, initiator, schedule]);
 
   useEffect(() => {
     const box = boxRef.current;

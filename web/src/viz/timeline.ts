@@ -10,6 +10,7 @@ import { candidates } from '../model/intervals';
 import { toLayout, type LaneLayout } from '../model/layout';
 import { TRACKS } from '../model/lanes';
 import { binsFromPyramid, countInWindow, groupPyramid, toLod, type BinPyramid } from '../model/lod';
+import type { MeasuredEvents } from '../content/eventCsv';
 import type { IntervalIndex } from '../model/intervals';
 import type { TimelineModel } from '../model/timelineModel';
 import type { Columns } from './columns';
@@ -17,6 +18,7 @@ import { toPalette } from './columns';
 import { renderAxis, renderBackgrounds, renderLabels } from './frame';
 import { renderAggregates, type CanvasItem } from './marks/aggregates';
 import { renderArrows, renderArrowsCanvas } from './marks/arrows';
+import { renderMeasured } from './marks/measured';
 import { renderOverlay } from './marks/overlay';
 import { renderSpans } from './marks/spans';
 import { layoutGenerations, renderSteps } from './marks/steps';
@@ -42,6 +44,8 @@ export interface TimelineState {
   highlight: readonly number[];
   collapsed: ReadonlySet<number>;
   initiator: number;
+  /** Per-event measurements drawn under their CPU lanes (marks/measured.ts). */
+  measured?: MeasuredEvents | null;
   dpr?: number;
   onToggleGroup?: (group: number) => void;
 }
@@ -259,6 +263,7 @@ export function renderTimeline(
     columns,
     state.selected,
   );
+  renderMeasured(layer(top, 'measured'), state.measured ?? null, scales, pos);
   renderOverlay(layer(top, 'overlay', clipId), scales, columns, {
     cursor: state.cursor,
     selected: state.selected,

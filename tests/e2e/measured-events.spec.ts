@@ -1,0 +1,37 @@
+import { resolve } from 'node:path';
+import { expect, test } from './fixtures';
+
+// Per-event measurements (content/datasets/README.md, "Per-event timings") loaded from the
+// explorer sidebar are drawn under their CPU lanes, labelled as measured, apart from the model.
+test('a per-event CSV draws measured marks under the right CPU lanes', async ({ sim }) => {
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles('#measured-events-input', resolve('tests/fixtures/measured-events.csv'));
+  await expect(page.getByTestId('measured-summary')).toContainText(
+    '3 events from measured-events.csv, drawn under each CPU lane: measured on local-test-vm (ftrace)',
+  );
+  const marks = page.locator('.timeline g.measured g.measured-mark');
+  await expect(marks).toHaveCount(3);
+  await expect(marks.locator('title').first()).toContainText('measured on local-test-vm (ftrace)');
+  const box = async (cpu: number) => {
+    const m = page.locator(`.timeline g.measured-mark[data-cpu="${cpu}"]`);
+    await expect(m).toHaveCount(1);
+    return (await m.boundingBox())!;
+  };
+  const [c0, c1, c2] = [await box(0), await box(1), await box(2)];
+  // One lane per CPU, top to bottom; the same time gives the same x in every lane.
+  expect(c0.y).toBeLessThan(c1.y);
+  expect(c1.y).toBeLessThan(c2.y);
+  expect(c0.x).toBeLessThan(c1.x);
+  expect(Math.abs(c2.x + c2.width / 2 - (c1.x + 3))).toBeLessThan(10);
+  // Not a model mark: no data-row of the trace, and each measured lane says so.
+  await expect(page.locator('.timeline .mark.measured-mark')).toHaveCount(0);
+  await expect(page.locator('.timeline text.measured-lane')).toHaveCount(3);
+  await expect(page.locator('.timeline text.measured-lane').first()).toHaveText(/measured/);
+  // Each mark sits in the gap under its own lane: below the lane's top and above the next's.
+  const lane = await page.locator('.timeline text.measured-lane').nth(1).boundingBox();
+  expect(Math.abs(lane!.y + lane!.height / 2 - (c1.y + c1.height / 2))).toBeLessThan(8);
+
+  await page.getByRole('button', { name: 'remove' }).click();
+  await expect(marks).toHaveCount(0);
+});
