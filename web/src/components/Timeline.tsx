@@ -42,6 +42,7 @@ export interface TimelineProps {
 }
 
 const NONE: readonly number[] = [];
+const VIEW_MARGIN = 160;
 const HINT = 'Ctrl+wheel or W/S zoom · drag or A/D pan · 0 reset';
 
 export function Timeline(props: TimelineProps) {
@@ -82,6 +83,31 @@ export function Timeline(props: TimelineProps) {
     return () => observer.disconnect();
   }, []);
 
+  // Where the plot is on screen, read at most every 250 ms (or after a scroll or resize):
+  // reading it forces a layout of whatever the page changed since the last frame (the event
+  // log, for one), so within a gesture it is read once and reused. The draw uses it to cover
+  // only the rows on screen.
+  const place = useRef({ at: -Infinity, left: 0, top: 0 });
+  const placed = useCallback(() => {
+    const el = topRef.current;
+    const now = performance.now();
+    if (el && now - place.current.at > 250) {
+      const r = el.getBoundingClientRect();
+      place.current = { at: now, left: r.left, top: r.top };
+    }
+    place.current.at = now;
+    return place.current;
+  }, []);
+  const viewOf = (): [number, number] => {
+    const { top } = placed();
+    const h = window.innerHeight || 1e6;
+    // A margin above and below, so a scroll shows drawn rows while the next draw catches up.
+    return [
+      Math.floor((-top - VIEW_MARGIN) / 64) * 64,
+      Math.ceil((h - top + VIEW_MARGIN) / 64) * 64,
+    ];
+  };
+
   // Everything the draw and the event handlers read, current as of the last render.
   const live = useRef({ props, model, collapsed, width, toggleGroup, win: props.window });
   const stats = useRef<RenderStats | null>(null);
@@ -91,10 +117,24 @@ export function Timeline(props: TimelineProps) {
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
   // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
-  const SCENE = 8;
+  const SCENE = 10;
   const inputs = () => {
     const { props: p, model: m, collapsed: c, width: w, win } = live.current;
-    return [m, win[0], win[1], p.highlight, c, w, p.initiator, p.measured, p.cursor, p.selected];
+    const [v0, v1] = viewOf();
+    return [
+      m,
+      win[0],
+      win[1],
+      p.highlight,
+      c,
+      w,
+      p.initiator,
+      v0,
+      v1,
+      p.measured,
+      p.cursor,
+      p.selected,
+    ];
   };
   const draw = useCallback(() => {
     const { props: p, model: m, collapsed: c, width: w, toggleGroup: tg, win } = live.current;
@@ -102,6 +142,7 @@ export function Timeline(props: TimelineProps) {
     if (!base || !top || w <= 0) return;
     const t0 = performance.now();
     const now = inputs();
+    const view: [number, number] = [now[7] as number, now[8] as number];
     const sceneDrawn = stats.current && now.every((v, i) => i >= SCENE || v === drawn.current[i]);
     drawn.current = now;
     if (sceneDrawn && stats.current) {
@@ -121,6 +162,7 @@ export function Timeline(props: TimelineProps) {
       initiator: p.initiator ?? -1,
       measured: p.measured ?? null,
       dpr: window.devicePixelRatio || 1,
+      view,
       onToggleGroup: tg,
     });
     if (statusRef.current) statusRef.current.textContent = describeStats(stats.current) || HINT;
@@ -146,7 +188,15 @@ export function Timeline(props: TimelineProps) {
     draw();
     schedule();
   }, [draw, schedule]);
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  // Cancel a pending draw on unmount, and forget it: React's StrictMode (dev) unmounts and
+  // remounts, and a stale id would make schedule() think a draw is still pending forever.
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(frame.current);
+      frame.current = 0;
+    },
+    [],
+  );
 
   const { window: win, cursor, selected, highlight, measured } = props;
   useEffect(() => {
@@ -159,20 +209,24 @@ export function Timeline(props: TimelineProps) {
     const top = topRef.current;
     if (!box || !top) return;
     const pos = () => live.current.model.pos;
-    // Reading the element's position forces a layout of whatever the page changed since the
-    // last frame (the event log, for one), so within a gesture it is read once and reused.
-    let left = { at: -Infinity, x: 0 };
     const plotBounds = (): [number, number] => {
-      const now = performance.now();
-      if (now - left.at > 250) left = { at: now, x: top.getBoundingClientRect().left };
-      left.at = now;
+      const { left } = placed();
       const [a, b] = stats.current?.scales.plot ?? [0, 1];
-      return [left.x + a, left.x + b];
+      return [left + a, left + b];
     };
-    const fresh = () => (left.at = -Infinity);
+    const fresh = () => (place.current.at = -Infinity);
+    // A scroll moves the slice on screen: redraw the rows that come into view.
+    const scrolled = () => {
+      fresh();
+      schedule();
+    };
     const observer = new ResizeObserver(fresh);
     observer.observe(box);
-    window.addEventListener('scroll', fresh, { capture: true, passive: true });
+    // The page growing or shrinking above the timeline moves it without a scroll.
+    const pageObserver = new ResizeObserver(scrolled);
+    pageObserver.observe(document.documentElement);
+    window.addEventListener('scroll', scrolled, { capture: true, passive: true });
+    window.addEventListener('resize', scrolled, { passive: true });
     box.addEventListener('pointerdown', fresh, { capture: true });
     const detach = attachInteractions(box, {
       plotBounds,
@@ -229,10 +283,12 @@ export function Timeline(props: TimelineProps) {
     return () => {
       detach();
       observer.disconnect();
-      window.removeEventListener('scroll', fresh, { capture: true });
+      pageObserver.disconnect();
+      window.removeEventListener('scroll', scrolled, { capture: true });
+      window.removeEventListener('resize', scrolled);
       box.removeEventListener('pointerdown', fresh, { capture: true });
     };
-  }, [drawNow]);
+  }, [drawNow, schedule, placed]);
 
   const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
   return (

@@ -3,22 +3,24 @@
 import type { Selection } from 'd3';
 import type { LayoutRow } from '../model/layout';
 import type { PosMap } from '../model/spacing';
+import { set, setText } from './dom';
 import { AXIS_HEIGHT, formatNs, LANE_GAP, SIZES, type Scales } from './scales';
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
 
 export function renderBackgrounds(g: G, scales: Scales): void {
   const { layout, width } = scales;
-  g.selectAll('rect')
+  g.selectAll<SVGRectElement, LayoutRow>('rect')
     .data(layout.rows)
     .join('rect')
-    .attr('class', (r) => (r.type === 'group' ? 'group-bg' : `lane-bg lane-bg-${r.type}`))
-    .attr('x', 0)
-    .attr('y', (r) => r.y)
-    .attr('width', width)
-    .attr('height', (r) =>
-      r.type === 'group' ? SIZES.headerHeight - 2 : layout.laneHeight - LANE_GAP / 2,
-    );
+    .each(function (r) {
+      set(this, 'class', r.type === 'group' ? 'group-bg' : `lane-bg lane-bg-${r.type}`);
+      set(this, 'x', '0');
+      set(this, 'y', String(r.y));
+      set(this, 'width', String(width));
+      const h = r.type === 'group' ? SIZES.headerHeight - 2 : layout.laneHeight - LANE_GAP / 2;
+      set(this, 'height', String(h));
+    });
 }
 
 export function renderLabels(
@@ -37,17 +39,19 @@ export function renderLabels(
       l.append('text').attr('class', 'lane-label');
       return l;
     })
-    .attr('class', (r) => (r.type === 'cpu' ? 'lane' : 'lane aggregate'))
-    .attr('data-cpu', (r) => (r.type === 'cpu' ? r.cpu : null))
-    .attr('data-group', (r) => (r.type === 'aggregate' ? r.group : null))
-    .select('text')
-    .attr('x', 8)
-    .attr('y', (r) => r.y + mid)
-    .text((r) => {
+    .each(function (r) {
+      set(this, 'class', r.type === 'cpu' ? 'lane' : 'lane aggregate');
+      if (r.type === 'cpu') set(this, 'data-cpu', String(r.cpu));
+      else this.removeAttribute('data-cpu');
+      if (r.type === 'aggregate') set(this, 'data-group', String(r.group));
+      else this.removeAttribute('data-group');
+      const text = this.firstChild as SVGTextElement;
+      set(text, 'x', '8');
+      set(text, 'y', String(r.y + mid));
       if (r.type === 'cpu')
-        return r.cpu === initiator ? `CPU ${r.cpu} · initiator` : `CPU ${r.cpu}`;
-      if (r.type === 'aggregate') return `${r.last - r.first + 1} CPUs, merged`;
-      return '';
+        setText(text, r.cpu === initiator ? `CPU ${r.cpu} · initiator` : `CPU ${r.cpu}`);
+      else if (r.type === 'aggregate') setText(text, `${r.last - r.first + 1} CPUs, merged`);
+      else setText(text, '');
     });
 
   const groups = layout.rows.filter((r) => r.type === 'group');
@@ -66,19 +70,19 @@ export function renderLabels(
     .each(function (r) {
       if (r.type !== 'group') return;
       const label = `CPUs ${r.first}–${r.last}`;
-      this.setAttribute('data-group', String(r.group));
-      this.setAttribute('aria-expanded', String(!r.collapsed));
-      this.setAttribute('aria-label', `${r.collapsed ? 'Expand' : 'Collapse'} ${label}`);
+      set(this, 'data-group', String(r.group));
+      set(this, 'aria-expanded', String(!r.collapsed));
+      set(this, 'aria-label', `${r.collapsed ? 'Expand' : 'Collapse'} ${label}`);
       const rect = this.firstChild as SVGRectElement;
-      rect.setAttribute('x', '0');
-      rect.setAttribute('y', String(r.y));
-      rect.setAttribute('width', String(scales.plot[0] + 160));
-      rect.setAttribute('height', String(SIZES.headerHeight - 2));
+      set(rect, 'x', '0');
+      set(rect, 'y', String(r.y));
+      set(rect, 'width', String(scales.plot[0] + 160));
+      set(rect, 'height', String(SIZES.headerHeight - 2));
       const text = this.lastChild as SVGTextElement;
-      text.setAttribute('x', '6');
-      text.setAttribute('y', String(r.y + 13));
+      set(text, 'x', '6');
+      set(text, 'y', String(r.y + 13));
       const hasInit = initiator >= r.first && initiator <= r.last ? ' · initiator' : '';
-      text.textContent = `${r.collapsed ? '▸' : '▾'} ${label}${hasInit}`;
+      setText(text, `${r.collapsed ? '▸' : '▾'} ${label}${hasInit}`);
     })
     .on('click', (e: MouseEvent, r) => {
       e.stopPropagation();
@@ -108,17 +112,20 @@ export function renderAxis(g: G, scales: Scales, pos: PosMap): void {
     ? x.ticks(count).filter((t) => Number.isInteger(t) && t >= a && t <= b)
     : x.ticks(count);
   const format = event ? (d: number) => `#${Math.round(d)}` : formatNs;
-  g.attr('class', 'axis')
-    .attr('transform', `translate(0,${AXIS_HEIGHT - 4})`)
-    .attr('fill', 'none')
-    .attr('font-size', 10)
-    .attr('text-anchor', 'middle');
-  g.selectAll('path.domain')
+  const root = g.node();
+  if (root) {
+    set(root, 'class', 'axis');
+    set(root, 'transform', `translate(0,${AXIS_HEIGHT - 4})`);
+    set(root, 'fill', 'none');
+    set(root, 'font-size', '10');
+    set(root, 'text-anchor', 'middle');
+  }
+  g.selectAll<SVGPathElement, number>('path.domain')
     .data([0])
-    .join('path')
-    .attr('class', 'domain')
-    .attr('stroke', 'currentColor')
-    .attr('d', `M${plot[0] + 0.5},-6V0.5H${plot[1] + 0.5}V-6`);
+    .join((enter) => enter.append('path').attr('class', 'domain').attr('stroke', 'currentColor'))
+    .each(function () {
+      set(this, 'd', `M${plot[0] + 0.5},-6V0.5H${plot[1] + 0.5}V-6`);
+    });
   const ticks = g
     .selectAll<SVGGElement, number>('g.tick')
     .data(values)
@@ -129,18 +136,22 @@ export function renderAxis(g: G, scales: Scales, pos: PosMap): void {
       return t;
     });
   ticks.each(function (d) {
-    this.setAttribute('transform', `translate(${x(d) + 0.5},0)`);
+    set(this, 'transform', `translate(${x(d) + 0.5},0)`);
     const text = this.lastChild as SVGTextElement;
     const label = format(d);
     if (text.textContent !== label) text.textContent = label;
   });
-  g.selectAll('text.axis-title')
+  g.selectAll<SVGTextElement, number>('text.axis-title')
     .data([0])
-    .join('text')
-    .attr('class', 'axis-title')
-    .attr('fill', null)
-    .attr('text-anchor', 'start')
-    .attr('x', 8)
-    .attr('y', -8)
-    .text(event ? 'event order' : 'time');
+    .join((enter) =>
+      enter
+        .append('text')
+        .attr('class', 'axis-title')
+        .attr('text-anchor', 'start')
+        .attr('x', 8)
+        .attr('y', -8),
+    )
+    .each(function () {
+      setText(this, event ? 'event order' : 'time');
+    });
 }

@@ -15,6 +15,7 @@ import type { IntervalIndex } from '../model/intervals';
 import type { TimelineModel } from '../model/timelineModel';
 import type { Columns } from './columns';
 import { toPalette } from './columns';
+import { set } from './dom';
 import { renderAxis, renderBackgrounds, renderLabels } from './frame';
 import { renderAggregates, type CanvasItem } from './marks/aggregates';
 import { renderArrows, renderArrowsCanvas } from './marks/arrows';
@@ -47,6 +48,13 @@ export interface TimelineState {
   /** Per-event measurements drawn under their CPU lanes (marks/measured.ts). */
   measured?: MeasuredEvents | null;
   dpr?: number;
+  /**
+   * The vertical slice of the timeline on screen (plus some margin), in its own y coordinates.
+   * The canvas covers only this slice and marks outside it are not computed: on a 128-CPU
+   * stack most of the timeline is scrolled away, and a software-rendered canvas costs per
+   * pixel (clear, raster, commit). Default: everything.
+   */
+  view?: [number, number];
   onToggleGroup?: (group: number) => void;
 }
 
@@ -83,10 +91,19 @@ function layer(
   const g = svg
     .selectAll<SVGGElement, unknown>(`g.${name}`)
     .data([0])
-    .join('g')
-    .attr('class', name) as unknown as G;
-  if (clip) g.attr('clip-path', `url(#${clip})`);
+    .join((enter) => enter.append('g').attr('class', name)) as unknown as G;
+  const node = g.node();
+  if (clip && node) set(node, 'clip-path', `url(#${clip})`);
   return g;
+}
+
+/** Canvases cleared by a draw that put nothing on them (and not resized since). */
+const blank = new WeakSet<HTMLCanvasElement>();
+
+function sizeSvg(svg: SVGSVGElement, width: number, height: number): void {
+  set(svg, 'width', String(width));
+  set(svg, 'height', String(height));
+  set(svg, 'viewBox', `0 0 ${width} ${height}`);
 }
 
 // getComputedStyle forces a style recalculation of whatever the page changed since the last
@@ -114,6 +131,9 @@ export function renderTimeline(
   const scales = toScales(layout, [p0, p1], state.width, gens.height);
   const { width, height, plot } = scales;
   const plotW = plot[1] - plot[0];
+  const vy0 = Math.max(0, Math.floor(state.view?.[0] ?? 0));
+  const vy1 = Math.max(vy0, Math.min(height, Math.ceil(state.view?.[1] ?? height)));
+  const inView = (y: number) => y + TRACK_HEIGHT > vy0 && y < vy1;
 
   // Which sub-tracks are on screen, and is the view small enough for SVG marks?
   const cpuTracks: { cpu: number; track: number; ix: IntervalIndex }[] = [];
@@ -142,6 +162,9 @@ export function renderTimeline(
   const svgRows: number[] = [];
   const items: CanvasItem[] = [];
   for (const { cpu, track, ix } of cpuTracks) {
+    // SVG marks are few (≤ SVG_LIMIT) and stay in the DOM wherever they are; canvas marks
+    // off screen are skipped.
+    if (!svgMode && !inView(scales.trackY(cpu, track))) continue;
     const lod = toLod([ix], [p0, p1], plotW, { maxRows: svgMode ? Infinity : plotW / 3 });
     const y = scales.trackY(cpu, track) + 1;
     if (lod.mode === 'bins') items.push({ y, h: TRACK_HEIGHT - 2, bins: lod.bins });
@@ -149,6 +172,7 @@ export function renderTimeline(
     else items.push({ y, h: TRACK_HEIGHT - 2, rows: lod.rows });
   }
   for (const a of aggregates) {
+    if (!inView(a.y)) continue;
     // Zoomed out, a collapsed group reads its precomputed bins: cost follows pixels, not rows.
     const bins = a.pyramid && binsFromPyramid(a.pyramid, [p0, p1], plotW);
     if (bins) {
@@ -177,11 +201,9 @@ export function renderTimeline(
   const markState = { selected: state.selected, highlight: highlightSet };
 
   // Base layer.
-  const base = select(els.base)
-    .attr('width', width)
-    .attr('height', height)
-    .attr('viewBox', `0 0 ${width} ${height}`)
-    .attr('aria-hidden', 'true');
+  sizeSvg(els.base, width, height);
+  set(els.base, 'aria-hidden', 'true');
+  const base = select(els.base);
   renderBackgrounds(layer(base, 'lanes-bg'), scales);
 
   // Canvas layer.
@@ -190,17 +212,25 @@ export function renderTimeline(
   if (els.canvas && ctx) {
     const dpr = state.dpr ?? 1;
     const cw = Math.round(width * dpr);
-    const ch = Math.round(height * dpr);
+    const ch = Math.round((vy1 - vy0) * dpr);
     if (els.canvas.width !== cw || els.canvas.height !== ch) {
       els.canvas.width = cw;
       els.canvas.height = ch;
+      blank.delete(els.canvas);
       els.canvas.style.width = `${width}px`;
-      els.canvas.style.height = `${height}px`;
+      els.canvas.style.height = `${vy1 - vy0}px`;
     }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, height);
+    const shift = `translateY(${vy0}px)`;
+    if (els.canvas.style.transform !== shift) els.canvas.style.transform = shift;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, -vy0 * dpr);
+    // A canvas left blank is not cleared again: a canvas that is written to is copied for the
+    // compositor on every frame (software rendering), which SVG-mode frames need not pay.
+    const empty = !items.length && arrowMode !== 'canvas';
+    if (!empty || !blank.has(els.canvas)) ctx.clearRect(0, vy0, width, vy1 - vy0);
+    if (empty) blank.add(els.canvas);
+    else blank.delete(els.canvas);
     const color = paletteOf(els.canvas);
-    renderAggregates(ctx, items, scales, columns, color, highlightSet !== null);
+    if (items.length) renderAggregates(ctx, items, scales, columns, color, highlightSet !== null);
     if (arrowMode === 'canvas') {
       renderArrowsCanvas(ctx, Int32Array.from(arrowIds), model.arrows, scales, columns, color);
     }
@@ -210,39 +240,43 @@ export function renderTimeline(
   // Top layer.
   const uid = uidOf(els.top);
   const clipId = `tl-clip-${uid}`;
-  const top = select(els.top)
-    .attr('width', width)
-    .attr('height', height)
-    .attr('viewBox', `0 0 ${width} ${height}`);
+  sizeSvg(els.top, width, height);
+  const top = select(els.top);
   const defs = top.selectAll('defs').data([0]).join('defs');
+  // Written only when they change: a clip or marker edit repaints everything that uses it.
   defs
-    .selectAll('marker')
+    .selectAll<SVGMarkerElement, string>('marker')
     .data(['ipi', 'ack'])
-    .join('marker')
-    .attr('id', (d) => `tl-arrow-${uid}-${d}`)
-    .attr('viewBox', '0 0 10 10')
-    .attr('refX', 9)
-    .attr('refY', 5)
-    .attr('markerWidth', 6)
-    .attr('markerHeight', 6)
-    .attr('orient', 'auto-start-reverse')
-    .selectAll('path')
-    .data((d) => [d])
-    .join('path')
-    .attr('d', 'M 0 0 L 10 5 L 0 10 z')
-    .attr('class', (d) => `arrowhead arrowhead-${d}`);
+    .join((enter) =>
+      enter
+        .append('marker')
+        .attr('viewBox', '0 0 10 10')
+        .attr('refX', 9)
+        .attr('refY', 5)
+        .attr('markerWidth', 6)
+        .attr('markerHeight', 6)
+        .attr('orient', 'auto-start-reverse')
+        .call((m) =>
+          m
+            .append('path')
+            .attr('d', 'M 0 0 L 10 5 L 0 10 z')
+            .attr('class', (d) => `arrowhead arrowhead-${d}`),
+        ),
+    )
+    .each(function (d) {
+      set(this, 'id', `tl-arrow-${uid}-${d}`);
+    });
   defs
-    .selectAll('clipPath')
+    .selectAll<SVGClipPathElement, number>('clipPath')
     .data([0])
-    .join('clipPath')
-    .attr('id', clipId)
-    .selectAll('rect')
-    .data([0])
-    .join('rect')
-    .attr('x', plot[0])
-    .attr('y', 0)
-    .attr('width', plotW)
-    .attr('height', height);
+    .join((enter) => enter.append('clipPath').call((c) => c.append('rect').attr('y', 0)))
+    .each(function () {
+      set(this, 'id', clipId);
+      const rect = this.firstChild as SVGRectElement;
+      set(rect, 'x', String(plot[0]));
+      set(rect, 'width', String(plotW));
+      set(rect, 'height', String(height));
+    });
 
   renderLabels(layer(top, 'labels'), scales, state.initiator, state.onToggleGroup ?? (() => {}));
   renderSpans(layer(top, 'spans', clipId), Int32Array.from(svgRows), scales, columns, markState);
@@ -255,7 +289,7 @@ export function renderTimeline(
     markState,
     `tl-arrow-${uid}`,
   );
-  const genStats = renderSteps(layer(top, 'generations'), gens.tracks, scales, pos);
+  const genStats = renderSteps(layer(top, 'generations'), gens.tracks, scales, pos, [vy0, vy1]);
   const violations = renderViolations(
     layer(top, 'violations'),
     model.violations,

@@ -3,6 +3,7 @@
 import type { Selection } from 'd3';
 import { kindName } from '../../sim/trace';
 import { trackOf, type Columns } from '../columns';
+import { set } from '../dom';
 import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
 
 export interface MarkState {
@@ -34,17 +35,21 @@ export function renderSpans(
             ),
         ),
     )
-    .attr('class', (i) => {
+    .each(function (i) {
+      // Only x and width move with the window; the rest is written when it changes, so a
+      // pan or zoom frame does not restyle (class) or relayout (y) every mark.
       const k = `mark span k-${kindName(trace.kind[i])}`;
-      if (i === state.selected) return `${k} selected`;
-      if (state.highlight) return state.highlight.has(i) ? `${k} highlighted` : `${k} dim`;
-      return k;
-    })
-    .attr('data-kind', (i) => kindName(trace.kind[i]))
-    .attr('data-row', (i) => i)
-    .attr('data-cpu', (i) => trace.cpu[i])
-    .attr('x', (i) => x(pos.rowStart(i)))
-    .attr('y', (i) => scales.trackY(trace.cpu[i], trackOf(trace.kind[i])) + 1)
-    .attr('width', (i) => Math.max(1, x(pos.rowEnd(i)) - x(pos.rowStart(i))))
-    .attr('height', TRACK_HEIGHT - 2);
+      let cls = k;
+      if (i === state.selected) cls = `${k} selected`;
+      else if (state.highlight) cls = state.highlight.has(i) ? `${k} highlighted` : `${k} dim`;
+      set(this, 'class', cls);
+      set(this, 'data-kind', kindName(trace.kind[i]));
+      set(this, 'data-row', String(i));
+      set(this, 'data-cpu', String(trace.cpu[i]));
+      const x0 = x(pos.rowStart(i));
+      set(this, 'x', String(x0));
+      set(this, 'y', String(scales.trackY(trace.cpu[i], trackOf(trace.kind[i])) + 1));
+      set(this, 'width', String(Math.max(1, x(pos.rowEnd(i)) - x0)));
+      set(this, 'height', String(TRACK_HEIGHT - 2));
+    });
 }

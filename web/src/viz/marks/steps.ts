@@ -15,6 +15,7 @@ import {
 } from '../../model/generations';
 import type { LaneLayout } from '../../model/layout';
 import type { PosMap } from '../../model/spacing';
+import { set, setText } from '../dom';
 import type { Scales } from '../scales';
 
 export const GEN_GAP = 14;
@@ -87,6 +88,8 @@ export function renderSteps(
   tracks: readonly GenTrack[],
   scales: Scales,
   pos: PosMap,
+  /** The vertical slice on screen: lag rows outside it are left empty (see TimelineState.view). */
+  view: [number, number] = [-Infinity, Infinity],
 ): Drawn {
   const { x } = scales;
   const [left, right] = scales.plot;
@@ -116,13 +119,13 @@ export function renderSteps(
 
   sel.each((t, k, nodes) => {
     const root = nodes[k];
-    root.setAttribute('data-mm', String(t.mm.mm));
+    set(root, 'data-mm', String(t.mm.mm));
     const q = <E extends Element>(s: string) => root.querySelector(s) as E;
     const bg = q<SVGRectElement>('rect.gen-bg');
-    bg.setAttribute('x', '0');
-    bg.setAttribute('y', String(t.line[0]));
-    bg.setAttribute('width', String(scales.width));
-    bg.setAttribute('height', String(t.y + t.height - t.line[0]));
+    set(bg, 'x', '0');
+    set(bg, 'y', String(t.line[0]));
+    set(bg, 'width', String(scales.width));
+    set(bg, 'height', String(t.y + t.height - t.line[0]));
 
     // The mm's tlb_gen: a step line over the generations visible in the window.
     const { row, value } = t.mm.tlbGen;
@@ -147,15 +150,15 @@ export function renderSteps(
     }
     d.push(`H${right}`);
     stepsDrawn += jB - jA;
-    q<SVGPathElement>('path.gen-line').setAttribute('d', d.join(''));
+    set(q<SVGPathElement>('path.gen-line'), 'd', d.join(''));
     const title = q<SVGTextElement>('text.gen-title');
-    title.setAttribute('x', '8');
-    title.setAttribute('y', String(t.y + 10));
-    title.textContent = `mm ${t.mm.mm}: tlb_gen and each CPU's slot (bands: CPU behind)`;
+    set(title, 'x', '8');
+    set(title, 'y', String(t.y + 10));
+    setText(title, `mm ${t.mm.mm}: tlb_gen and each CPU's slot (bands: CPU behind)`);
     const range = q<SVGTextElement>('text.gen-range');
-    range.setAttribute('x', '8');
-    range.setAttribute('y', String((t.line[0] + t.line[1]) / 2 + 4));
-    range.textContent = lo === hi ? `tlb_gen ${lo}` : `tlb_gen ${lo}–${hi}`;
+    set(range, 'x', '8');
+    set(range, 'y', String((t.line[0] + t.line[1]) / 2 + 4));
+    setText(range, lo === hi ? `tlb_gen ${lo}` : `tlb_gen ${lo}–${hi}`);
     // Step values, where there is room to read them.
     const labelled: typeof values = [];
     const start = { x: left, y: y(lo), v: lo, row: row[jA] };
@@ -170,9 +173,9 @@ export function renderSteps(
     syncTexts(q<SVGGElement>('g.gen-values'), texts, labelled.length);
     labelled.forEach((l, k) => {
       const el = q<SVGGElement>('g.gen-values').children[k] as SVGTextElement;
-      el.setAttribute('x', String(l.x + 3));
-      el.setAttribute('y', String(Math.max(t.line[0] + 9, l.y - 2)));
-      el.textContent = String(l.v);
+      set(el, 'x', String(l.x + 3));
+      set(el, 'y', String(Math.max(t.line[0] + 9, l.y - 2)));
+      setText(el, String(l.v));
     });
 
     // Lag rows.
@@ -182,9 +185,11 @@ export function renderSteps(
     syncTexts(rowLabels, Array.from(rowLabels.children), t.rows.length);
     t.rows.forEach((r, k) => {
       const el = rowLabels.children[k] as SVGTextElement;
-      el.setAttribute('x', String(scales.plot[0] - 6));
-      el.setAttribute('y', String(r.y + LAG_ROW - 2));
-      el.textContent = r.label;
+      set(el, 'x', String(scales.plot[0] - 6));
+      set(el, 'y', String(r.y + LAG_ROW - 2));
+      setText(el, r.label);
+      // Rows scrolled away are not rasterised: their bands are rebuilt when they come back.
+      if (r.y + LAG_ROW <= view[0] || r.y >= view[1]) return;
       col.fill(-1);
       rasteriseLagRow(r.slots, p0, p1, col);
       let c = 0;
@@ -204,16 +209,16 @@ export function renderSteps(
         c = e;
       }
     });
-    q<SVGPathElement>('path.lag-current').setAttribute('d', paths[0].join(''));
+    set(q<SVGPathElement>('path.lag-current'), 'd', paths[0].join(''));
     for (let l = 1; l <= LEVELS; l++)
-      q<SVGPathElement>(`path.lag-${l}`).setAttribute('d', paths[l].join(''));
+      set(q<SVGPathElement>(`path.lag-${l}`), 'd', paths[l].join(''));
     const lagText = q<SVGGElement>('g.lag-text');
     syncTexts(lagText, Array.from(lagText.children), labels.length);
     labels.forEach((l, k) => {
       const el = lagText.children[k] as SVGTextElement;
-      el.setAttribute('x', String(l.x));
-      el.setAttribute('y', String(l.y));
-      el.textContent = l.text;
+      set(el, 'x', String(l.x));
+      set(el, 'y', String(l.y));
+      setText(el, l.text);
     });
   });
   return { tracks: tracks.length, steps: stepsDrawn };
