@@ -3,6 +3,8 @@ import { defineConfig } from '@playwright/test';
 // The production build, served under a sub-path to prove the site works from any prefix.
 export const BASE_PATH = '/tlbscope/demo/';
 const PORT = 4173;
+/** The development server `npm start` runs, checked by dev-server.spec.ts. */
+export const DEV_PORT = 5174;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -30,11 +32,21 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `npx vite preview -c web/vite.config.ts --port ${PORT} --strictPort --base ${BASE_PATH}`,
-    cwd: '..',
-    url: `http://127.0.0.1:${PORT}${BASE_PATH}`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      command: `npx vite preview -c web/vite.config.ts --port ${PORT} --strictPort --base ${BASE_PATH}`,
+      cwd: '..',
+      url: `http://127.0.0.1:${PORT}${BASE_PATH}`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+    {
+      // What `npm start` serves: the dev server (React StrictMode, unbundled modules).
+      command: `npx vite -c web/vite.config.ts --port ${DEV_PORT} --strictPort`,
+      cwd: '..',
+      url: `http://127.0.0.1:${DEV_PORT}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+  ],
 });
