@@ -157,3 +157,41 @@ describe('renderTimeline on a dense trace', () => {
     expect(top.querySelector(`rect.span[data-row="${row}"]`)).not.toBeNull();
   });
 });
+
+describe('renderTimeline frame costs', () => {
+  it('computes canvas marks only for the rows in view', () => {
+    const all = draw(dense).stats;
+    const slice = draw(dense, { view: [0, 200] }).stats;
+    expect(slice.canvasRects).toBeGreaterThan(0);
+    expect(slice.canvasRects).toBeLessThan(all.canvasRects);
+  });
+
+  it('writes nothing when a frame repeats the last one', () => {
+    const { top, base, model } = draw(dense);
+    const observer = new MutationObserver(() => {});
+    for (const el of [top, base])
+      observer.observe(el, {
+        subtree: true,
+        attributes: true,
+        childList: true,
+        characterData: true,
+      });
+    renderTimeline({ base, top, canvas: null }, model, {
+      window: model.pos.extentNs,
+      width: 900,
+      cursor: null,
+      selected: null,
+      highlight: [],
+      collapsed: defaultCollapsed(dense.cpus, initiatorOf(dense)),
+      initiator: initiatorOf(dense),
+    });
+    const changed = observer
+      .takeRecords()
+      .map(
+        (r) =>
+          `${(r.target as Element).getAttribute?.('class') ?? r.target.nodeName} ${r.attributeName ?? r.type}`,
+      );
+    observer.disconnect();
+    expect(changed).toEqual([]);
+  });
+});

@@ -18,7 +18,7 @@ import { toPalette } from './columns';
 import { set } from './dom';
 import { renderAxis, renderBackgrounds, renderLabels } from './frame';
 import { renderAggregates, type CanvasItem } from './marks/aggregates';
-import { renderArrows, renderArrowsCanvas } from './marks/arrows';
+import { arrowPixels, renderArrows, renderArrowsCanvas } from './marks/arrows';
 import { renderMeasured } from './marks/measured';
 import { renderOverlay } from './marks/overlay';
 import { renderSpans } from './marks/spans';
@@ -29,6 +29,8 @@ import { SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
 export const SVG_LIMIT = 2000;
 export const ARROW_SVG_LIMIT = 400;
 export const ARROW_CANVAS_LIMIT = 6000;
+/** Beyond this many line pixels on screen, canvas arrows are hidden too (see arrowPixels). */
+export const ARROW_CANVAS_PIXELS = 400_000;
 
 export interface TimelineElements {
   base: SVGSVGElement;
@@ -194,8 +196,15 @@ export function renderTimeline(
   }
   // Past the limit the rest are only counted (arrows are short, so few of them end early).
   const arrowCount = j < ahi ? ahi - alo - skipped : arrowIds.length;
-  const arrowMode =
+  let arrowMode: RenderStats['arrowMode'] =
     arrowCount <= ARROW_SVG_LIMIT ? 'svg' : arrowCount <= ARROW_CANVAS_LIMIT ? 'canvas' : 'hidden';
+  if (
+    arrowMode === 'canvas' &&
+    els.canvas &&
+    arrowPixels(arrowIds, model.arrows, scales, columns, [vy0, vy1], ARROW_CANVAS_PIXELS) >
+      ARROW_CANVAS_PIXELS
+  )
+    arrowMode = 'hidden';
 
   const highlightSet = state.highlight.length ? new Set(state.highlight) : null;
   const markState = { selected: state.selected, highlight: highlightSet };

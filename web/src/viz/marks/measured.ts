@@ -11,6 +11,7 @@ import type { PosMap } from '../../model/spacing';
 import type { MeasuredEvents } from '../../content/eventCsv';
 import { measuredLabel } from '../../content/eventCsv';
 import { formatNs, LANE_GAP, TRACK_HEIGHT, type Scales } from '../scales';
+import { set } from '../dom';
 
 /** The most measured marks drawn in one window; beyond, a lane keeps one per pixel column. */
 export const MAX_MEASURED_MARKS = 3000;
@@ -54,7 +55,7 @@ export function renderMeasured(
     if (!lanes.has(y)) lanes.set(y, measuredLabel(e.machine, e.source));
   }
   const root = g.node();
-  if (root) root.setAttribute('class', 'measured');
+  if (root) set(root, 'class', 'measured');
 
   g.selectAll<SVGGElement, Mark>('g.measured-mark')
     .data(marks, (m) => String(m.i))
