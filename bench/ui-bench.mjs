@@ -10,6 +10,10 @@
 //                  the start of an animation frame and timed until a task queued after that
 //                  frame's paint runs: input handling + draw + React + style/layout/paint
 //   draw           the timeline's own draw time per frame (window.__tlbscopePerf)
+//   floor          the same measurement around a trivial paint (a 20 px box changing colour):
+//                  what a frame of this page costs the browser whatever the timeline does.
+//                  (~3-4 ms on 2 cores; it is not a whole frame, so the zoom/pan figures do
+//                  not include a vsync wait that the app does not cause)
 //   long tasks     PerformanceObserver('longtask') from navigation to idle, and while zooming
 //   initial JS     gzip size of the scripts index.html loads (the worker is reported apart)
 // Options: --flushes N (default 1800) --cpus N (default 128) --port N (default 4190)
@@ -122,7 +126,9 @@ async function main() {
     });
     const t0 = Date.now();
     // The bare URL is the landing page; the explorer needs a scenario.
-    await page.goto(`${BASE}?scenario=x86-munmap-shootdown&set=cpus=${CPUS}&set=flushes=${FLUSHES}`);
+    await page.goto(
+      `${BASE}?scenario=x86-munmap-shootdown&set=cpus=${CPUS}&set=flushes=${FLUSHES}`,
+    );
     await page.waitForSelector('.app[data-state="idle"]', { timeout: 180_000 });
     const wall = Date.now() - t0;
     const load = await page.evaluate(() => {
@@ -149,6 +155,26 @@ async function main() {
     const cy = box.y + 120;
     await page.locator('.timeline').first().focus();
     const lt0 = await page.evaluate(() => window.__longTasks.length);
+
+    // The measurement's floor: the same step around a change that paints almost nothing.
+    const floor = [];
+    await page.evaluate(() => {
+      const d = document.createElement('div');
+      d.id = 'bench-floor';
+      d.style.cssText = 'position:fixed;top:0;left:0;width:20px;height:20px;background:red';
+      document.body.append(d);
+    });
+    for (let i = 0; i < 20; i++) {
+      floor.push(
+        await page.evaluate(() =>
+          window.__benchStep(() => {
+            const d = document.getElementById('bench-floor');
+            d.style.background = d.style.background === 'red' ? 'blue' : 'red';
+          }),
+        ),
+      );
+    }
+    await page.evaluate(() => document.getElementById('bench-floor').remove());
 
     const zoom = [];
     for (let i = 0; i < STEPS; i++) {
@@ -244,6 +270,17 @@ async function main() {
         `${ms(pct(frames(zoom), 50))} / ${ms(pct(frames(zoom), 95))}`,
         'p95 < 16 ms',
         pct(frames(zoom), 95) < 16,
+      ],
+      [
+        '  measurement floor p50 (trivial paint)',
+        ms(
+          pct(
+            floor.map((s) => s.frame),
+            50,
+          ),
+        ),
+        '',
+        null,
       ],
       ['zoom draw p95 (timeline only)', ms(pct(draws(zoom), 95)), '', null],
       [

@@ -163,6 +163,7 @@ export function Timeline(props: TimelineProps) {
       measured: p.measured ?? null,
       dpr: window.devicePixelRatio || 1,
       view,
+      previousMode: stats.current?.mode,
       onToggleGroup: tg,
     });
     if (statusRef.current) statusRef.current.textContent = describeStats(stats.current) || HINT;

@@ -57,6 +57,8 @@ export interface TimelineState {
    * pixel (clear, raster, commit). Default: everything.
    */
   view?: [number, number];
+  /** The mode of the previous draw of the same view, if any (see the hysteresis below). */
+  previousMode?: RenderStats['mode'];
   onToggleGroup?: (group: number) => void;
 }
 
@@ -153,13 +155,17 @@ export function renderTimeline(
       }
     }
   }
+  // Hysteresis: coming from the canvas, switch to SVG only at half the limit, so the frame
+  // that switches creates at most SVG_LIMIT / 2 elements (creating ~2,000 rects took a
+  // frame's budget twice over); once in SVG, stay there up to the limit.
+  const limit = state.previousMode === 'canvas' ? SVG_LIMIT / 2 : SVG_LIMIT;
   const svgMode =
     countInWindow(
       cpuTracks.map((c) => c.ix),
       p0,
       p1,
-      SVG_LIMIT + 1,
-    ) <= SVG_LIMIT;
+      limit + 1,
+    ) <= limit;
 
   const svgRows: number[] = [];
   const items: CanvasItem[] = [];

@@ -31,10 +31,23 @@ export function renderAggregates(
   for (const item of items) {
     if ('bins' in item) {
       const { bins } = item;
+      // Adjacent bins that end up the same colour and opacity are one rect: each rect costs
+      // the canvas about the same whatever its width, and zoomed out there are ~70,000.
+      let run: number[] | null = null;
+      let runKey = -1;
       for (let j = 0; j < bins.n; j++) {
         // Opacity shows how much of each pixel is covered; a floor keeps lone events visible.
         const level = Math.max(1, Math.round(bins.coverage[j] * LEVELS));
-        push(bins.kind[j], level, left + bins.x0[j], item.y, bins.x1[j] - bins.x0[j], item.h);
+        const key = bins.kind[j] * 8 + level;
+        const x0 = left + bins.x0[j];
+        const w = bins.x1[j] - bins.x0[j];
+        if (run && key === runKey && run[run.length - 4] + run[run.length - 2] === x0) {
+          run[run.length - 2] += w;
+          continue;
+        }
+        push(bins.kind[j], level, x0, item.y, w, item.h);
+        run = batches.get(key) ?? null;
+        runKey = key;
       }
     } else {
       for (const i of item.rows) {
