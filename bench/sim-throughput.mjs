@@ -14,7 +14,17 @@ const { file, text, id } = readScenarioArg(scenarioArg);
 const REPS = 3;
 
 function native() {
-  const args = ['run', '-q', '--release', '--manifest-path', 'sim-wasm/Cargo.toml', '--example', 'throughput', '--', file];
+  const args = [
+    'run',
+    '-q',
+    '--release',
+    '--manifest-path',
+    'sim-wasm/Cargo.toml',
+    '--example',
+    'throughput',
+    '--',
+    file,
+  ];
   for (const o of overrides) args.push('--set', o);
   let best;
   for (let r = 0; r < REPS; r++) {
@@ -42,14 +52,51 @@ async function wasm() {
   return best;
 }
 
+// Memory: WASM linear memory after runs of growing length, in a fresh instance each time
+// (linear memory never shrinks, so one instance would only show the largest run).
+async function memoryGrowth() {
+  const { readFileSync } = await import('node:fs');
+  const pkg = new URL('../sim-wasm/pkg/', import.meta.url);
+  const bytes = readFileSync(new URL('tlbscope_sim_bg.wasm', pkg));
+  const rows = [];
+  for (const flushes of [5000, 10000, 20000]) {
+    const m = await import(`${new URL('tlbscope_sim.js', pkg).href}?fresh=${flushes}`);
+    const exports = m.initSync({ module: bytes });
+    const sim = new m.Simulator(text, [...overrides, `workload.flushes=${flushes}`], 1);
+    sim.run();
+    rows.push({ flushes, events: sim.events, mib: exports.memory.buffer.byteLength / 2 ** 20 });
+    sim.free();
+  }
+  return rows;
+}
+
 const fmt = (x) => `${(x / 1e6).toFixed(2)} M/s`;
 const n = native();
 const w = await wasm();
-console.log(`scenario ${id}${overrides.length ? ` (${overrides.join(' ')})` : ''}, best of ${REPS}`);
-console.log(`  native      ${fmt(n.events_per_sec).padStart(12)}   ${n.events} events in ${n.seconds.toFixed(3)} s, ${n.trace_rows} trace rows`);
-console.log(`  wasm (node) ${fmt(w.events_per_sec).padStart(12)}   ${w.events} events in ${w.seconds.toFixed(3)} s, ${w.trace_rows} trace rows`);
-console.log(`  wasm/native ${((100 * w.events_per_sec) / n.events_per_sec).toFixed(1)} %   (targets: native ≥ 10 M/s, wasm ≥ 60 % of native)`);
+console.log(
+  `scenario ${id}${overrides.length ? ` (${overrides.join(' ')})` : ''}, best of ${REPS}`,
+);
+console.log(
+  `  native      ${fmt(n.events_per_sec).padStart(12)}   ${n.events} events in ${n.seconds.toFixed(3)} s, ${n.trace_rows} trace rows`,
+);
+console.log(
+  `  wasm (node) ${fmt(w.events_per_sec).padStart(12)}   ${w.events} events in ${w.seconds.toFixed(3)} s, ${w.trace_rows} trace rows`,
+);
+console.log(
+  `  wasm/native ${((100 * w.events_per_sec) / n.events_per_sec).toFixed(1)} %   (targets: native ≥ 10 M/s, wasm ≥ 60 % of native)`,
+);
+const mem = await memoryGrowth().catch((e) => {
+  console.log(`  memory: not measured (${e.message})`);
+  return [];
+});
+for (const r of mem) {
+  console.log(
+    `  memory      ${r.mib.toFixed(1).padStart(7)} MiB wasm linear memory after ${r.events.toLocaleString('en-US')} events (${((r.mib * 2 ** 20) / r.events).toFixed(0)} B/event)`,
+  );
+}
 if (n.events !== w.events) {
-  console.error(`  MISMATCH: native processed ${n.events} events, wasm ${w.events}: the builds disagree`);
+  console.error(
+    `  MISMATCH: native processed ${n.events} events, wasm ${w.events}: the builds disagree`,
+  );
   process.exitCode = 1;
 }
