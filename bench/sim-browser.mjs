@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { chromium } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../tests/chromium.mjs';
 
 const argv = process.argv.slice(2);
 const scenario = argv[0] && !argv[0].startsWith('--') ? argv.shift() : 'x86-bench-128cpu';
@@ -30,15 +31,8 @@ const up = () =>
 for (let i = 0; i < 100 && !(await up()); i++) await new Promise((r) => setTimeout(r, 200));
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    `--explicitly-allowed-ports=${PORT}`,
-  ],
+  executablePath: chromiumPath,
+  args: [...chromiumArgs, `--explicitly-allowed-ports=${PORT}`],
 });
 const times = [];
 let events = 0;

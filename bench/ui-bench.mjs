@@ -25,6 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../tests/chromium.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, dflt) => {
@@ -102,15 +103,8 @@ async function main() {
     }
   };
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--explicitly-allowed-ports=${PORT}`,
-    ],
+    executablePath: chromiumPath,
+    args: [...chromiumArgs, `--explicitly-allowed-ports=${PORT}`],
   });
   try {
     await waitForServer(BASE, 60_000);

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
 // The production build, served under a sub-path to prove the site works from any prefix.
 export const BASE_PATH = '/tlbscope/demo/';
@@ -20,16 +21,8 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     launchOptions: {
       // Playwright's own browser download cannot reach its host here; Debian's Chromium can run.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      executablePath: chromiumPath,
+      args: [...chromiumArgs],
     },
   },
   webServer: [

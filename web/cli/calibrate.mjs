@@ -6,25 +6,15 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readScenarioArg } from './wasm.mjs';
 import { runOnce } from './run.mjs';
+import { COLUMNS as DATASET_COLUMNS } from './csv.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CALIBRATION_FILE = resolve(REPO, 'content/calibration.json');
 export const BENCHMARKS_FILE = resolve(REPO, 'content/benchmarks.json');
 const DATASET_DIR = resolve(REPO, 'content/datasets');
 
-export const DATASET_COLUMNS = [
-  'arch',
-  'machine',
-  'cpus',
-  'benchmark',
-  'variant',
-  'metric',
-  'value',
-  'unit',
-  'stddev',
-  'runs',
-  'source',
-];
+// One header for every CSV the CLI reads or writes (content/datasets/README.md).
+export { DATASET_COLUMNS };
 
 export class DatasetError extends Error {}
 

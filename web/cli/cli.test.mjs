@@ -96,3 +96,10 @@ describe('the tlbscope command on the real WASM build', () => {
     expect(ipis[1]).toContain('cpus=8');
   });
 });
+
+describe('the dataset schema', () => {
+  it('is the same header in the CLI and in the web importer', async () => {
+    const { SCHEMA } = await import('../src/content/datasets');
+    expect(COLUMNS).toEqual([...SCHEMA]);
+  });
+});

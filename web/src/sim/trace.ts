@@ -65,8 +65,12 @@ export function toTrace(src: TraceSource): Trace {
 
 /** Copies every column out of a finished simulator, once. */
 export function fromSimulator(sim: Simulator): Trace {
-  return toTrace({
-    cpus: sim.cpus,
+  return toTrace({ cpus: sim.cpus, strings: sim.strings(), ...columnsOf(sim) });
+}
+
+/** Copies each column out of WASM memory once (the worker transfers them on). */
+export function columnsOf(sim: Simulator): Columns {
+  return {
     time: sim.time(),
     dur: sim.dur(),
     cpu: sim.cpu(),
@@ -77,8 +81,7 @@ export function fromSimulator(sim: Simulator): Trace {
     addr: sim.addr(),
     arg: sim.arg(),
     parent: sim.parent(),
-    strings: sim.strings(),
-  });
+  };
 }
 
 /** Name of an event kind code, e.g. 5 → "IpiHandler". */

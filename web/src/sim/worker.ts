@@ -3,8 +3,8 @@
 // progress between budgets. Cancelling is terminating the worker (see session.ts).
 import init, { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
 import wasmUrl from '../../../sim-wasm/pkg/tlbscope_sim_bg.wasm?url';
+import { columnsOf } from './trace';
 import type {
-  Columns,
   DescribeRequest,
   RunRequest,
   ScenarioInfo,
@@ -82,18 +82,7 @@ self.onmessage = async (e: MessageEvent<RunRequest | DescribeRequest | SnapshotR
   try {
     while (!sim.runFor(BUDGET))
       post({ type: 'progress', id: req.id, events: sim.events, nowNs: sim.nowNs });
-    const columns: Columns = {
-      time: sim.time(),
-      dur: sim.dur(),
-      cpu: sim.cpu(),
-      kind: sim.kind(),
-      mm: sim.mm(),
-      asid: sim.asid(),
-      gen: sim.gen(),
-      addr: sim.addr(),
-      arg: sim.arg(),
-      parent: sim.parent(),
-    };
+    const columns = columnsOf(sim);
     post(
       {
         type: 'done',
