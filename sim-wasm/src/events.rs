@@ -54,10 +54,8 @@ pub enum EventKind {
     CsdUnlocked = 33,
     /// `inc_mm_tlb_gen()`: `gen` = the mm's new generation.
     TlbGenIncremented = 34,
-    /// A ranged flush ran (INVLPG per page). `addr` = start page, `arg` = pages.
-    TlbFlushedPartial = 35,
-    /// A full flush of the loaded PCID ran (CR3 reload).
-    TlbFlushedFull = 36,
+    // 35 and 36 were TlbFlushedPartial / TlbFlushedFull, never recorded (FlushTlbFunc's `arg`
+    // says partial or full); the codes stay unused so no other kind changes meaning.
     /// TLB lookups of one `touch` missed and page walks refilled them. `addr` = first missed
     /// page, `arg` = number of misses.
     TlbMissed = 37,
@@ -98,7 +96,7 @@ impl EventKind {
     }
 
     /// Every kind, in code order: the one list tests and docs iterate over.
-    pub const ALL: [EventKind; 30] = [
+    pub const ALL: [EventKind; 28] = [
         EventKind::TaskRun,
         EventKind::PreemptOff,
         EventKind::IrqsOff,
@@ -116,8 +114,6 @@ impl EventKind {
         EventKind::IpiSent,
         EventKind::CsdUnlocked,
         EventKind::TlbGenIncremented,
-        EventKind::TlbFlushedPartial,
-        EventKind::TlbFlushedFull,
         EventKind::TlbMissed,
         EventKind::TaskWoken,
         EventKind::InvariantViolated,

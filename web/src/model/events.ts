@@ -16,8 +16,6 @@ export const KERNEL_FUNCTION: Partial<Record<EventKind, string>> = {
   [EventKind.IpiSent]: 'smp_call_function_many_cond(): llist_add + send IPI',
   [EventKind.CsdUnlocked]: 'csd_unlock() (SYNC ack after the function ran)',
   [EventKind.TlbGenIncremented]: 'inc_mm_tlb_gen()',
-  [EventKind.TlbFlushedPartial]: 'flush_tlb_one_user() ×pages (INVLPG)',
-  [EventKind.TlbFlushedFull]: 'flush_tlb_local() (CR3 reload)',
   [EventKind.TlbMissed]: 'page walk after a TLB miss',
   [EventKind.TaskWoken]: 'try_to_wake_up() of a high-priority task',
   [EventKind.InvariantViolated]: 'invariant check',
