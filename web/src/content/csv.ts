@@ -37,6 +37,18 @@ export interface Issue {
   message: string;
 }
 
+/** The closing issue when a list of problems was cut short. */
+export function moreProblems(dropped: number): Issue {
+  return {
+    severity: 'warning',
+    kind: 'value',
+    row: 0,
+    column: '',
+    value: '',
+    message: `${dropped} more problems not listed`,
+  };
+}
+
 export type Delimiter = ',' | ';' | '\t';
 
 /**
@@ -380,16 +392,7 @@ export function parseCsvText(input: string, onProgress?: Progress): Table | Load
     });
   }
   onProgress?.(1);
-  if (dropped) {
-    issues.push({
-      severity: 'warning',
-      kind: 'value',
-      row: 0,
-      column: '',
-      value: '',
-      message: `${dropped} more problems not listed`,
-    });
-  }
+  if (dropped) issues.push(moreProblems(dropped));
   return {
     text,
     delimiter,

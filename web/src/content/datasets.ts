@@ -3,6 +3,7 @@
 import {
   flagCell,
   MAX_ISSUES,
+  moreProblems,
   notANumber,
   parseCsvText,
   parseNumber,
@@ -300,16 +301,7 @@ export function toMeasurements(
     });
   }
   onProgress?.(1);
-  if (dropped) {
-    issues.push({
-      severity: 'warning',
-      kind: 'value',
-      row: 0,
-      column: '',
-      value: '',
-      message: `${dropped} more problems not listed`,
-    });
-  }
+  if (dropped) issues.push(moreProblems(dropped));
   return { measurements, issues, accepted, excluded, truncated };
 }
 
