@@ -336,6 +336,29 @@ impl World {
         self.finished
     }
 
+    /// `flush_tlb_mm_range()` begins (on either architecture): the PTEs change first, then
+    /// `inc_mm_tlb_gen()`, and the flush's span opens. Returns the span's fields (`gen` = the new
+    /// generation), which the caller's follow-up rows reuse.
+    pub fn open_flush_range(
+        trace: &mut Trace,
+        m: &mut Mm,
+        op: &mut FlushOp,
+        cpu: CpuId,
+        now: Ns,
+    ) -> Fields {
+        let gen = m.zap_and_inc_tlb_gen(op.start, op.pages, false, op.keep_present);
+        op.new_tlb_gen = gen;
+        let f = Fields {
+            mm: op.mm,
+            gen,
+            addr: USER_BASE + op.start as u64 * 4096,
+            arg: op.pages as u64,
+            ..Fields::default()
+        };
+        op.flush_row = trace.begin(now, cpu, EventKind::FlushRange, f);
+        f
+    }
+
     /// `flush_tlb_mm_range()` returned (on either architecture): close its span, record its
     /// latency, and let the caller free what it unmapped: the pages' translations older than
     /// the new generation may no longer be used (I3), nor freed page tables walked (I4).

@@ -199,17 +199,9 @@ impl X86 {
         // init_flush_tlb_info(): ranges above the ceiling become full flushes.
         let ceiling = w.cfg.design.ceiling;
         let full = ceiling == 0 || op.pages > ceiling;
-        let m = &mut w.mms[mm.0 as usize];
-        let gen = m.zap_and_inc_tlb_gen(op.start, op.pages, false, op.keep_present);
-        op.new_tlb_gen = gen;
-        let ff = Fields {
-            mm,
-            gen,
-            addr: USER_BASE + op.start as u64 * 4096,
-            arg: op.pages as u64,
-            ..Fields::default()
-        };
-        op.flush_row = w.trace.begin(now, cpu, EventKind::FlushRange, ff);
+        let ff =
+            World::open_flush_range(&mut w.trace, &mut w.mms[mm.0 as usize], &mut op, cpu, now);
+        let gen = ff.gen;
         let gf = Fields {
             parent: Some(op.flush_row),
             ..ff

@@ -17,7 +17,7 @@ use super::tlbi::{self, TlbiOp};
 use crate::config::SkipRule;
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
-use crate::machine::{World, USER_BASE};
+use crate::machine::World;
 use crate::task::{Cont, FlushPhase, TaskState};
 use crate::trace::{Fields, Row};
 
@@ -158,16 +158,7 @@ pub fn begin(w: &mut World, t: TaskId) {
     let Some(m) = w.mms.get_mut(mm.0 as usize) else {
         return w.step(t, 0, true, Cont::NextOp);
     };
-    let gen = m.zap_and_inc_tlb_gen(op.start, op.pages, false, op.keep_present);
-    op.new_tlb_gen = gen;
-    let ff = Fields {
-        mm,
-        gen,
-        addr: USER_BASE + op.start as u64 * 4096,
-        arg: op.pages as u64,
-        ..Fields::default()
-    };
-    op.flush_row = w.trace.begin(now, cpu, EventKind::FlushRange, ff);
+    let gen = World::open_flush_range(&mut w.trace, m, &mut op, cpu, now).gen;
     let mut cost = 0;
     op.check = if w.cfg.design.broadcast_skip {
         preempt_disable(w, cpu, mm);
