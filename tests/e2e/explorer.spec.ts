@@ -75,6 +75,22 @@ test('compare shows both runs and their difference as the simulator computes it'
   expect(sim.consoleErrors).toEqual([]);
 });
 
+test('zooming or panning A moves B with it: both stay on one time axis', async ({ sim }) => {
+  await sim.open({ set: ['preempt=pinned'] });
+  await sim.page.keyboard.press('c');
+  await sim.page.locator('[data-setting="preempt"]').nth(1).selectOption('preemptible_wait');
+  await sim.waitForIdle();
+  const ticks = (i: number) =>
+    sim.page.locator('.timeline').nth(i).locator('g.axis .tick text').allTextContents();
+  const full = await ticks(0);
+  expect(await ticks(1)).toEqual(full);
+  await sim.page.locator('.timeline').first().focus();
+  for (const key of ['w', 'w', 'd']) await sim.page.keyboard.press(key);
+  await expect.poll(() => ticks(0)).not.toEqual(full);
+  await expect.poll(async () => (await ticks(1)).join(' ')).toBe((await ticks(0)).join(' '));
+  expect(sim.consoleErrors).toEqual([]);
+});
+
 test('"?" opens the shortcut help and Escape closes it', async ({ sim }) => {
   await sim.open();
   await sim.page.keyboard.press('?');

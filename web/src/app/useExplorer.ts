@@ -1,7 +1,6 @@
 // The explorer's state: the A (and B) runs of the selected scenario, the window, cursor and
 // selection every view shares, the guided step, playback, and the machine state at the cursor.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useSettled } from '../components/Timeline';
 import { extentOf, nextRow, prevRow } from '../model/events';
 import type { RunResult } from '../sim/session';
 import type { UrlState } from './url';
@@ -9,6 +8,7 @@ import { useGuide } from './useGuide';
 import { usePlayback } from './usePlayback';
 import { useRun, type RunState } from './useRun';
 import { useSnapshot } from './useSnapshot';
+import { createWindowStore, useSettledWindow } from './windowStore';
 
 const reducedMotion = () =>
   window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -37,8 +37,8 @@ export function useExplorer(
     [a, b],
   );
 
-  const [window_, setWindow] = useState<[number, number]>([0, 1]);
-  const logWindow = useSettled(window_); // the log follows once a zoom or pan rests
+  const [view] = useState(() => createWindowStore());
+  const logWindow = useSettledWindow(view); // the log follows once a zoom or pan rests
   const [cursor, setCursor] = useState<number | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [spacing, setSpacing] = useState<'time' | 'event'>('time');
@@ -52,11 +52,11 @@ export function useExplorer(
   const stepWindow = guide.step?.window ?? null;
   useEffect(() => {
     if (!a) return;
-    setWindow(stepWindow ?? fullExtent);
+    view.set(stepWindow ?? fullExtent);
     setSelected(null);
     setCursor(null);
     setPlaying(false);
-  }, [a, fullExtent, stepWindow]);
+  }, [a, fullExtent, stepWindow, view]);
 
   // Selecting an event also puts the cursor on it, so the machine state shown is its moment.
   const selectRow = useCallback(
@@ -118,8 +118,7 @@ export function useExplorer(
     a,
     b,
     fullExtent,
-    window: window_,
-    setWindow,
+    view,
     logWindow,
     cursor,
     setCursor,

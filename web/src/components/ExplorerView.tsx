@@ -44,8 +44,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
         label={
           url.compare ? `${side}: ${overrides.join(' ') || 'as the scenario says'}` : undefined
         }
-        window={x.window}
-        onWindowChange={x.setWindow}
+        view={x.view}
         fullExtent={x.fullExtent}
         cursor={x.cursor}
         onCursorChange={x.setCursor}

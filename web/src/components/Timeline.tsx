@@ -1,7 +1,8 @@
 // Owns the timeline's elements (two <svg>s around a <canvas>); D3 and canvas code in viz/
-// draw into them. Controlled: window, cursor and selection live in the caller's state so
-// several timelines (A/B) stay aligned. Interactions draw at once from a local copy of the
-// window (one frame per animation frame at most) and report it through onWindowChange.
+// draw into them. Controlled: cursor and selection live in the caller's state, the window in
+// a store the caller shares between timelines (A/B stay aligned). Interactions draw at once
+// from a local copy of the window (one frame per animation frame at most) and write it to
+// the store, which the other timelines follow on their next frame.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { defaultCollapsed } from '../model/layout';
 import { TRACKS } from '../model/lanes';
@@ -18,13 +19,13 @@ import {
   type RenderStats,
 } from '../viz/timeline';
 import { attachInteractions } from '../viz/zoom';
+import type { WindowStore } from '../app/windowStore';
 import '../viz/timeline.css';
 
 export interface TimelineProps {
   trace: Trace;
-  /** Visible window in ns. */
-  window: [number, number];
-  onWindowChange: (w: [number, number]) => void;
+  /** Visible window in ns, shared with the other timelines (app/windowStore.ts). */
+  view: WindowStore;
   /** Cursor time in ns, drawn as a vertical line across lanes. */
   cursor: number | null;
   onCursorChange?: (t: number) => void;
@@ -109,7 +110,7 @@ export function Timeline(props: TimelineProps) {
   };
 
   // Everything the draw and the event handlers read, current as of the last render.
-  const live = useRef({ props, model, collapsed, width, toggleGroup, win: props.window });
+  const live = useRef({ props, model, collapsed, width, toggleGroup, win: props.view.get() });
   const stats = useRef<RenderStats | null>(null);
   live.current = { ...live.current, props, model, collapsed, width, toggleGroup };
 
@@ -167,7 +168,12 @@ export function Timeline(props: TimelineProps) {
       onToggleGroup: tg,
     });
     if (statusRef.current) statusRef.current.textContent = describeStats(stats.current) || HINT;
-    recordDraw(performance.now() - t0, stats.current.mode, m.trace.version, m.trace.n);
+    const st = stats.current;
+    recordDraw(performance.now() - t0, st.mode, m.trace.version, m.trace.n, {
+      svg: st.svgMarks,
+      canvas: st.canvasRects,
+      arrows: st.arrowMode === 'hidden' ? 0 : st.arrows,
+    });
     p.onRendered?.();
   }, []);
   // Props changes draw on the next frame (several changes, one draw). Interactions draw at
@@ -199,11 +205,20 @@ export function Timeline(props: TimelineProps) {
     [],
   );
 
-  const { window: win, cursor, selected, highlight, measured } = props;
+  const { view: store, cursor, selected, highlight, measured } = props;
   useEffect(() => {
-    live.current.win = win;
     schedule();
-  }, [model, win, cursor, selected, highlight, measured, width, collapsed, initiator, schedule]);
+  }, [model, cursor, selected, highlight, measured, width, collapsed, initiator, schedule]);
+  // The window from the store: set by the app (a new run or step) or by the other timeline.
+  useEffect(() => {
+    live.current.win = store.get();
+    schedule();
+    return store.subscribe((w, from) => {
+      if (from === live) return;
+      live.current.win = w;
+      schedule();
+    });
+  }, [store, schedule]);
 
   useEffect(() => {
     const box = boxRef.current;
@@ -239,7 +254,7 @@ export function Timeline(props: TimelineProps) {
         const ns: [number, number] = [pos().toNs(a), pos().toNs(b)];
         live.current.win = ns;
         drawNow();
-        live.current.props.onWindowChange(ns);
+        live.current.props.view.set(ns, live);
       },
       extent: () => {
         const e = live.current.props.fullExtent;
@@ -313,19 +328,4 @@ export function Timeline(props: TimelineProps) {
       </div>
     </div>
   );
-}
-
-/**
- * `value` once it has stopped changing for `ms`. For views that follow the timeline's window
- * but cost a page layout to update (the event log's table): re-rendering them on every zoom or
- * pan frame took most of each frame at a million rows, so they catch up when the gesture rests.
- */
-export function useSettled<T>(value: T, ms = 150): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    if (Object.is(value, settled)) return;
-    const id = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(id);
-  }, [value, settled, ms]);
-  return settled;
 }
