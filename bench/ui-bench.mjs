@@ -16,11 +16,13 @@
 //                  not include a vsync wait that the app does not cause)
 //   long tasks     PerformanceObserver('longtask') from navigation to idle, and while zooming
 //   initial JS     gzip size of the scripts index.html loads (the worker is reported apart)
-// Options: --flushes N (default 1800) --cpus N (default 128) --port N (default 4190)
+// Options: --flushes N (default 2000) --cpus N (default 128) --port N (default 4190)
+//          --detail (print every zoom and pan step: frame, handler and draw time, marks drawn)
+//          --trace FILE (record a Chromium trace of the zoom steps and rank where the time goes)
 /* global window, document, WheelEvent, PointerEvent */ // page.evaluate bodies
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -36,6 +38,28 @@ const CPUS = Number(arg('cpus', 128));
 const FLUSHES = Number(arg('flushes', 2000));
 const PORT = Number(arg('port', 4190));
 const STEPS = 60;
+const DETAIL = process.argv.includes('--detail');
+const TRACE = arg('trace', null);
+
+// Where the zoom frames' time goes, per thread and event name (self time is not separated:
+// nested events are counted in their parents too, so read it as a ranking, not a sum).
+function summariseTrace(trace, steps) {
+  const events = trace.traceEvents ?? trace;
+  const threads = new Map();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args.name);
+  }
+  const totals = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || !e.dur) continue;
+    const key = `${threads.get(`${e.pid}:${e.tid}`) ?? e.tid} ${e.name}`;
+    totals.set(key, (totals.get(key) ?? 0) + e.dur / 1000);
+  }
+  console.log(`\ntrace of the zoom steps: top events by total ms per step (${TRACE})`);
+  for (const [k, v] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`  ${(v / steps).toFixed(2).padStart(7)} ms  ${k}`);
+  }
+}
 const BASE = `http://127.0.0.1:${PORT}/`;
 
 const pct = (xs, p) => {
@@ -84,7 +108,7 @@ window.__benchStep = (make) => new Promise((resolve) => {
     // A task queued now runs after this frame's rendering (and after React's own task).
     setTimeout(() => {
       const p = window.__tlbscopePerf;
-      resolve({ frame: performance.now() - t0, handler, drew: p.draws > draws, draw: p.drawMs[p.drawMs.length - 1] });
+      resolve({ frame: performance.now() - t0, handler, drew: p.draws > draws, draw: p.drawMs[p.drawMs.length - 1], mode: p.mode, marks: p.marks });
     }, 0);
   });
 });`;
@@ -170,6 +194,11 @@ async function main() {
     }
     await page.evaluate(() => document.getElementById('bench-floor').remove());
 
+    if (TRACE) {
+      await browser.startTracing(page, {
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc'],
+      });
+    }
     const zoom = [];
     for (let i = 0; i < STEPS; i++) {
       // 30 steps in, 30 out: covers dense (canvas) and sparse (SVG) levels of detail.
@@ -192,6 +221,11 @@ async function main() {
           [cx, cy, dy],
         ),
       );
+    }
+    if (TRACE) {
+      const buf = await browser.stopTracing();
+      writeFileSync(TRACE, buf);
+      summariseTrace(JSON.parse(buf.toString()), STEPS);
     }
     // Pan at a mid zoom level (dense canvas view), then at full extent.
     await page.keyboard.press('0');
@@ -327,6 +361,23 @@ async function main() {
       console.log(`${k.padEnd(w0)}  ${String(v).padEnd(w1)}  ${t.padEnd(12)}  ${label}`);
     }
     if (errors.length) console.log('errors:', errors.slice(0, 5));
+    if (DETAIL) {
+      for (const [name, xs] of [
+        ['zoom', zoom],
+        ['pan', pan],
+      ]) {
+        console.log(
+          `\n${name} steps: frame / handler / draw ms, mode, svg marks, canvas rects, arrows`,
+        );
+        xs.forEach((s, i) => {
+          const m = s.marks ?? {};
+          const f = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+          console.log(
+            `${String(i).padStart(3)}  ${f(s.frame)} / ${f(s.handler)} / ${s.drew ? f(s.draw) : '-'}  ${s.mode} ${m.svg} ${m.canvas} ${m.arrows}`,
+          );
+        });
+      }
+    }
   } finally {
     await browser.close();
     stop();

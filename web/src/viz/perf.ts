@@ -13,6 +13,8 @@ export interface TimelinePerf {
   renderedVersion: number;
   /** Rows of the last trace drawn. */
   rows: number;
+  /** What the last full draw put on screen (for `bench/ui-bench.mjs --detail`). */
+  marks?: { svg: number; canvas: number; arrows: number };
 }
 
 declare global {
@@ -34,9 +36,16 @@ export function perfRecord(): TimelinePerf | null {
   });
 }
 
-export function recordDraw(ms: number, mode: string, version: number, rows: number): void {
+export function recordDraw(
+  ms: number,
+  mode: string,
+  version: number,
+  rows: number,
+  marks?: TimelinePerf['marks'],
+): void {
   const p = perfRecord();
   if (!p) return;
+  if (marks) p.marks = marks;
   p.draws++;
   p.drawMs.push(ms);
   if (p.drawMs.length > 1000) p.drawMs.splice(0, p.drawMs.length - 1000);

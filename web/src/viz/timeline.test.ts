@@ -69,6 +69,43 @@ describe('renderTimeline on a small trace', () => {
     expect(describeStats(stats)).toBe('');
   });
 
+  it('gives a span its tooltip when the pointer first rests on it', () => {
+    const row = small.kind.indexOf(EventKind.IpiHandler);
+    const { top } = draw(small);
+    const rect = top.querySelector(`rect.span[data-row="${row}"]`)!;
+    expect(rect.querySelector('title')).toBeNull();
+    rect.dispatchEvent(new Event('pointerover', { bubbles: true }));
+    expect(rect.querySelector('title')?.textContent).toMatch(
+      new RegExp(`^IpiHandler on CPU ${small.cpu[row]}: .* \\(row ${row}\\)$`),
+    );
+  });
+
+  it('starts the keyed marks afresh for a new trace, so no tooltip describes the old one', () => {
+    const { top, base, model } = draw(small);
+    const arrowTitles = () => [...top.querySelectorAll('.arrow title')].map((t) => t.textContent);
+    const before = arrowTitles();
+    const other = runScenario(readScenario('x86-munmap-shootdown'), {
+      overrides: ['costs.ipi_delivery_ns=7777'],
+    }).trace;
+    const next = toTimelineModel(other, 'time');
+    expect(next).not.toBe(model);
+    renderTimeline({ base, top, canvas: null }, next, {
+      window: next.pos.extentNs,
+      width: 900,
+      cursor: null,
+      selected: null,
+      highlight: [],
+      collapsed: new Set(),
+      initiator: initiatorOf(other),
+    });
+    const after = arrowTitles();
+    expect(after.length).toBeGreaterThan(0);
+    expect(after).not.toEqual(before);
+    // Each line's tooltip matches the arrow it is drawn for in the new trace.
+    const fresh = draw(other).top;
+    expect(after).toEqual([...fresh.querySelectorAll('.arrow title')].map((t) => t.textContent));
+  });
+
   it('skips marks outside the visible window', () => {
     const { top } = draw(small, { window: [1e12, 2e12] });
     expect(top.querySelectorAll('[data-kind="IpiHandler"]')).toHaveLength(0);

@@ -26,8 +26,8 @@ import { layoutGenerations, renderSteps } from './marks/steps';
 import { renderViolations } from './marks/violations';
 import { SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
 
-export const SVG_LIMIT = 2000;
-export const ARROW_SVG_LIMIT = 400;
+export const SVG_LIMIT = 600;
+export const ARROW_SVG_LIMIT = 150;
 export const ARROW_CANVAS_LIMIT = 6000;
 /** Beyond this many line pixels on screen, canvas arrows are hidden too (see arrowPixels). */
 export const ARROW_CANVAS_PIXELS = 400_000;
@@ -100,6 +100,9 @@ function layer(
   if (clip && node) set(node, 'clip-path', `url(#${clip})`);
   return g;
 }
+
+/** The model each top layer's keyed marks were made for. */
+const drawnModel = new WeakMap<Element, TimelineModel>();
 
 /** Canvases cleared by a draw that put nothing on them (and not resized since). */
 const blank = new WeakSet<HTMLCanvasElement>();
@@ -294,9 +297,18 @@ export function renderTimeline(
     });
 
   renderLabels(layer(top, 'labels'), scales, state.initiator, state.onToggleGroup ?? (() => {}));
-  renderSpans(layer(top, 'spans', clipId), Int32Array.from(svgRows), scales, columns, markState);
+  // Span and arrow marks are keyed by row, and what a row means (its tooltip) is written once:
+  // a new trace starts them afresh.
+  const spans = layer(top, 'spans', clipId);
+  const arrowLayer = layer(top, 'arrows', clipId);
+  if (drawnModel.get(els.top) !== model) {
+    drawnModel.set(els.top, model);
+    spans.selectAll('*').remove();
+    arrowLayer.selectAll('*').remove();
+  }
+  renderSpans(spans, Int32Array.from(svgRows), scales, columns, markState);
   renderArrows(
-    layer(top, 'arrows', clipId),
+    arrowLayer,
     arrowMode === 'svg' ? Int32Array.from(arrowIds) : new Int32Array(0),
     model.arrows,
     scales,

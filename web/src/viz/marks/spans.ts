@@ -20,21 +20,19 @@ export function renderSpans(
   state: MarkState,
 ): void {
   const { x } = scales;
+  // The tooltip is made when the pointer first rests on a mark: a <title> per rect doubled
+  // the elements a zoom frame creates, for text nobody reads until they hover.
+  g.on('pointerover', (ev: PointerEvent) => {
+    const el = ev.target;
+    if (!(el instanceof Element) || el.localName !== 'rect' || el.firstChild) return;
+    const i = Number(el.getAttribute('data-row'));
+    const t = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+    t.textContent = spanTitle(i, trace);
+    el.append(t);
+  });
   g.selectAll<SVGRectElement, number>('rect')
     .data(rows, (i) => i)
-    .join((enter) =>
-      // Keyed by row, so a rect's tooltip never changes: written once, not every frame.
-      enter
-        .append('rect')
-        .call((r) =>
-          r
-            .append('title')
-            .text(
-              (i) =>
-                `${kindName(trace.kind[i])} on CPU ${trace.cpu[i]}: ${formatNs(trace.time[i])} + ${formatNs(trace.dur[i])} (row ${i})`,
-            ),
-        ),
-    )
+    .join('rect')
     .each(function (i) {
       // Only x and width move with the window; the rest is written when it changes, so a
       // pan or zoom frame does not restyle (class) or relayout (y) every mark.
@@ -52,4 +50,8 @@ export function renderSpans(
       set(this, 'width', String(Math.max(1, x(pos.rowEnd(i)) - x0)));
       set(this, 'height', String(TRACK_HEIGHT - 2));
     });
+}
+
+export function spanTitle(i: number, trace: Columns['trace']): string {
+  return `${kindName(trace.kind[i])} on CPU ${trace.cpu[i]}: ${formatNs(trace.time[i])} + ${formatNs(trace.dur[i])} (row ${i})`;
 }
