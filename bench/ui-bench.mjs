@@ -151,12 +151,14 @@ async function main() {
     const wall = Date.now() - t0;
     const load = await page.evaluate(() => {
       const done = performance.getEntriesByName('tlbscope:run-done').at(-1);
+      const start = performance.getEntriesByName('tlbscope:run-start').at(-1);
       const rendered = performance
         .getEntriesByName('tlbscope:rendered')
         .find((e) => done && e.startTime >= done.startTime);
       const p = window.__tlbscopePerf;
       return {
         runDone: done?.startTime ?? null,
+        runStart: start?.startTime ?? null,
         firstRender: done && rendered ? rendered.startTime - done.startTime : null,
         rows: p?.rows ?? 0,
         modelMs: p?.modelMs ?? 0,
@@ -282,6 +284,12 @@ async function main() {
     const frames = (xs) => xs.filter((s) => s.drew).map((s) => s.frame);
     const draws = (xs) => xs.filter((s) => s.drew).map((s) => s.draw);
     const runLong = load.longTasks.filter(([s]) => load.runDone === null || s >= load.runDone);
+    // Tasks that start while the worker simulates (the main thread should stay responsive).
+    const during = load.longTasks.filter(
+      ([s]) =>
+        load.runStart !== null && load.runDone !== null && s >= load.runStart && s < load.runDone,
+    );
+    const duringMax = Math.max(0, ...during.map(([, d]) => d));
     const rows = [
       ['trace rows', load.rows.toLocaleString('en-US'), '≥ 1,000,000', load.rows >= 1e6],
       ['simulator events', load.events, '', null],
@@ -323,6 +331,12 @@ async function main() {
         `${frames(zoom).length}, ${frames(pan).length} of ${STEPS} each`,
         '',
         null,
+      ],
+      [
+        'long tasks during the run (count / max)',
+        `${during.length} / ${ms(duringMax)}`,
+        'max < 100 ms',
+        duringMax < 100,
       ],
       [
         'long tasks after run-done (count / max)',
