@@ -148,7 +148,12 @@ impl World {
     pub fn new(cfg: Config, seed: u64) -> Self {
         let n = cfg.cpus;
         let cpus = (0..n)
-            .map(|c| Cpu::new(CpuId(c), Tlb::new(cfg.tlb_entries, cfg.tlb_ways)))
+            .map(|c| {
+                Cpu::new(
+                    CpuId(c),
+                    Tlb::new(cfg.tlb_entries, cfg.tlb_ways, cfg.tlb_index),
+                )
+            })
             .collect();
         let mut w = World {
             trace: Trace::default(),

@@ -7,7 +7,7 @@
 //! (`content/calibration.json`, checked by `npx tlbscope calibrate` and its Vitest test).
 //! Where a number is derived from a seed measurement, the comment says how.
 
-use crate::config::{Arch, Arm64Costs, Costs};
+use crate::config::{Arch, Arm64Costs, Costs, TlbIndex};
 
 pub struct Preset {
     pub id: &'static str,
@@ -15,6 +15,8 @@ pub struct Preset {
     pub cpus: u16,
     pub tlb_entries: u32,
     pub tlb_ways: u32,
+    /// The set-index function: `Hash` unless the machine's is published.
+    pub tlb_index: TlbIndex,
     pub costs: Costs,
 }
 
@@ -69,6 +71,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 4,
             tlb_entries: 1024,
             tlb_ways: 8,
+            tlb_index: TlbIndex::Hash,
             costs: Costs {
                 ipi_send_ns: 200,
                 csd_queue_ns: 20,
@@ -100,6 +103,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 128,
             tlb_entries: 2048,
             tlb_ways: 16,
+            tlb_index: TlbIndex::Hash,
             costs: Costs {
                 ipi_send_ns: 100,
                 csd_queue_ns: 20,
@@ -162,6 +166,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 4,
             tlb_entries: 1536,
             tlb_ways: 12,
+            tlb_index: TlbIndex::Hash,
             costs: Costs {
                 ipi_send_ns: 400,
                 csd_queue_ns: 30,
@@ -190,6 +195,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 4,
             tlb_entries: 1024,
             tlb_ways: 4,
+            tlb_index: TlbIndex::Hash,
             costs: arm64_costs(),
         }),
         // 32-CPU non-NUMA ARMv8 Ampere (eMAG class), the machine of Arcangeli's benchmarks
@@ -204,6 +210,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 32,
             tlb_entries: 1024,
             tlb_ways: 4,
+            tlb_index: TlbIndex::Hash,
             costs: arm64_costs(),
         }),
         _ => None,
