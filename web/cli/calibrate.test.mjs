@@ -78,7 +78,7 @@ describe('tlbscope calibrate', () => {
     expect(j.rows.length).toBe(table.rows.length);
     const csv = cli('calibrate', '--format', 'csv').stdout.trim().split('\n');
     expect(csv[0]).toBe(
-      'kind,name,benchmark,variant,metric,unit,measured,stddev,predicted,error_pct,tolerance,status',
+      'kind,name,benchmark,variant,metric,unit,measured,stddev,predicted,predicted_unit,error_pct,tolerance,status',
     );
     expect(csv).toHaveLength(1 + table.rows.length + table.checks.length);
     expect(cli('calibrate', '--strict', '--format', 'json').status).toBe(1);
