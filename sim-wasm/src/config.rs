@@ -3,7 +3,8 @@
 //!
 //! Defaults (used when the scenario omits a field):
 //! - `arch = x86`, `machine.preset = generic-x86` (4 CPUs, 1024-entry 8-way TLB)
-//! - `machine.tlb_index` from the preset: `hash` (see [`TlbIndex`])
+//! - `machine.tlb_index` from the preset: `hash` (every preset whose set index is unpublished),
+//!   `xor7` on `skylake-laptop-kvm` (see [`TlbIndex`])
 //! - design: `flush_info = percpu`, `preempt = pinned`, `pcid = on`, `wait_mask = task`,
 //!   `plus_one_rule = on`, `lazy_freed_tables = ipi`, `ceiling = 33`
 //! - arm64 (`arch = arm64`, preset `generic-arm64`): `broadcast_skip = off` (mainline),

@@ -95,7 +95,7 @@ struct MachineSection {
     tlb_entries: Option<i64>,
     tlb_ways: Option<i64>,
     /// TLB set-index function: `hash` | `xor7` (Skylake's sTLB, 128 sets); default from the
-    /// preset. See `config::TlbIndex`.
+    /// preset (`xor7` on `skylake-laptop-kvm`, `hash` elsewhere). See `config::TlbIndex`.
     tlb_index: Option<String>,
     /// Cache line size in bytes (default 64).
     cacheline_bytes: Option<i64>,

@@ -87,6 +87,11 @@ fn the_xor7_index_needs_128_sets_and_says_so() {
     assert_eq!(e.path, "machine.tlb_index");
     assert_eq!(e.line, 4);
     assert!(e.message.contains("4 ways make 256"), "{e}");
+    let e = err(
+        "[machine]\npreset = \"skylake-laptop-kvm\"\n",
+        &["tlb_ways=8"],
+    );
+    assert!(e.message.contains("xor7 indexes 128 sets"), "{e}");
     let e = err("", &["tlb_index=linear"]);
     assert!(e.path.ends_with("machine.tlb_index"), "{e}");
 }
