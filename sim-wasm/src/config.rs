@@ -3,6 +3,8 @@
 //!
 //! Defaults (used when the scenario omits a field):
 //! - `arch = x86`, `machine.preset = generic-x86` (4 CPUs, 1024-entry 8-way TLB)
+//! - `machine.tlb_index` from the preset: `hash` (every preset whose set index is unpublished),
+//!   `xor7` on `skylake-laptop-kvm` (see [`TlbIndex`])
 //! - design: `flush_info = percpu`, `preempt = pinned`, `pcid = on`, `wait_mask = task`,
 //!   `plus_one_rule = on`, `lazy_freed_tables = ipi`, `ceiling = 33`
 //! - arm64 (`arch = arm64`, preset `generic-arm64`): `broadcast_skip = off` (mainline),
@@ -32,6 +34,20 @@ impl Arch {
             Arch::Arm64 => "arm64",
         }
     }
+}
+
+/// How a virtual page number picks its set in the (second-level) TLB: `machine.tlb_index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TlbIndex {
+    /// A multiplicative hash of the page number and the tag (PCID or ASID): a stand-in for an
+    /// unpublished index function. It scatters even contiguous pages at random over the sets, so
+    /// some sets overflow well before the TLB is full.
+    Hash,
+    /// Skylake's L2 sTLB (128 sets × 12 ways): `set = vpn[6:0] XOR vpn[13:7]`, the "XOR-7"
+    /// function Gras et al. reverse-engineered (TLBleed, USENIX Security 2018). The PCID is not
+    /// part of the index, so the same page of two processes shares a set; 128 consecutive
+    /// pages aligned to 128 fill every set once. Needs `tlb_entries / tlb_ways = 128`.
+    Xor7,
 }
 
 /// Where `flush_tlb_mm_range()` keeps its `struct flush_tlb_info`.
@@ -334,6 +350,8 @@ pub struct Config {
     pub preset: String,
     pub tlb_entries: u32,
     pub tlb_ways: u32,
+    /// The TLB's set-index function (default from the preset).
+    pub tlb_index: TlbIndex,
     pub cacheline_bytes: u32,
     /// Size of `struct flush_tlb_info` in bytes.
     pub flush_info_bytes: u32,

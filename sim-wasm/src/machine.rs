@@ -134,6 +134,11 @@ pub struct World {
     pub scratch_targets: Vec<u16>,
     /// arm64 state (ASID allocator, `nr_active_mm`, interconnect); empty on x86.
     pub arm: crate::arch::arm64::Arm64State,
+    /// The measured window: from the first measured task's start (`measure_from`) while
+    /// `measured_left` measured tasks have not finished. Misses in it feed
+    /// `tlb_misses_measured`, which leaves out warm-up tasks that ran before it.
+    measure_from: Ns,
+    measured_left: u32,
     /// Events that did something (stale ones, superseded by a reschedule, are not counted).
     events: u64,
     /// Every pop, stale or not: bounds the run.
@@ -148,7 +153,12 @@ impl World {
     pub fn new(cfg: Config, seed: u64) -> Self {
         let n = cfg.cpus;
         let cpus = (0..n)
-            .map(|c| Cpu::new(CpuId(c), Tlb::new(cfg.tlb_entries, cfg.tlb_ways)))
+            .map(|c| {
+                Cpu::new(
+                    CpuId(c),
+                    Tlb::new(cfg.tlb_entries, cfg.tlb_ways, cfg.tlb_index),
+                )
+            })
             .collect();
         let mut w = World {
             trace: Trace::default(),
@@ -166,6 +176,8 @@ impl World {
             scratch_targets: Vec::new(),
             arm: Default::default(),
             accesses: None,
+            measure_from: Ns::MAX,
+            measured_left: 0,
             events: 0,
             popped: 0,
             live: 0,
@@ -174,6 +186,10 @@ impl World {
             cfg,
         };
         w.create_tasks();
+        for t in w.tasks.iter().filter(|t| t.measure) {
+            w.measure_from = w.measure_from.min(t.iter_start);
+            w.measured_left += 1;
+        }
         let used_mms = w.tasks.iter().map(|t| t.mm.0).max().unwrap_or(0).max(1);
         let mut used = vec![false; used_mms as usize + 1];
         for t in &w.tasks {
@@ -403,6 +419,18 @@ impl World {
     pub fn task_done(&mut self, t: TaskId) {
         if !self.tasks[t.index()].daemon {
             self.live = self.live.saturating_sub(1);
+        }
+        if self.tasks[t.index()].measure {
+            self.measured_left = self.measured_left.saturating_sub(1);
+        }
+    }
+
+    /// Counts TLB misses (walks) in `tlb_misses`, and in `tlb_misses_measured` when they fall
+    /// in the measured window.
+    pub fn count_tlb_misses(&mut self, n: u64) {
+        self.stats.tlb_misses += n;
+        if self.measured_left > 0 && self.now() >= self.measure_from {
+            self.stats.tlb_misses_measured += n;
         }
     }
 

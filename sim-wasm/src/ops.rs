@@ -254,7 +254,7 @@ impl World {
         }
         let hits = n.min(KERNEL_VPNS) - misses;
         if misses > 0 {
-            self.stats.tlb_misses += misses;
+            self.count_tlb_misses(misses);
             let f = Fields {
                 mm: MmId::INIT_MM,
                 addr: KERNEL_BASE + first_miss.unwrap_or(0) * 4096,
@@ -333,7 +333,7 @@ impl World {
         }
         cost += hits.saturating_mul(hit_ps).saturating_add(500) / 1000;
         if misses > 0 {
-            self.stats.tlb_misses += misses;
+            self.count_tlb_misses(misses);
             let f = Fields {
                 mm,
                 addr: USER_BASE + first_miss.unwrap_or(0) as u64 * 4096,

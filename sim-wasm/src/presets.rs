@@ -7,7 +7,7 @@
 //! (`content/calibration.json`, checked by `npx tlbscope calibrate` and its Vitest test).
 //! Where a number is derived from a seed measurement, the comment says how.
 
-use crate::config::{Arch, Arm64Costs, Costs};
+use crate::config::{Arch, Arm64Costs, Costs, TlbIndex};
 
 pub struct Preset {
     pub id: &'static str,
@@ -15,6 +15,8 @@ pub struct Preset {
     pub cpus: u16,
     pub tlb_entries: u32,
     pub tlb_ways: u32,
+    /// The set-index function: `Hash` unless the machine's is published.
+    pub tlb_index: TlbIndex,
     pub costs: Costs,
 }
 
@@ -69,6 +71,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 4,
             tlb_entries: 1024,
             tlb_ways: 8,
+            tlb_index: TlbIndex::Hash,
             costs: Costs {
                 ipi_send_ns: 200,
                 csd_queue_ns: 20,
@@ -100,6 +103,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 128,
             tlb_entries: 2048,
             tlb_ways: 16,
+            tlb_index: TlbIndex::Hash,
             costs: Costs {
                 ipi_send_ns: 100,
                 csd_queue_ns: 20,
@@ -125,9 +129,16 @@ pub fn by_id(id: &str) -> Option<Preset> {
         // 004), calibrated against the seed's ping-pong with `x86-pcid-pingpong-bench` and
         // `x86-pcid-pingpong-512` (`npx tlbscope calibrate`). One iteration is a round trip:
         // two hops, each side touching its 3 own pages (+ 512 in the second test).
-        // - TLB: Skylake's second-level TLB, 1536 entries, 12-way, shared by 4 KiB and 2 MiB
-        //   pages (Intel Optimization Reference Manual, Skylake client). dTLB misses that
-        //   cause a walk are misses of this level.
+        // - TLB: Skylake's second-level TLB (STLB), 1536 entries, 12-way, shared by 4 KiB and
+        //   2 MiB pages (Intel Optimization Reference Manual, Skylake client). dTLB misses
+        //   that cause a walk are misses of this level. The model has no first level (the
+        //   64-entry L1 dTLB, which 512 pages per side overflow anyway).
+        // - tlb_index = xor7: Gras et al., "Translation Leak-aside Buffer" (TLBleed, USENIX
+        //   Security 2018) reverse-engineered this STLB as 128 sets × 12 ways indexed by
+        //   vpn[6:0] XOR vpn[13:7], without the PCID. Each side's 512 contiguous pages then
+        //   put 4 entries in every set (5 in the 3 sets of its own pages), so the two
+        //   processes' 1030 translations and the 12 kernel pages fit every set (at most 11 of
+        //   12 ways): with PCID no translation is evicted, and the steady state has no misses.
         // - full_flush_ns: a flushing CR3 write, 96 cycles (Molnar 2015, §9.2) at 2.3 GHz.
         // - kernel_pages: the kernel's own translations per hop, global (no PTI in 2017), so
         //   they survive every CR3 write but share the STLB with the user pages. An estimate
@@ -138,22 +149,28 @@ pub fn by_id(id: &str) -> Option<Preset> {
         //   per-CPU first chunk 1 (runqueue, cpu_tlbstate), slab objects in the direct map 3
         //   (both tasks' task_struct with FPU state, mm, files/fdtable, file, eventfd_ctx),
         //   the two tasks' vmapped stacks 2 (4 KiB pages) = 12, uncertain by about ±4 (more
-        //   if KVM backs the guest with 4 KiB pages). Not fitted: the dTLB-miss ratio it
-        //   gives (12.9×) stays outside the seed's 18.8× ± 25 % (see `calibrate`).
-        // - tlb_refill_ns: the 512-page pair. pcid=off minus pcid=on is 2 × 515 refills plus
-        //   two CR3 flushes minus the hits they replace, less the pcid=on conflict misses (80
-        //   per round trip with the kernel pages above): (6.2 − 1.8) µs ≈ 950 × (refill −
-        //   hit) ⇒ refill ≈ 4.8 ns; 5 ns (≈ 11.5 cycles: a walk that hits the
+        //   if KVM backs the guest with 4 KiB pages). Not fitted. Under xor7 it no longer
+        //   sets the PCID-on miss count: the model gives the kernel pages consecutive page
+        //   numbers, one per set, and a set holds at most 10 user entries here, so up to 2
+        //   kernel pages per set (256 in all) would still fit. Real kernel addresses need not
+        //   spread so evenly: 3 kernel entries in one of the sets with 10 user entries would
+        //   thrash it. The count only adds its hits to every hop, in both modes.
+        // - tlb_hit_ps: pcid=on with 512 pages minus without, where the only difference is
+        //   2 × 512 STLB hits per round trip (no misses with the xor7 index): (1.8 − 1.22) µs
+        //   / 1024 ≈ 566 ps (≈ 1.3 cycles per page of the touch loop, each load missing the
+        //   L1 dTLB and hitting the STLB, the lookups overlapping).
+        // - tlb_refill_ns: the 512-page pair. pcid=off minus pcid=on is two flushing CR3
+        //   writes and 2 × 515 walks in place of hits (the kernel's global entries hit in
+        //   both): (6.2 − 1.8) µs = 2 × 42 ns + 1030 × (refill − 0.566 ns) ⇒ refill ≈ 4.76
+        //   ns; 5 ns, the nearest whole ns (≈ 11.5 cycles: a walk that hits the
         //   paging-structure caches, two walkers overlapping; §10 gives 5–40 ns).
-        // - tlb_hit_ps: pcid=on with 512 pages minus without: (1.8 − 1.22) µs = 80 misses ×
-        //   5 ns + ≈ 970 hits ⇒ ≈ 0.19 ns; 0.2 ns (≈ 0.46 cycles per page of the touch loop,
-        //   near Skylake's two loads per cycle: the edge of plausible, because the model's
-        //   80 misses per round trip are more than the measured ≈ 55).
         // - context_switch_ns: here one whole blocking eventfd hop (write + wakeup + read +
         //   schedule() + __switch_to; the scenario's `yield` stands for it): (1.22 µs −
-        //   2 × switch_mm_ns − 6 user and 24 kernel hits) / 2 ≈ 507 ns. The nopcid penalty
-        //   of the empty ping-pong, 2 × (full_flush_ns + 3 × (refill − hit)) ≈ 113 ns, then
-        //   follows (measured 110; the kernel's global entries survive the flush).
+        //   2 × switch_mm_ns − 2 × (3 user hits, 1.7 → 2 ns, + 12 kernel hits, 6.8 → 7 ns,
+        //   each touch rounded to the ns as the model charges it)) / 2 = 501 ns. The nopcid
+        //   penalty of the empty ping-pong, 2 × (full_flush_ns + 3 × refill − 2 ns of hits)
+        //   = 110 ns, then follows (measured 110; the kernel's global entries survive the
+        //   flush).
         // - The rest (IPIs, faults, syscalls) is not measured on this machine: §10 values
         //   scaled for a 2.3 GHz core under a hypervisor (IPIs exit to KVM).
         "skylake-laptop-kvm" => Some(Preset {
@@ -162,6 +179,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 4,
             tlb_entries: 1536,
             tlb_ways: 12,
+            tlb_index: TlbIndex::Xor7,
             costs: Costs {
                 ipi_send_ns: 400,
                 csd_queue_ns: 30,
@@ -171,13 +189,13 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 invlpg_ns: 110,
                 full_flush_ns: 42,
                 tlb_refill_ns: 5,
-                tlb_hit_ps: 200,
+                tlb_hit_ps: 566,
                 page_fault_ns: 900,
                 syscall_ns: 250,
                 zap_pte_ns: 25,
                 cacheline_transfer_ns: 70,
                 csd_poll_ns: 60,
-                context_switch_ns: 507,
+                context_switch_ns: 501,
                 switch_mm_ns: 100,
                 kernel_pages: 12,
                 arm64: Arm64Costs::default(),
@@ -190,6 +208,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 4,
             tlb_entries: 1024,
             tlb_ways: 4,
+            tlb_index: TlbIndex::Hash,
             costs: arm64_costs(),
         }),
         // 32-CPU non-NUMA ARMv8 Ampere (eMAG class), the machine of Arcangeli's benchmarks
@@ -204,6 +223,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             cpus: 32,
             tlb_entries: 1024,
             tlb_ways: 4,
+            tlb_index: TlbIndex::Hash,
             costs: arm64_costs(),
         }),
         _ => None,

@@ -14,7 +14,7 @@ use toml::{Table, Value};
 
 use crate::config::{
     Arch, Config, Costs, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, SkipRule,
-    TaskSpec, WaitMask, WorkOp, Workload, MAX_CPUS,
+    TaskSpec, TlbIndex, WaitMask, WorkOp, Workload, MAX_CPUS,
 };
 use crate::error::SimError;
 use crate::events::EventKind;
@@ -94,6 +94,9 @@ struct MachineSection {
     /// TLB entries per CPU (8..=65536) and associativity; defaults from the preset.
     tlb_entries: Option<i64>,
     tlb_ways: Option<i64>,
+    /// TLB set-index function: `hash` | `xor7` (Skylake's sTLB, 128 sets); default from the
+    /// preset (`xor7` on `skylake-laptop-kvm`, `hash` elsewhere). See `config::TlbIndex`.
+    tlb_index: Option<String>,
     /// Cache line size in bytes (default 64).
     cacheline_bytes: Option<i64>,
     /// `sizeof(struct flush_tlb_info)` (default 40).
@@ -233,6 +236,7 @@ const SECTION_OF: &[(&str, &str, &str)] = &[
     ("preset", "machine", "preset"),
     ("tlb_entries", "machine", "tlb_entries"),
     ("tlb_ways", "machine", "tlb_ways"),
+    ("tlb_index", "machine", "tlb_index"),
     ("stack_offset", "machine", "stack_offset"),
     ("max_time_ns", "machine", "max_time_ns"),
     ("max_events", "machine", "max_events"),
@@ -612,6 +616,21 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         1,
         tlb_entries as i64,
     )? as u32;
+    let index_names = [("hash", TlbIndex::Hash), ("xor7", TlbIndex::Xor7)];
+    let tlb_index = match m.tlb_index.as_deref() {
+        None => preset.tlb_index,
+        Some(name) => choice("machine.tlb_index", Some(name), &index_names)?,
+    };
+    if tlb_index == TlbIndex::Xor7 && tlb_entries / tlb_ways != 128 {
+        return Err(SimError::new(
+            "machine.tlb_index",
+            format!(
+                "xor7 indexes 128 sets, but {tlb_entries} entries / {tlb_ways} ways make {} \
+                 (use tlb_index = \"hash\" for another geometry)",
+                tlb_entries / tlb_ways
+            ),
+        ));
+    }
     let cacheline_bytes = int_in("machine.cacheline_bytes", m.cacheline_bytes, 64, 8, 4096)? as u32;
     // Keep every CPU's TLB within memory a browser tab can afford (4 M entries ≈ 64 MB).
     if cpus as u64 * tlb_entries as u64 > 4 << 20 {
@@ -871,6 +890,7 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         preset: preset.id.to_string(),
         tlb_entries,
         tlb_ways,
+        tlb_index,
         cacheline_bytes,
         flush_info_bytes: int_in("machine.flush_info_bytes", m.flush_info_bytes, 40, 1, 4096)?
             as u32,

@@ -51,6 +51,7 @@ pub struct Collector {
     pub wakeup_latency: Vec<f64>,
     pub ipis: u64,
     pub tlb_misses: u64,
+    pub tlb_misses_measured: u64,
     pub page_faults: u64,
     pub full_flushes: u64,
     pub partial_flushes: u64,
@@ -86,7 +87,12 @@ pub struct Summary {
     /// From a high-priority task's wakeup until it runs.
     pub wakeup_latency_ns: Stats,
     pub ipis: u64,
+    /// TLB misses (page walks) on every CPU over the whole run, warm-up included.
     pub tlb_misses: u64,
+    /// The misses from the start of the first measured task until the last one finished, on
+    /// every CPU: without the warm-up tasks that ran before. Divided by `op_latency_ns.count`,
+    /// the steady-state misses per measured op (per round trip in the ping-pong benchmarks).
+    pub tlb_misses_measured: u64,
     pub page_faults: u64,
     /// `flush_tlb_func` outcomes, plus flushing CR3 writes at context switch.
     pub full_flushes: u64,
@@ -125,6 +131,7 @@ impl Summary {
             wakeup_latency_ns: stats(&c.wakeup_latency),
             ipis: c.ipis,
             tlb_misses: c.tlb_misses,
+            tlb_misses_measured: c.tlb_misses_measured,
             page_faults: c.page_faults,
             full_flushes: c.full_flushes,
             partial_flushes: c.partial_flushes,

@@ -10,7 +10,22 @@
 //! entries, as on an x86 kernel without PTI (kernel-mechanics.md §1.5, §2.1, §2.11): no PCID
 //! matches them out, a CR3 write (with or without NOFLUSH) keeps them, only `flush_all` drops
 //! them. They share the sets with the user entries, so they take capacity and evict them.
+//!
+//! Set index (`machine.tlb_index`, [`TlbIndex`]): `hash` mixes the page number with the tag;
+//! `xor7` is Skylake's published sTLB function and ignores the tag. Page numbers are counted
+//! from `USER_BASE` (`0x7f00_0000_0000`, a multiple of 2^14 pages) for user pages and from
+//! `0xF000_0000` for the kernel's, so their low 14 bits, the only ones `xor7` reads, are those of
+//! the real addresses' page numbers.
+//!
+//! Replacement (`victim_slot`): a fill takes a way that holds no live entry if the set has one;
+//! otherwise a per-set round-robin pointer picks the victim and advances. Hits do not move it,
+//! so this is FIFO-like replacement, not LRU. Skylake's sTLB replacement policy is not
+//! published (TLBleed gives the geometry and the index, not the policy). The policy only
+//! matters once a set holds more live translations than it has ways: a working set that fits
+//! every set is never evicted under any policy, and a cyclic sweep over more pages than ways
+//! misses on every access under both FIFO and LRU.
 
+use crate::config::TlbIndex;
 use crate::ids::MmId;
 
 /// Tag epochs kept for O(1) whole-tag flushes: x86 uses the 6 dynamic ASID slots. arm64 tags
@@ -46,6 +61,7 @@ impl Entry {
 pub struct Tlb {
     sets: usize,
     ways: usize,
+    index: TlbIndex,
     entries: Vec<Entry>,
     victim: Vec<u8>,
     epoch: [u32; TAGS],
@@ -53,12 +69,13 @@ pub struct Tlb {
 }
 
 impl Tlb {
-    pub fn new(capacity: u32, ways: u32) -> Tlb {
+    pub fn new(capacity: u32, ways: u32, index: TlbIndex) -> Tlb {
         let ways = (ways.max(1) as usize).min(255);
         let sets = (capacity as usize / ways).max(1);
         Tlb {
             sets,
             ways,
+            index,
             entries: vec![Entry::default(); sets * ways],
             victim: vec![0; sets],
             epoch: [1; TAGS],
@@ -66,9 +83,16 @@ impl Tlb {
         }
     }
 
-    fn set_of(&self, tag: u16, vpn: u32) -> usize {
-        let h = (vpn as u64 ^ ((tag as u64) << 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((h >> 32) as usize) % self.sets
+    /// The set that holds (tag, vpn). `xor7` reads only the page number (the scenario check
+    /// guarantees 128 sets; the modulo keeps a hand-built smaller TLB in range).
+    pub fn set_of(&self, tag: u16, vpn: u32) -> usize {
+        match self.index {
+            TlbIndex::Hash => {
+                let h = (vpn as u64 ^ ((tag as u64) << 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                ((h >> 32) as usize) % self.sets
+            }
+            TlbIndex::Xor7 => (((vpn ^ (vpn >> 7)) & 0x7f) as usize) % self.sets,
+        }
     }
 
     fn live(&self, e: &Entry) -> bool {
@@ -110,7 +134,7 @@ impl Tlb {
         hit
     }
 
-    /// A free (not live) way of `set`, else the next round-robin victim.
+    /// A free (not live) way of `set`, else the next round-robin victim (see the module doc).
     fn victim_slot(&mut self, set: usize) -> usize {
         let base = set * self.ways;
         (0..self.ways)
@@ -197,7 +221,7 @@ mod tests {
 
     #[test]
     fn a_filled_translation_hits_until_its_page_is_invalidated() {
-        let mut t = Tlb::new(64, 4);
+        let mut t = Tlb::new(64, 4, TlbIndex::Hash);
         t.fill(1, MmId(1), 7, 3);
         assert_eq!(t.lookup(1, 7).map(|e| e.version), Some(3));
         assert!(t.lookup(2, 7).is_none(), "another PCID does not match");
@@ -207,7 +231,7 @@ mod tests {
 
     #[test]
     fn flushing_a_tag_drops_only_that_tags_entries() {
-        let mut t = Tlb::new(64, 4);
+        let mut t = Tlb::new(64, 4, TlbIndex::Hash);
         t.fill(1, MmId(1), 7, 0);
         t.fill(2, MmId(2), 7, 0);
         t.flush_tag(1);
@@ -217,7 +241,7 @@ mod tests {
 
     #[test]
     fn a_full_set_evicts_an_entry() {
-        let mut t = Tlb::new(2, 2);
+        let mut t = Tlb::new(2, 2, TlbIndex::Hash);
         for vpn in 0..3 {
             t.fill(0, MmId(1), vpn, 0);
         }
@@ -227,7 +251,7 @@ mod tests {
 
     #[test]
     fn global_entries_survive_a_tag_flush_take_capacity_and_go_with_flush_all() {
-        let mut t = Tlb::new(1, 1);
+        let mut t = Tlb::new(1, 1, TlbIndex::Hash);
         assert!(!t.touch_global(9), "first touch misses");
         assert!(t.touch_global(9), "then hits");
         t.flush_tag(0);
@@ -247,5 +271,59 @@ mod tests {
         );
         t.flush_all();
         assert_eq!(t.global_entries(), 0);
+    }
+
+    #[test]
+    fn xor7_maps_128_consecutive_aligned_pages_to_128_distinct_sets() {
+        let t = Tlb::new(1536, 12, TlbIndex::Xor7);
+        for base in [0u32, 128, 640, 0xF000_0000] {
+            let sets: std::collections::BTreeSet<usize> =
+                (base..base + 128).map(|v| t.set_of(1, v)).collect();
+            assert_eq!(sets.len(), 128, "pages {base:#x}.. cover every set once");
+        }
+        for vpn in [
+            0u32,
+            1,
+            127,
+            128,
+            129,
+            0x3fff,
+            0x4000,
+            0x1234_5678,
+            u32::MAX,
+        ] {
+            let want = ((vpn & 0x7f) ^ ((vpn >> 7) & 0x7f)) as usize;
+            assert_eq!(t.set_of(1, vpn), want, "vpn {vpn:#x}: vpn[6:0] ^ vpn[13:7]");
+        }
+    }
+
+    #[test]
+    fn xor7_leaves_the_pcid_out_of_the_index_and_the_hash_does_not() {
+        let x = Tlb::new(1536, 12, TlbIndex::Xor7);
+        let h = Tlb::new(1536, 12, TlbIndex::Hash);
+        let vpns = 0..512u32;
+        assert!(vpns.clone().all(|v| x.set_of(1, v) == x.set_of(2, v)));
+        assert!(vpns
+            .clone()
+            .all(|v| x.set_of(1, v) == x.set_of(GLOBAL_TAG, v)));
+        assert!(vpns.clone().any(|v| h.set_of(1, v) != h.set_of(2, v)));
+    }
+
+    #[test]
+    fn twelve_ways_hold_twelve_pages_of_one_xor7_set_and_the_thirteenth_evicts() {
+        let mut t = Tlb::new(1536, 12, TlbIndex::Xor7);
+        // vpn k·129 for k < 13 all map to set 0 (k ^ k).
+        let same_set: Vec<u32> = (0..13).map(|k| k * 129).collect();
+        assert!(same_set.iter().all(|&v| t.set_of(0, v) == 0));
+        for &v in &same_set[..12] {
+            t.fill(1, MmId(1), v, 0);
+        }
+        assert!(same_set[..12].iter().all(|&v| t.lookup(1, v).is_some()));
+        t.fill(2, MmId(2), same_set[12], 0);
+        let live = same_set
+            .iter()
+            .filter(|&&v| t.lookup(1, v).is_some())
+            .count();
+        assert_eq!(live, 11, "another PCID's page in the same set evicts one");
     }
 }

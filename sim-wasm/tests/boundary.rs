@@ -77,3 +77,21 @@ fn an_explicit_toggle_of_the_other_arch_is_still_an_error() {
     assert!(e.path.ends_with("design.flush_info"), "{e}");
     assert!(e.message.contains("not used on arm64"), "{e}");
 }
+
+#[test]
+fn the_xor7_index_needs_128_sets_and_says_so() {
+    let e = err(
+        "[machine]\ntlb_entries = 1024\ntlb_ways = 4\ntlb_index = \"xor7\"\n",
+        &[],
+    );
+    assert_eq!(e.path, "machine.tlb_index");
+    assert_eq!(e.line, 4);
+    assert!(e.message.contains("4 ways make 256"), "{e}");
+    let e = err(
+        "[machine]\npreset = \"skylake-laptop-kvm\"\n",
+        &["tlb_ways=8"],
+    );
+    assert!(e.message.contains("xor7 indexes 128 sets"), "{e}");
+    let e = err("", &["tlb_index=linear"]);
+    assert!(e.path.ends_with("machine.tlb_index"), "{e}");
+}

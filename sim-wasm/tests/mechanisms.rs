@@ -1,6 +1,8 @@
 //! One test per kernel mechanism the model implements, each on a tiny hand-built machine.
 
+use tlbscope_sim::config::TlbIndex;
 use tlbscope_sim::events::EventKind;
+use tlbscope_sim::program::Op;
 use tlbscope_sim::session::Session;
 use tlbscope_sim::trace::Trace;
 
@@ -160,6 +162,45 @@ fn with_pcid_a_recently_used_mm_keeps_its_translations_across_switches() {
         off.tlb_misses,
         on.tlb_misses
     );
+}
+
+#[test]
+fn on_skylakes_xor7_stlb_the_512_page_ping_pong_keeps_every_translation_with_pcid() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../content/scenarios/x86-pcid-pingpong-512.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let cfg = tlbscope_sim::scenario::parse(&text, &[]).unwrap();
+    assert_eq!(cfg.preset, "skylake-laptop-kvm");
+    assert_eq!(cfg.tlb_index, TlbIndex::Xor7);
+    // Pages both sides touch per round trip: the touches of the two repeating ping-pong tasks.
+    let per_round_trip: u64 = cfg
+        .tasks
+        .iter()
+        .filter(|t| t.repeat > 1)
+        .flat_map(|t| &t.program)
+        .map(|op| match op {
+            Op::Touch { n, .. } => *n as u64,
+            _ => 0,
+        })
+        .sum();
+    let on = run(&text, &["pcid=on"]).summary();
+    let off = run(&text, &["pcid=off"]).summary();
+    let round_trips = on.op_latency_ns.count;
+    assert!(round_trips > 0 && off.op_latency_ns.count == round_trips);
+    assert_eq!(
+        on.tlb_misses_measured, 0,
+        "with PCID both processes' pages and the kernel's fit every set: no conflict misses"
+    );
+    assert_eq!(
+        off.tlb_misses_measured,
+        round_trips * per_round_trip,
+        "without PCID every hop flushes, so every page misses on every turn"
+    );
+    // The warm-up before the measured window did miss: the window is what leaves it out.
+    assert!(on.tlb_misses >= per_round_trip);
+    // The hash index scatters the same pages and overfills some sets.
+    let hash = run(&text, &["pcid=on", "tlb_index=hash"]).summary();
+    assert!(hash.tlb_misses_measured > round_trips, "{hash:?}");
 }
 
 #[test]

@@ -159,8 +159,20 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
     let predicted;
     let measured;
     let unit = m.unit;
+    let predictedUnit = m.unit;
     if (spec.speedup) {
       predicted = value(spec.speedup.before) / value(spec.speedup.after);
+      measured = m.value;
+    } else if (spec.per) {
+      // A rate the seed cannot give (its iteration count is unstated), e.g. misses per round
+      // trip: compared only through ratios of rows in the same unit.
+      const per = readSummaryPath(
+        runner.run(model.scenario, [...base, ...spec.set, ...extra]),
+        spec.per,
+      );
+      if (!per) throw new Error(`row ${spec.id}: the summary has no nonzero ${spec.per}`);
+      predicted = value(spec.set) / per;
+      predictedUnit = spec.predicted_unit ?? `per ${spec.per}`;
       measured = m.value;
     } else if (m.unit in NS_PER) {
       predicted = value(spec.set) / NS_PER[m.unit];
@@ -181,6 +193,7 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
       measured,
       stddev: m.stddev,
       predicted,
+      predicted_unit: predictedUnit,
       error_pct: ratioOnly ? null : ((predicted - measured) / measured) * 100,
       tolerance: describeTolerance(spec.tolerance),
       scenario: model.scenario,
@@ -203,8 +216,12 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
       throw new Error(`content/calibration.json: check \`${c.name}\` names an unknown row`);
     const f = c.value === 'ratio' ? (a, b) => a / b : (a, b) => ((a - b) / b) * 100;
     const measured = f(of.measured, vs.measured);
-    const predicted = f(of.predicted, vs.predicted);
-    const ok = withinTolerance(c.tolerance, measured, predicted);
+    // A prediction of 0 in the denominator (e.g. no misses at all) makes the ratio unbounded
+    // (or, over 0 too, undefined): report it as such, with null in JSON and CSV, never as
+    // Infinity or NaN.
+    const raw = f(of.predicted, vs.predicted);
+    const predicted = Number.isFinite(raw) ? raw : null;
+    const ok = predicted !== null && withinTolerance(c.tolerance, measured, predicted);
     return {
       kind: 'check',
       name: c.name,
@@ -213,7 +230,14 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
       unit: c.value === 'ratio' ? 'x' : 'percent',
       measured,
       predicted,
-      error_pct: c.value === 'ratio' ? ((predicted - measured) / measured) * 100 : null,
+      unbounded: predicted === null && !Number.isNaN(raw),
+      predicted_of: of.predicted,
+      predicted_vs: vs.predicted,
+      operand_unit: of.predicted_unit,
+      error_pct:
+        c.value === 'ratio' && predicted !== null
+          ? ((predicted - measured) / measured) * 100
+          : null,
       tolerance: describeTolerance(c.tolerance),
       status: ok ? 'PASS' : c.known_gap ? 'GAP' : 'FAIL',
       note: ok ? null : (c.known_gap ?? null),
@@ -257,7 +281,7 @@ export function formatReport(report) {
     r.variant,
     r.metric,
     `${fmt(r.measured, 5)} ${r.unit}${r.stddev !== null && r.stddev !== undefined ? ` ±${r.stddev}` : ''}`,
-    `${fmt(r.predicted, 5)} ${r.unit}`,
+    `${fmt(r.predicted, 5)} ${r.predicted_unit ?? r.unit}`,
     pct(r.error_pct),
     r.tolerance,
     r.status,
@@ -265,10 +289,17 @@ export function formatReport(report) {
   out.push(table([head, ...lines]));
   out.push('');
   out.push('Derived checks');
+  const predictedCheck = (c) => {
+    if (c.predicted === null) {
+      const what = c.unbounded ? 'unbounded' : 'undefined';
+      return `predicted ${what} (${fmt(c.predicted_of)} / ${fmt(c.predicted_vs)} ${c.operand_unit})`;
+    }
+    return `predicted ${c.unit === 'x' ? `${fmt(c.predicted)}x` : pct(c.predicted)}`;
+  };
   const ch = report.checks.map((c) => [
     c.name,
     `measured ${c.unit === 'x' ? `${fmt(c.measured)}x` : pct(c.measured)}`,
-    `predicted ${c.unit === 'x' ? `${fmt(c.predicted)}x` : pct(c.predicted)}`,
+    predictedCheck(c),
     c.error_pct === null ? '' : `error ${pct(c.error_pct)}`,
     `tolerance ${c.tolerance}${c.unit === 'x' ? '' : ' %'}`,
     c.status,
@@ -313,6 +344,7 @@ export function reportCsv(report) {
     'measured',
     'stddev',
     'predicted',
+    'predicted_unit',
     'error_pct',
     'tolerance',
     'status',

@@ -28,7 +28,7 @@ describe('settings by architecture', () => {
     expect(arm).toContain('broadcast_skip');
     expect(arm).toContain('dsb_before_dec');
     expect(arm).not.toContain('pcid');
-    for (const shared of ['arch', 'machine', 'cpus']) {
+    for (const shared of ['arch', 'machine', 'cpus', 'tlb_index']) {
       expect(x86).toContain(shared);
       expect(arm).toContain(shared);
     }

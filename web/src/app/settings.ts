@@ -113,6 +113,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   { key: 'cpus', label: 'CPUs', help: 'Simulated CPUs (1 to 512).', min: 1, max: 512, step: 1 },
   {
+    key: 'tlb_index',
+    label: 'TLB set index',
+    help: 'How a page picks its TLB set. hash: a stand-in for an unpublished index, scattering pages at random; xor7: Skylake’s STLB as TLBleed (2018) measured it, page number bits 0–6 XOR 7–13 over 128 sets, PCID not indexed. Default from the machine preset.',
+    values: ['hash', 'xor7'],
+  },
+  {
     key: 'flushes',
     label: 'Flushes',
     help: 'How many flushes the workload issues.',
