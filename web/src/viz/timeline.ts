@@ -248,7 +248,8 @@ export function renderTimeline(
     if (empty) blank.add(els.canvas);
     else blank.delete(els.canvas);
     const color = paletteOf(els.canvas);
-    if (items.length) renderAggregates(ctx, items, scales, columns, color, highlightSet !== null);
+    if (items.length)
+      renderAggregates(ctx, items, scales, columns, color, highlightSet !== null, dpr);
     if (arrowMode === 'canvas') {
       renderArrowsCanvas(ctx, Int32Array.from(arrowIds), model.arrows, scales, columns, color);
     }
