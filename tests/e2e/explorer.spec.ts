@@ -157,6 +157,53 @@ test('the machine state follows the cursor: before the flush the mm is at genera
   await expect(sim.page.locator('.state-view [data-state-cpu="0"]')).toBeVisible();
 });
 
+test('scrubbing to the end shows the machine state there: the mm at its last tlb_gen', async ({
+  sim,
+}) => {
+  await sim.open();
+  const { trace } = simulate();
+  let last = -1;
+  let end = 0;
+  for (let i = 0; i < trace.n; i++) {
+    end = Math.max(end, trace.time[i] + trace.dur[i]);
+    if (trace.kind[i] === EventKind.TlbGenIncremented && trace.mm[i] === 1) last = trace.gen[i];
+  }
+  expect(last).toBeGreaterThan(1);
+  const scrub = sim.page.getByRole('slider', { name: 'Cursor' });
+  await scrub.fill(String(end));
+  await expect(sim.page.locator('.transport output')).toHaveText(formatNs(end));
+  await expect(sim.page.locator('.state-view [data-state-mm="1"]')).toContainText(
+    `tlb_gen ${last}`,
+  );
+});
+
+test('play moves the cursor forward; with reduced motion it jumps from event to event', async ({
+  sim,
+}) => {
+  const { trace } = simulate();
+  const cursor = sim.page.locator('.transport output');
+  await sim.open();
+  await sim.page.locator('.timeline').first().focus();
+  await sim.page.keyboard.press('Space');
+  await expect(cursor).not.toHaveText('—');
+  await sim.page.keyboard.press('Space');
+  await expect(sim.page.getByRole('button', { name: /play/ })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+
+  await sim.page.emulateMedia({ reducedMotion: 'reduce' });
+  await sim.open();
+  await sim.page.getByRole('button', { name: /play/ }).click();
+  // Each tick selects the next event, so the cursor lands on event times, row by row.
+  const later = trace.time.findIndex((t) => t > trace.time[0]);
+  expect(later).toBeGreaterThan(0);
+  await expect(sim.page.locator('[data-inspector="kind"]')).toHaveText(EventKind[trace.kind[0]]);
+  await expect(cursor).toHaveText(formatNs(trace.time[later]), { timeout: 2000 + 600 * later });
+  await sim.page.getByRole('button', { name: /pause/ }).click();
+  expect(sim.consoleErrors).toEqual([]);
+});
+
 test('switching the architecture re-runs the workload on arm64 with arm64 toggles', async ({
   sim,
 }) => {
