@@ -4,7 +4,16 @@ import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, type Trace } from '../sim/trace';
 import { candidates } from './intervals';
 import { TRACKS, toLanes } from './lanes';
-import { binsFromPyramid, hitTest, toBinPyramid, toLaneIndex, toLod, type LaneIndex } from './lod';
+import {
+  binsFromPyramid,
+  hitTest,
+  PYRAMID_ABOVE_ROWS,
+  toBinPyramid,
+  toLaneIndex,
+  toLod,
+  trackPyramid,
+  type LaneIndex,
+} from './lod';
 import { toPosMap } from './spacing';
 
 let trace: Trace;
@@ -128,6 +137,32 @@ describe('binsFromPyramid', () => {
       }
       expect(off).toBe(0);
     }
+  });
+
+  it('gives one busy CPU track a pyramid sized to its rows, drawn like the row scan', () => {
+    const busy = runScenario(readScenario('x86-munmap-shootdown'), {
+      overrides: ['cpus=8', 'flushes=1500'],
+    }).trace;
+    const ix = toLaneIndex(busy, toLanes(busy), toPosMap(busy, 'time'));
+    const sizes = ix.tracks.map((t) => t.ids.length);
+    const big = sizes.findIndex((n) => n > PYRAMID_ABOVE_ROWS);
+    const small = sizes.findIndex((n) => n > 0 && n <= PYRAMID_ABOVE_ROWS);
+    expect(big).toBeGreaterThanOrEqual(0);
+    expect(trackPyramid(ix, Math.floor(small / TRACKS), small % TRACKS)).toBeNull();
+    const [cpu, track] = [Math.floor(big / TRACKS), big % TRACKS];
+    const pyr = trackPyramid(ix, cpu, track)!;
+    expect(pyr.levels[0].count.length).toBe(2 ** Math.ceil(Math.log2(sizes[big])));
+    expect(trackPyramid(ix, cpu, track)).toBe(pyr); // built once, kept with the index
+    const w: [number, number] = [...ix.pos.extent];
+    const fast = binsFromPyramid(pyr, w, 300)!;
+    const scan = toLod([ix.tracks[big]], w, 300, { maxRows: 0 });
+    if (scan.mode !== 'bins') throw new Error('maxRows 0 always aggregates');
+    const drawn = (b: typeof fast) => {
+      let px = 0;
+      for (let j = 0; j < b.n; j++) px += b.x1[j] - b.x0[j];
+      return px;
+    };
+    expect(Math.abs(drawn(fast) - drawn(scan.bins))).toBeLessThanOrEqual(3);
   });
 
   it('declines a window narrower than two bins per pixel', () => {

@@ -297,8 +297,21 @@ export interface BinPyramid {
 }
 
 export const PYRAMID_BINS = 1 << 14;
-/** Below this many rows a window's rows are scanned directly (see toLodFast). */
-export const PYRAMID_ABOVE_ROWS = 20_000;
+/**
+ * A sub-track (one CPU's, or a collapsed group's) gets a pyramid above this many rows; below,
+ * its rows are scanned. Zoomed out, the lanes on screen held ~100,000 rows between them, and
+ * scanning them cost 3-9 ms of every frame; with pyramids that cost follows pixels.
+ */
+export const PYRAMID_ABOVE_ROWS = 2_048;
+
+/**
+ * Level-0 bins for `rows` rows: about one per row (a power of two, at most PYRAMID_BINS), so
+ * a pyramid's memory follows its rows (≈ 24-40 B a row) and binsFromPyramid uses it only
+ * while a pixel column holds two rows or more.
+ */
+function pyramidBins(rows: number): number {
+  return Math.min(PYRAMID_BINS, 2 ** Math.ceil(Math.log2(rows)));
+}
 
 export function toBinPyramid(
   tracks: readonly IntervalIndex[],
@@ -444,6 +457,20 @@ export function groupPyramid(
   last: number,
   track: number,
 ): BinPyramid | null {
+  return cachedPyramid(index, first, last, track);
+}
+
+/** The pyramid of one CPU's sub-track, or null when it holds too few rows to need one. */
+export function trackPyramid(index: LaneIndex, cpu: number, track: number): BinPyramid | null {
+  return cachedPyramid(index, cpu, cpu, track);
+}
+
+function cachedPyramid(
+  index: LaneIndex,
+  first: number,
+  last: number,
+  track: number,
+): BinPyramid | null {
   let cache = pyramids.get(index);
   if (!cache) pyramids.set(index, (cache = new Map()));
   const key = `${first}:${last}:${track}`;
@@ -455,7 +482,8 @@ export function groupPyramid(
       tracks.push(index.tracks[c * TRACKS + track]);
       rows += index.tracks[c * TRACKS + track].ids.length;
     }
-    p = rows > PYRAMID_ABOVE_ROWS ? toBinPyramid(tracks, index.pos.extent) : null;
+    p =
+      rows > PYRAMID_ABOVE_ROWS ? toBinPyramid(tracks, index.pos.extent, pyramidBins(rows)) : null;
     cache.set(key, p);
   }
   return p;

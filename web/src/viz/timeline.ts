@@ -9,7 +9,14 @@ import { select, type Selection } from 'd3';
 import { candidates } from '../model/intervals';
 import { toLayout, type LaneLayout } from '../model/layout';
 import { TRACKS } from '../model/lanes';
-import { binsFromPyramid, countInWindow, groupPyramid, toLod, type BinPyramid } from '../model/lod';
+import {
+  binsFromPyramid,
+  countInWindow,
+  groupPyramid,
+  toLod,
+  trackPyramid,
+  type BinPyramid,
+} from '../model/lod';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { IntervalIndex } from '../model/intervals';
 import type { TimelineModel } from '../model/timelineModel';
@@ -26,11 +33,11 @@ import { layoutGenerations, renderSteps } from './marks/steps';
 import { renderViolations } from './marks/violations';
 import { SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
 
-export const SVG_LIMIT = 600;
-export const ARROW_SVG_LIMIT = 150;
+export const SVG_LIMIT = 400;
+export const ARROW_SVG_LIMIT = 60;
 export const ARROW_CANVAS_LIMIT = 6000;
 /** Beyond this many line pixels on screen, canvas arrows are hidden too (see arrowPixels). */
-export const ARROW_CANVAS_PIXELS = 400_000;
+export const ARROW_CANVAS_PIXELS = 150_000;
 
 export interface TimelineElements {
   base: SVGSVGElement;
@@ -176,8 +183,15 @@ export function renderTimeline(
     // SVG marks are few (≤ SVG_LIMIT) and stay in the DOM wherever they are; canvas marks
     // off screen are skipped.
     if (!svgMode && !inView(scales.trackY(cpu, track))) continue;
-    const lod = toLod([ix], [p0, p1], plotW, { maxRows: svgMode ? Infinity : plotW / 3 });
     const y = scales.trackY(cpu, track) + 1;
+    // Zoomed out on a busy track: its precomputed bins (cost follows pixels, not rows).
+    const pyramid = svgMode ? null : trackPyramid(index, cpu, track);
+    const pyramidBins = pyramid && binsFromPyramid(pyramid, [p0, p1], plotW);
+    if (pyramidBins) {
+      items.push({ y, h: TRACK_HEIGHT - 2, bins: pyramidBins });
+      continue;
+    }
+    const lod = toLod([ix], [p0, p1], plotW, { maxRows: svgMode ? Infinity : plotW / 3 });
     if (lod.mode === 'bins') items.push({ y, h: TRACK_HEIGHT - 2, bins: lod.bins });
     else if (svgMode) for (const i of lod.rows) svgRows.push(i);
     else items.push({ y, h: TRACK_HEIGHT - 2, rows: lod.rows });
@@ -285,23 +299,31 @@ export function renderTimeline(
     .each(function (d) {
       set(this, 'id', `tl-arrow-${uid}-${d}`);
     });
+  // Two clips: the plot area, and the plot area within the rows on screen (arrows). An arrow
+  // from the initiator to a CPU 100 lanes down spans the whole timeline; unclipped, moving it
+  // made the browser repaint its full height on every zoom frame (up to ~10 ms of raster).
+  const viewClipId = `${clipId}-view`;
   defs
-    .selectAll<SVGClipPathElement, number>('clipPath')
-    .data([0])
-    .join((enter) => enter.append('clipPath').call((c) => c.append('rect').attr('y', 0)))
-    .each(function () {
-      set(this, 'id', clipId);
+    .selectAll<SVGClipPathElement, [string, number, number]>('clipPath')
+    .data<[string, number, number]>([
+      [clipId, 0, height],
+      [viewClipId, vy0, vy1 - vy0],
+    ])
+    .join((enter) => enter.append('clipPath').call((c) => c.append('rect')))
+    .each(function ([id, y, h]) {
+      set(this, 'id', id);
       const rect = this.firstChild as SVGRectElement;
       set(rect, 'x', String(plot[0]));
+      set(rect, 'y', String(y));
       set(rect, 'width', String(plotW));
-      set(rect, 'height', String(height));
+      set(rect, 'height', String(h));
     });
 
   renderLabels(layer(top, 'labels'), scales, state.initiator, state.onToggleGroup ?? (() => {}));
   // Span and arrow marks are keyed by row, and what a row means (its tooltip) is written once:
   // a new trace starts them afresh.
   const spans = layer(top, 'spans', clipId);
-  const arrowLayer = layer(top, 'arrows', clipId);
+  const arrowLayer = layer(top, 'arrows', viewClipId);
   if (drawnModel.get(els.top) !== model) {
     drawnModel.set(els.top, model);
     spans.selectAll('*').remove();
