@@ -29,6 +29,18 @@ test('the Data view shows shipped numbers with provenance and the model beside t
   await expect(page.locator('.verdicts li[data-verdict="no-prediction"]').first()).toContainText(
     'no model prediction yet for',
   );
+  // The seed's PCID rows are predicted on their own machine's preset; the unpatched kernel is
+  // run as pcid=off and labelled so; the local VM's rows get no verdict against Skylake's.
+  const pcid = page.locator(
+    '.overlay-chart[data-benchmark="pcid-pingpong"][data-metric="op_latency_best"]',
+  );
+  const before = pcid.locator('.verdicts li', { hasText: 'pcid=before' });
+  await expect(before).toContainText('(modelled as pcid=off) on skylake-laptop-kvm: off by');
+  await expect(before).toHaveAttribute('data-verdict', 'noise-unknown');
+  await expect(pcid.locator('.verdicts li', { hasText: 'local-' }).first()).toHaveAttribute(
+    'data-verdict',
+    'other-machine',
+  );
   const seed0 = page.locator('details.dataset[data-file="seed-000-flush-tlb-info-stack.csv"]');
   await seed0.locator('summary').click();
   await expect(seed0).toContainText('Chuyi Zhou');

@@ -16,6 +16,10 @@ export interface BenchmarkModel {
   summaryUnit: TimeUnit;
   /** Variant keys the simulator can set for this benchmark, with the values it accepts. */
   settings: Readonly<Record<string, RegExp>>;
+  /** Variant pairs the model runs as another pair, e.g. the seed's `pcid=before` as `pcid=off`. */
+  aliases: Readonly<Record<string, string>>;
+  /** Why the mapping is what it is (shown under the chart). */
+  notes: string | null;
 }
 
 /** The mapping itself lives in content/benchmarks.json, which the CLI (`tlbscope calibrate`,
@@ -31,6 +35,8 @@ export const BENCHMARK_MODELS: Readonly<Record<string, BenchmarkModel>> = Object
       settings: Object.fromEntries(
         Object.entries(b.settings).map(([k, re]) => [k, new RegExp(re)]),
       ),
+      aliases: b.aliases ?? {},
+      notes: b.notes ?? null,
     },
   ]),
 );
@@ -41,6 +47,8 @@ interface BenchmarkEntry {
   summaryPath: string;
   summaryUnit: string;
   settings: Record<string, string>;
+  aliases?: Record<string, string>;
+  notes?: string;
 }
 
 /** Machine presets of the simulator (sim-wasm/src/presets.rs); the first is its default. */
@@ -86,6 +94,8 @@ export type PredictionPlan =
       summaryUnit: TimeUnit;
       /** Variant keys left to the scenario because they describe the measured system. */
       ignored: string[];
+      /** Variant pairs run as another pair ("pcid=before as pcid=off"). */
+      aliased: string[];
     }
   | { key: string; status: 'none'; reason: string };
 
@@ -109,9 +119,12 @@ export function planPrediction(m: Measurement): PredictionPlan {
   if (m.variant.includes('->')) return none('relative comparisons are not predicted');
   const overrides: string[] = [];
   const ignored: string[] = [];
+  const aliased: string[] = [];
   for (const pair of m.variant.split(';').filter(Boolean)) {
-    const [k, v = ''] = pair.split('=');
-    if (DESCRIPTIVE_KEYS.has(k)) ignored.push(pair);
+    const use = model.aliases[pair] ?? pair;
+    if (use !== pair) aliased.push(`${pair} as ${use}`);
+    const [k, v = ''] = use.split('=');
+    if (DESCRIPTIVE_KEYS.has(k)) ignored.push(use);
     else if (model.settings[k]?.test(v)) overrides.push(`${k}=${v}`);
     else return none(`${pair} is not a setting of the model`);
   }
@@ -126,5 +139,6 @@ export function planPrediction(m: Measurement): PredictionPlan {
     summaryPath: model.summaryPath,
     summaryUnit: model.summaryUnit,
     ignored,
+    aliased,
   };
 }

@@ -34,7 +34,15 @@ describe('toOverlayCharts', () => {
         m({ metric: 'speedup', unit: 'percent', variant: 'a->b' }),
         m({ source: MODEL_SOURCE }),
       ],
-      () => ({ status: 'done', ns: 2600, scenario: 'x86-madvise-touch', preset: 'p', ignored: [] }),
+      // As if every machine had a preset of its own.
+      (x) => ({
+        status: 'done',
+        ns: 2600,
+        scenario: 'x86-madvise-touch',
+        preset: x.machine,
+        ignored: [],
+        aliased: [],
+      }),
     );
     expect(charts.map((c) => c.id)).toEqual(['madvise-touch · op_latency']);
     const c = charts[0];
@@ -52,6 +60,28 @@ describe('toOverlayCharts', () => {
       'within-noise',
     ]);
     expect(c.points[0].predicted).toBeCloseTo(2.6);
+  });
+
+  it('gives no noise verdict when the prediction is for another machine than the measurement', () => {
+    const [c] = toOverlayCharts(
+      [m({ machine: 'local-x', source: 'local-x', value: 2.5, unit: 'us', stddev: 0.5 })],
+      () => ({
+        status: 'done',
+        ns: 2600,
+        scenario: 'x86-madvise-touch',
+        preset: 'icelake-8336c-128',
+        ignored: [],
+        aliased: [],
+      }),
+    );
+    expect(c.points[0].verdict).toEqual({
+      kind: 'other-machine',
+      diff: expect.closeTo(0.1, 9),
+      preset: 'icelake-8336c-128',
+    });
+    expect(describeVerdict(c.points[0].verdict, 'us')).toMatch(
+      /^no verdict: the model has no preset for this machine, and the × is its prediction for icelake-8336c-128 \(slower by 0\.1 µs\)/,
+    );
   });
 
   it('passes on why there is no prediction instead of inventing one', () => {

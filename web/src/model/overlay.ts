@@ -14,12 +14,22 @@ export const MODEL_SOURCE = 'tlbscope-model';
 export type PredictionState =
   | { status: 'pending' }
   | { status: 'none'; reason: string }
-  | { status: 'done'; ns: number; scenario: string; preset: string; ignored: string[] };
+  | {
+      status: 'done';
+      ns: number;
+      scenario: string;
+      /** The machine preset the model ran with. */
+      preset: string;
+      ignored: string[];
+      aliased: string[];
+    };
 
 export type Verdict =
   | { kind: 'within-noise'; diff: number; sigmas: number }
   | { kind: 'outside-noise'; diff: number; sigmas: number }
   | { kind: 'noise-unknown'; diff: number }
+  /** The model has no preset for the measured machine: its number is another machine's. */
+  | { kind: 'other-machine'; diff: number; preset: string }
   | { kind: 'no-prediction'; reason: string }
   | { kind: 'pending' };
 
@@ -105,7 +115,9 @@ export function toOverlayCharts(
           ? { kind: 'pending' }
           : prediction.status === 'none'
             ? { kind: 'no-prediction', reason: `for ${m.benchmark}: ${prediction.reason}` }
-            : judge(predicted!, value, sd);
+            : prediction.preset !== m.machine
+              ? { kind: 'other-machine', diff: predicted! - value, preset: prediction.preset }
+              : judge(predicted!, value, sd);
       return {
         measurement: m,
         series: seriesOf(m),
@@ -148,6 +160,8 @@ export function describeVerdict(v: Verdict, unit: string): string {
       return `outside measurement noise: the model is ${v.diff > 0 ? 'slower' : 'faster'} by ${formatValue(Math.abs(v.diff), unit)} (${Number.isFinite(v.sigmas) ? v.sigmas.toFixed(1) : '∞'} σ)`;
     case 'noise-unknown':
       return `off by ${formatValue(Math.abs(v.diff), unit)}; no stddev stated, so whether that is noise is unknown`;
+    case 'other-machine':
+      return `no verdict: the model has no preset for this machine, and the × is its prediction for ${v.preset} (${v.diff > 0 ? 'slower' : 'faster'} by ${formatValue(Math.abs(v.diff), unit)}); fit one with npx tlbscope fit`;
     case 'no-prediction':
       return `no model prediction yet ${v.reason}`;
     case 'pending':

@@ -17,6 +17,7 @@ function render(ms: Measurement[]) {
           scenario: 'x86-madvise-touch',
           preset: 'icelake-8336c-128',
           ignored: [],
+          aliased: [],
         }
       : { status: 'none', reason: 'no' },
   );

@@ -1,6 +1,7 @@
 // One benchmark metric: measured mean ± stddev per variant beside the model's prediction.
 // React owns the <svg>; D3 (viz/measured.ts) draws into it.
 import { useEffect, useRef } from 'react';
+import { BENCHMARK_MODELS } from '../../content/benchmarks';
 import { describeVerdict, NOISE_RULE, type OverlayChartModel } from '../../model/overlay';
 import { renderMeasured, SERIES_SHAPE_NAMES } from '../../viz/measured';
 
@@ -43,11 +44,18 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
       <ul className="verdicts">
         {chart.points.map((p, i) => (
           <li key={i} data-verdict={p.verdict.kind}>
-            <code>{p.measurement.variant}</code> on {p.measurement.machine}:{' '}
+            <code>{p.measurement.variant}</code>
+            {p.prediction.status === 'done' && p.prediction.aliased.length > 0 && (
+              <> (modelled as {p.prediction.aliased.map((a) => a.split(' as ')[1]).join(', ')})</>
+            )}{' '}
+            on {p.measurement.machine}:{' '}
             <span title={NOISE_RULE}>{describeVerdict(p.verdict, chart.unit)}</span>
           </li>
         ))}
       </ul>
+      {BENCHMARK_MODELS[chart.benchmark]?.notes && (
+        <p className="bench-notes">{BENCHMARK_MODELS[chart.benchmark]?.notes}</p>
+      )}
       {notes.some((n) => n.startsWith('within') || n.startsWith('outside')) && (
         <p className="noise-rule" title={NOISE_RULE}>
           Noise rule: |predicted − measured| ≤ 2 × stddev (hover for why).

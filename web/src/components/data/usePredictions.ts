@@ -47,6 +47,7 @@ export function usePredictions(measurements: readonly Measurement[]) {
                   scenario: p.scenario,
                   preset: p.preset,
                   ignored: p.ignored,
+                  aliased: p.aliased,
                 };
         } catch (e) {
           // Unmounted (or React's dev double mount, which clears `started` to run them again).
