@@ -299,7 +299,8 @@ async function main() {
         '< 1000 ms',
         load.firstRender !== null && load.firstRender < 1000,
       ],
-      ['  of which view model (indexes)', ms(load.modelMs), '', null],
+      // The worker builds the model after run-done; the main thread only wraps it.
+      ['  of which view model, main thread', ms(load.modelMs), '', null],
       ['  of which first draw', ms(load.firstDraw), '', null],
       [
         'zoom frame p50 / p95',

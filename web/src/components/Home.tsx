@@ -33,7 +33,8 @@ export function Home({ onOpen, onReady }: Props) {
         const text = scenarios.find((x) => x.id === e.id)?.text ?? '';
         const first = e.info.steps[0]?.set ?? [];
         try {
-          const r = await s.run(text, { overrides: [...first, 'max_events=20000'] });
+          // Thumbnails draw from the trace itself (viz/preview.ts): no timeline model.
+          const r = await s.run(text, { overrides: [...first, 'max_events=20000'], view: false });
           if (live) setPreviews((p) => ({ ...p, [e.id]: r.trace }));
         } catch {
           // A thumbnail that cannot run is simply left out; opening the scenario shows why.

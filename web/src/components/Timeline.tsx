@@ -9,7 +9,9 @@ import { TRACKS } from '../model/lanes';
 import { hitTest } from '../model/lod';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { Spacing } from '../model/spacing';
-import { toTimelineModel } from '../model/timelineModel';
+import { fromPrebuilt } from '../model/prebuilt';
+import { toTimelineModel, type TimelineModel } from '../model/timelineModel';
+import { prebuiltViewOf } from '../sim/session';
 import type { Trace } from '../sim/trace';
 import { perfRecord, recordDraw } from '../viz/perf';
 import {
@@ -46,21 +48,62 @@ const NONE: readonly number[] = [];
 const VIEW_MARGIN = 160;
 const HINT = 'Ctrl+wheel or W/S zoom · drag or A/D pan · 0 reset';
 
+/**
+ * The timeline of `trace`: its model comes from the simulator's worker when it built one
+ * (time spacing after a run), else it is built here. Until the new model is ready the previous
+ * one stays on screen, dimmed, rather than the lanes vanishing for a moment on every re-run.
+ */
 export function Timeline(props: TimelineProps) {
-  const { trace, spacing = 'time', initiator = -1, label } = props;
+  const { trace, spacing = 'time' } = props;
+  const [built, setBuilt] = useState<TimelineModel | null>(null);
+  useEffect(() => {
+    let live = true;
+    const finish = (make: () => TimelineModel) => {
+      if (!live) return;
+      // The main thread's share of the model: rebuilding the position map around a prebuilt
+      // view, or the whole build when there is none.
+      const t0 = performance.now();
+      const m = make();
+      const p = perfRecord();
+      if (p) p.modelMs = performance.now() - t0;
+      setBuilt(m);
+    };
+    if (spacing === 'time')
+      prebuiltViewOf(trace).then((v) =>
+        finish(() => (v ? fromPrebuilt(trace, v) : toTimelineModel(trace, spacing))),
+      );
+    else finish(() => toTimelineModel(trace, spacing));
+    return () => {
+      live = false;
+    };
+  }, [trace, spacing]);
+  if (!built) {
+    return (
+      <div className="timeline-pending" aria-busy="true">
+        Preparing the timeline…
+      </div>
+    );
+  }
+  const current = built.trace === trace && built.pos.spacing === spacing;
+  return (
+    <TimelineView
+      {...props}
+      model={built}
+      pending={!current}
+      onRendered={current ? props.onRendered : undefined}
+    />
+  );
+}
+
+function TimelineView(props: TimelineProps & { model: TimelineModel; pending: boolean }) {
+  const { model, initiator = -1, label } = props;
+  const { trace } = model;
+  const spacing = model.pos.spacing;
   const boxRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<SVGSVGElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const topRef = useRef<SVGSVGElement>(null);
   const statusRef = useRef<HTMLSpanElement>(null);
-
-  const model = useMemo(() => {
-    const t0 = performance.now();
-    const m = toTimelineModel(trace, spacing);
-    const p = perfRecord();
-    if (p) p.modelMs = performance.now() - t0;
-    return m;
-  }, [trace, spacing]);
 
   const [groups, setGroups] = useState({ version: -1, collapsed: new Set<number>() });
   const defaults = useMemo(() => defaultCollapsed(trace.cpus, initiator), [trace.cpus, initiator]);
@@ -309,7 +352,8 @@ export function Timeline(props: TimelineProps) {
   const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
   return (
     <div
-      className="timeline"
+      className={props.pending ? 'timeline pending' : 'timeline'}
+      aria-busy={props.pending || undefined}
       ref={boxRef}
       tabIndex={0}
       role="group"

@@ -1,5 +1,6 @@
 // Messages between the page and the simulator worker. Columns travel as transferable
 // ArrayBuffers: moved, not copied, across the thread boundary.
+import type { PrebuiltView } from '../model/prebuilt';
 import type { Summary } from './trace';
 
 export interface RunRequest {
@@ -10,6 +11,8 @@ export interface RunRequest {
   seed: number;
   /** Check this step (0-based) of the scenario against the finished run. */
   checkStep?: number;
+  /** Build the timeline's model after the run and send it as a 'view' message. */
+  view: boolean;
 }
 
 /** Parse scenarios without running them (titles, hooks, steps for the landing page). */
@@ -82,6 +85,8 @@ export type WorkerMessage =
       /** The step check's problem, '' when the step fits, null when none was asked. */
       stepProblem: string | null;
     }
+  /** After 'done': the timeline's model of the run, built in the worker (null if it failed). */
+  | { type: 'view'; id: number; view: PrebuiltView | null; error?: string }
   | { type: 'described'; id: number; infos: ScenarioInfo[] }
   | { type: 'snapshot'; id: number; json: string }
   | { type: 'error'; id: number; path: string; line: number; message: string; scenario: boolean };

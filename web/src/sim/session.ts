@@ -12,7 +12,20 @@ import type {
 } from './protocol';
 
 export type { ScenarioInfo, Step };
+import type { PrebuiltView } from '../model/prebuilt';
 import { fromSimulator, toTrace, type Summary, type Trace } from './trace';
+
+// Timeline models the worker builds after a run, by trace (see prebuiltViewOf).
+const views = new WeakMap<Trace, Promise<PrebuiltView | null>>();
+
+/**
+ * The timeline model the worker is building for `trace` (time spacing), or null when the
+ * trace did not come from a worker (Node) or the worker could not build it: then the caller
+ * builds it itself.
+ */
+export function prebuiltViewOf(trace: Trace): Promise<PrebuiltView | null> {
+  return views.get(trace) ?? Promise.resolve(null);
+}
 
 export interface RunResult {
   title: string;
@@ -61,6 +74,8 @@ export interface RunOptions {
   seed?: number;
   /** Check this step (0-based) against the finished run. */
   checkStep?: number;
+  /** Worker runs: also build the timeline's model off the main thread (default true). */
+  view?: boolean;
   onProgress?: (events: number, nowNs: number) => void;
 }
 
@@ -98,6 +113,8 @@ export function runScenario(text: string, opts: RunOptions = {}): RunResult {
 
 interface Pending {
   resolve: (r: RunResult) => void;
+  view?: (v: PrebuiltView | null) => void;
+  wantsView?: boolean;
   described?: (infos: ScenarioInfo[]) => void;
   snapshot?: (json: string) => void;
   reject: (e: Error) => void;
@@ -120,9 +137,15 @@ export class SimSession {
       overrides: opts.overrides ?? [],
       seed: opts.seed ?? 1,
       checkStep: opts.checkStep,
+      view: opts.view ?? true,
     };
     return new Promise<RunResult>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress: opts.onProgress });
+      this.pending.set(id, {
+        resolve,
+        reject,
+        onProgress: opts.onProgress,
+        wantsView: req.view,
+      });
       worker.postMessage(req);
     });
   }
@@ -156,7 +179,10 @@ export class SimSession {
   cancel(): void {
     this.worker?.terminate();
     this.worker = null;
-    for (const p of this.pending.values()) p.reject(new RunCancelled());
+    for (const p of this.pending.values()) {
+      p.reject(new RunCancelled());
+      p.view?.(null);
+    }
     this.pending.clear();
   }
 
@@ -170,7 +196,10 @@ export class SimSession {
     w.onmessage = (e: MessageEvent<WorkerMessage>) => this.receive(e.data);
     w.onerror = (e) => {
       const err = new Error(`The simulator worker failed: ${e.message || 'unknown error'}`);
-      for (const p of this.pending.values()) p.reject(err);
+      for (const p of this.pending.values()) {
+        p.reject(err);
+        p.view?.(null);
+      }
       this.pending.clear();
       this.worker = null;
     };
@@ -186,6 +215,10 @@ export class SimSession {
       return;
     }
     this.pending.delete(msg.id);
+    if (msg.type === 'view') {
+      p.view?.(msg.view);
+      return;
+    }
     if (msg.type === 'described') {
       p.described?.(msg.infos);
       return;
@@ -203,11 +236,20 @@ export class SimSession {
       return;
     }
     const c = msg.columns;
+    const trace = toTrace({ ...c, cpus: msg.cpus, strings: msg.strings });
+    // The worker sends the timeline's model next, under the same id.
+    if (p.wantsView)
+      views.set(
+        trace,
+        new Promise<PrebuiltView | null>((view) =>
+          this.pending.set(msg.id, { resolve: () => {}, reject: () => {}, view }),
+        ),
+      );
     p.resolve({
       title: msg.title,
       description: msg.description,
       summary: msg.summary,
-      trace: toTrace({ ...c, cpus: msg.cpus, strings: msg.strings }),
+      trace,
       info: msg.info,
       stepProblem: msg.stepProblem,
     });

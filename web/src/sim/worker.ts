@@ -3,7 +3,9 @@
 // progress between budgets. Cancelling is terminating the worker (see session.ts).
 import init, { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
 import wasmUrl from '../../../sim-wasm/pkg/tlbscope_sim_bg.wasm?url';
-import { columnsOf } from './trace';
+import { buffersOf, toPrebuilt } from '../model/prebuilt';
+import { toTimelineModel } from '../model/timelineModel';
+import { columnsOf, toTrace } from './trace';
 import type {
   DescribeRequest,
   RunRequest,
@@ -102,5 +104,19 @@ self.onmessage = async (e: MessageEvent<RunRequest | DescribeRequest | SnapshotR
   } catch (err) {
     sim.free();
     post({ type: 'error', id: req.id, path: '', line: 0, message: String(err), scenario: false });
+    return;
   }
+  if (req.view) postView(req.id, sim);
 };
+
+// The page has the trace already; the timeline's model (indexes, arrows, generations) is built
+// here from a second copy of the columns, so the page stays responsive meanwhile.
+function postView(id: number, sim: Simulator) {
+  try {
+    const trace = toTrace({ ...columnsOf(sim), cpus: sim.cpus, strings: sim.strings() });
+    const view = toPrebuilt(toTimelineModel(trace, 'time'));
+    post({ type: 'view', id, view }, buffersOf(view));
+  } catch (err) {
+    post({ type: 'view', id, view: null, error: String(err) });
+  }
+}

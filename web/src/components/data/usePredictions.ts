@@ -36,7 +36,8 @@ export function usePredictions(measurements: readonly Measurement[]) {
       for (const p of todo.values()) {
         let r: PredictionState;
         try {
-          const run = await s.run(p.text, { overrides: p.overrides, seed: 1 });
+          // Only the summary is read: no timeline model.
+          const run = await s.run(p.text, { overrides: p.overrides, seed: 1, view: false });
           const v = readSummaryPath(run.summary, p.summaryPath);
           r =
             v === null
