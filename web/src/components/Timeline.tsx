@@ -49,9 +49,9 @@ const VIEW_MARGIN = 160;
 const HINT = 'Ctrl+wheel or W/S zoom · drag or A/D pan · 0 reset';
 
 /**
- * The timeline of `trace`: its model comes from the simulator's worker when it built one
- * (time spacing after a run), else it is built here. Until the new model is ready the previous
- * one stays on screen, dimmed, rather than the lanes vanishing for a moment on every re-run.
+ * The timeline of `trace`: its model is built in the simulator's worker that ran it (after the
+ * run for time spacing, on request for event spacing), else here. Until the new model is ready
+ * the previous one stays on screen, dimmed, rather than the lanes vanishing for a moment.
  */
 export function Timeline(props: TimelineProps) {
   const { trace, spacing = 'time' } = props;
@@ -68,11 +68,9 @@ export function Timeline(props: TimelineProps) {
       if (p) p.modelMs = performance.now() - t0;
       setBuilt(m);
     };
-    if (spacing === 'time')
-      prebuiltViewOf(trace).then((v) =>
-        finish(() => (v ? fromPrebuilt(trace, v) : toTimelineModel(trace, spacing))),
-      );
-    else finish(() => toTimelineModel(trace, spacing));
+    prebuiltViewOf(trace, spacing).then((v) =>
+      finish(() => (v ? fromPrebuilt(trace, v) : toTimelineModel(trace, spacing))),
+    );
     return () => {
       live = false;
     };

@@ -33,7 +33,15 @@ describe('prebuilt timeline models', () => {
     expect(again.lagIndex.length).toBe(fresh.lagIndex.length);
   });
 
-  it('refuses event spacing, whose position map is not rebuilt from the time column', () => {
-    expect(() => toPrebuilt(toTimelineModel(trace, 'event'))).toThrow(/time spacing/);
+  it('rebuild event spacing too, placing rows as the model built on this thread does', () => {
+    const view = toPrebuilt(toTimelineModel(trace, 'event'));
+    const again = fromPrebuilt(trace, structuredClone(view, { transfer: buffersOf(view) }));
+    const fresh = toTimelineModel(trace, 'event');
+    expect(again.pos.spacing).toBe('event');
+    expect(again.pos.extent).toEqual(fresh.pos.extent);
+    for (const row of [0, 7, trace.n - 1])
+      expect(again.pos.rowEnd(row)).toBe(fresh.pos.rowEnd(row));
+    expect(again.pos.toPos(trace.time[9] + 1)).toBe(fresh.pos.toPos(trace.time[9] + 1));
+    expect(Array.from(again.arrowIndex.start)).toEqual(Array.from(fresh.arrowIndex.start));
   });
 });

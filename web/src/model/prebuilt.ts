@@ -4,18 +4,19 @@
 // sent over as transferable arrays, it no longer blocks the page after every run.
 import type { Trace } from '../sim/trace';
 import type { LaneIndex } from './lod';
-import { toPosMap } from './spacing';
+import { toPosMap, type Spacing } from './spacing';
 import type { TimelineModel } from './timelineModel';
 
 export type PrebuiltView = Omit<TimelineModel, 'trace' | 'pos' | 'index'> & {
+  readonly spacing: Spacing;
   readonly index: Omit<LaneIndex, 'pos'>;
 };
 
-/** The model's data, for the worker to send. Only time spacing is prebuilt. */
+/** The model's data, for the worker to send. */
 export function toPrebuilt(m: TimelineModel): PrebuiltView {
-  if (m.pos.spacing !== 'time') throw new Error('only time spacing is prebuilt');
   const { lanes, arrows, arrowIndex, violations, generations, lagIndex, index } = m;
   return {
+    spacing: m.pos.spacing,
     lanes,
     arrows,
     arrowIndex,
@@ -26,10 +27,14 @@ export function toPrebuilt(m: TimelineModel): PrebuiltView {
   };
 }
 
-/** The model again, around the trace the view was built from (time spacing). */
+/**
+ * The model again, around the trace the view was built from. The position map holds
+ * functions, so it is rebuilt here: O(1) in either spacing (it closes over the time column).
+ */
 export function fromPrebuilt(trace: Trace, v: PrebuiltView): TimelineModel {
-  const pos = toPosMap(trace, 'time', v.lanes.extent[1]);
-  return { ...v, trace, pos, index: { ...v.index, pos } };
+  const { spacing, ...rest } = v;
+  const pos = toPosMap(trace, spacing, v.lanes.extent[1]);
+  return { ...rest, trace, pos, index: { ...v.index, pos } };
 }
 
 /** Every ArrayBuffer under `value`, once each (a transfer list must not repeat one). */

@@ -1,6 +1,7 @@
 // Messages between the page and the simulator worker. Columns travel as transferable
 // ArrayBuffers: moved, not copied, across the thread boundary.
 import type { PrebuiltView } from '../model/prebuilt';
+import type { Spacing } from '../model/spacing';
 import type { Summary } from './trace';
 
 export interface RunRequest {
@@ -20,6 +21,14 @@ export interface DescribeRequest {
   type: 'describe';
   id: number;
   texts: string[];
+}
+
+/** The timeline's model of run `run` (the worker's last) in `spacing`, as a 'view' message. */
+export interface ViewRequest {
+  type: 'view';
+  id: number;
+  run: number;
+  spacing: Spacing;
 }
 
 /** The machine's state at `t` of the worker's last finished run (see snapshot.rs). */

@@ -8,23 +8,35 @@ import type {
   ScenarioInfo,
   SnapshotRequest,
   Step,
+  ViewRequest,
   WorkerMessage,
 } from './protocol';
 
 export type { ScenarioInfo, Step };
 import type { PrebuiltView } from '../model/prebuilt';
+import type { Spacing } from '../model/spacing';
 import { fromSimulator, toTrace, type Summary, type Trace } from './trace';
 
-// Timeline models the worker builds after a run, by trace (see prebuiltViewOf).
-const views = new WeakMap<Trace, Promise<PrebuiltView | null>>();
+// Timeline models built in a worker, by trace and spacing (see prebuiltViewOf).
+interface Views {
+  session: SimSession;
+  run: number;
+  bySpacing: Map<Spacing, Promise<PrebuiltView | null>>;
+}
+const views = new WeakMap<Trace, Views>();
 
 /**
- * The timeline model the worker is building for `trace` (time spacing), or null when the
- * trace did not come from a worker (Node) or the worker could not build it: then the caller
- * builds it itself.
+ * The timeline model of `trace` in `spacing`, built in the worker that ran it: after a run it
+ * builds the time-spacing model unasked; other spacings are asked for here. Null when the
+ * trace did not come from a worker (Node), that worker has moved on to another run, or it
+ * could not build the model: then the caller builds it itself.
  */
-export function prebuiltViewOf(trace: Trace): Promise<PrebuiltView | null> {
-  return views.get(trace) ?? Promise.resolve(null);
+export function prebuiltViewOf(trace: Trace, spacing: Spacing): Promise<PrebuiltView | null> {
+  const v = views.get(trace);
+  if (!v) return Promise.resolve(null);
+  let p = v.bySpacing.get(spacing);
+  if (!p) v.bySpacing.set(spacing, (p = v.session.view(v.run, spacing)));
+  return p;
 }
 
 export interface RunResult {
@@ -164,6 +176,18 @@ export class SimSession {
     });
   }
 
+  /** The timeline model of run `run` (if it is still this worker's last) in `spacing`. */
+  view(run: number, spacing: Spacing): Promise<PrebuiltView | null> {
+    if (!this.worker) return Promise.resolve(null);
+    const id = this.nextId++;
+    const req: ViewRequest = { type: 'view', id, run, spacing };
+    const worker = this.worker;
+    return new Promise<PrebuiltView | null>((view) => {
+      this.pending.set(id, { resolve: () => {}, reject: () => {}, view });
+      worker.postMessage(req);
+    });
+  }
+
   /** Parses scenarios without running them. */
   describe(texts: string[]): Promise<ScenarioInfo[]> {
     const worker = this.ensureWorker();
@@ -238,13 +262,15 @@ export class SimSession {
     const c = msg.columns;
     const trace = toTrace({ ...c, cpus: msg.cpus, strings: msg.strings });
     // The worker sends the timeline's model next, under the same id.
+    const bySpacing = new Map<Spacing, Promise<PrebuiltView | null>>();
     if (p.wantsView)
-      views.set(
-        trace,
+      bySpacing.set(
+        'time',
         new Promise<PrebuiltView | null>((view) =>
           this.pending.set(msg.id, { resolve: () => {}, reject: () => {}, view }),
         ),
       );
+    views.set(trace, { session: this, run: msg.id, bySpacing });
     p.resolve({
       title: msg.title,
       description: msg.description,

@@ -12,8 +12,10 @@ import type {
   ScenarioInfo,
   SnapshotRequest,
   Step,
+  ViewRequest,
   WorkerMessage,
 } from './protocol';
+import type { Spacing } from '../model/spacing';
 
 const ready = init({ module_or_path: wasmUrl });
 const BUDGET = 250_000;
@@ -51,12 +53,20 @@ function describe(req: DescribeRequest) {
 
 // The last finished run stays alive so the inspector can ask for state snapshots of it.
 let last: Simulator | null = null;
+let lastRun = -1;
 
-self.onmessage = async (e: MessageEvent<RunRequest | DescribeRequest | SnapshotRequest>) => {
+self.onmessage = async (
+  e: MessageEvent<RunRequest | DescribeRequest | SnapshotRequest | ViewRequest>,
+) => {
   const req = e.data;
   await ready;
   if (req.type === 'describe') {
     describe(req);
+    return;
+  }
+  if (req.type === 'view') {
+    if (last && lastRun === req.run) postView(req.id, last, req.spacing);
+    else post({ type: 'view', id: req.id, view: null, error: 'that run is gone' });
     return;
   }
   if (req.type === 'snapshot') {
@@ -65,6 +75,7 @@ self.onmessage = async (e: MessageEvent<RunRequest | DescribeRequest | SnapshotR
   }
   last?.free();
   last = null;
+  lastRun = -1;
   let sim: Simulator;
   try {
     sim = new Simulator(req.text, req.overrides, req.seed);
@@ -101,20 +112,21 @@ self.onmessage = async (e: MessageEvent<RunRequest | DescribeRequest | SnapshotR
       Object.values(columns).map((c) => (c as Float64Array).buffer),
     );
     last = sim;
+    lastRun = req.id;
   } catch (err) {
     sim.free();
     post({ type: 'error', id: req.id, path: '', line: 0, message: String(err), scenario: false });
     return;
   }
-  if (req.view) postView(req.id, sim);
+  if (req.view) postView(req.id, sim, 'time');
 };
 
 // The page has the trace already; the timeline's model (indexes, arrows, generations) is built
 // here from a second copy of the columns, so the page stays responsive meanwhile.
-function postView(id: number, sim: Simulator) {
+function postView(id: number, sim: Simulator, spacing: Spacing) {
   try {
     const trace = toTrace({ ...columnsOf(sim), cpus: sim.cpus, strings: sim.strings() });
-    const view = toPrebuilt(toTimelineModel(trace, 'time'));
+    const view = toPrebuilt(toTimelineModel(trace, spacing));
     post({ type: 'view', id, view }, buffersOf(view));
   } catch (err) {
     post({ type: 'view', id, view: null, error: String(err) });
