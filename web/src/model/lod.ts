@@ -447,6 +447,21 @@ export function binsFromPyramid(
 
 const pyramids = new WeakMap<LaneIndex, Map<string, BinPyramid | null>>();
 
+/** The pyramids built so far for `index`, keyed as groupPyramid keys them (to send along). */
+export function pyramidsOf(index: LaneIndex): [string, BinPyramid | null][] {
+  return [...(pyramids.get(index) ?? [])];
+}
+
+/** Adopts pyramids built for an index of the same trace and spacing (in a worker). */
+export function adoptPyramids(
+  index: LaneIndex,
+  entries: readonly [string, BinPyramid | null][],
+): void {
+  let cache = pyramids.get(index);
+  if (!cache) pyramids.set(index, (cache = new Map()));
+  for (const [k, p] of entries) if (!cache.has(k)) cache.set(k, p);
+}
+
 /**
  * The pyramid of one sub-track merged over CPUs first..last, built on first use and kept with
  * the index; null when those tracks hold too few rows to need one.

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../sim/session';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import type { Trace } from '../sim/trace';
+import { groupPyramid } from './lod';
 import { buffersOf, fromPrebuilt, toPrebuilt } from './prebuilt';
 import { toTimelineModel } from './timelineModel';
 
@@ -31,6 +32,23 @@ describe('prebuilt timeline models', () => {
       fresh.generations.mms.map((g) => g.slots.length),
     );
     expect(again.lagIndex.length).toBe(fresh.lagIndex.length);
+  });
+
+  it("carry the pyramids of the default layout's collapsed groups, built once", () => {
+    const big = runScenario(readScenario('x86-munmap-shootdown'), {
+      overrides: ['cpus=40', 'flushes=300'],
+    }).trace;
+    const view = toPrebuilt(toTimelineModel(big, 'time'));
+    const built = view.pyramids.filter(([, p]) => p !== null);
+    expect(built.length).toBeGreaterThan(0);
+    const again = fromPrebuilt(big, structuredClone(view, { transfer: buffersOf(view) }));
+    for (const [key] of built) {
+      const [first, last, track] = key.split(':').map(Number);
+      const adopted = groupPyramid(again.index, first, last, track)!;
+      const fresh = groupPyramid(toTimelineModel(big, 'time').index, first, last, track)!;
+      expect(adopted.levels[0].count).toEqual(fresh.levels[0].count);
+      expect(groupPyramid(again.index, first, last, track)).toBe(adopted);
+    }
   });
 
   it('rebuild event spacing too, placing rows as the model built on this thread does', () => {
