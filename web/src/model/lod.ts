@@ -447,6 +447,12 @@ export function binsFromPyramid(
 
 const pyramids = new WeakMap<LaneIndex, Map<string, BinPyramid | null>>();
 
+function cacheOf(index: LaneIndex): Map<string, BinPyramid | null> {
+  let cache = pyramids.get(index);
+  if (!cache) pyramids.set(index, (cache = new Map()));
+  return cache;
+}
+
 /** The pyramids built so far for `index`, keyed as groupPyramid keys them (to send along). */
 export function pyramidsOf(index: LaneIndex): [string, BinPyramid | null][] {
   return [...(pyramids.get(index) ?? [])];
@@ -457,8 +463,7 @@ export function adoptPyramids(
   index: LaneIndex,
   entries: readonly [string, BinPyramid | null][],
 ): void {
-  let cache = pyramids.get(index);
-  if (!cache) pyramids.set(index, (cache = new Map()));
+  const cache = cacheOf(index);
   for (const [k, p] of entries) if (!cache.has(k)) cache.set(k, p);
 }
 
@@ -472,22 +477,7 @@ export function groupPyramid(
   last: number,
   track: number,
 ): BinPyramid | null {
-  return cachedPyramid(index, first, last, track);
-}
-
-/** The pyramid of one CPU's sub-track, or null when it holds too few rows to need one. */
-export function trackPyramid(index: LaneIndex, cpu: number, track: number): BinPyramid | null {
-  return cachedPyramid(index, cpu, cpu, track);
-}
-
-function cachedPyramid(
-  index: LaneIndex,
-  first: number,
-  last: number,
-  track: number,
-): BinPyramid | null {
-  let cache = pyramids.get(index);
-  if (!cache) pyramids.set(index, (cache = new Map()));
+  const cache = cacheOf(index);
   const key = `${first}:${last}:${track}`;
   let p = cache.get(key);
   if (p === undefined) {
@@ -502,4 +492,9 @@ function cachedPyramid(
     cache.set(key, p);
   }
   return p;
+}
+
+/** The pyramid of one CPU's sub-track, or null when it holds too few rows to need one. */
+export function trackPyramid(index: LaneIndex, cpu: number, track: number): BinPyramid | null {
+  return groupPyramid(index, cpu, cpu, track);
 }
