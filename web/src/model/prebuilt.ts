@@ -5,7 +5,7 @@
 import type { Trace } from '../sim/trace';
 import { initiatorOf } from './ipis';
 import { TRACKS } from './lanes';
-import { defaultCollapsed, GROUP_ABOVE, GROUP_SIZE } from './layout';
+import { defaultCollapsed, toLayout } from './layout';
 import {
   adoptPyramids,
   groupPyramid,
@@ -24,20 +24,21 @@ export type PrebuiltView = Omit<TimelineModel, 'trace' | 'pos' | 'index'> & {
   readonly pyramids: [string, BinPyramid | null][];
 };
 
+// Only which rows exist matters here, not where they are drawn.
+const NO_SIZES = { trackHeight: 0, laneGap: 0, headerHeight: 0, top: 0 };
+
 /**
- * Builds the pyramids the first draw of the default layout reads (every collapsed group's
- * tracks, and the tracks of the CPUs left expanded), so that work is done off the page too.
+ * Builds the pyramids the first draw of the default layout reads (as viz/timeline.ts asks
+ * for them: one per aggregate lane's track, one per expanded CPU's track), so that work is
+ * done off the page too.
  */
 function warmPyramids(m: TimelineModel): void {
   const { cpus } = m.trace;
-  const collapsed = defaultCollapsed(cpus, initiatorOf(m.trace));
-  const groups = cpus > GROUP_ABOVE ? Math.ceil(cpus / GROUP_SIZE) : 1;
-  for (let g = 0; g < groups; g++) {
-    const first = g * GROUP_SIZE;
-    const last = cpus > GROUP_ABOVE ? Math.min(cpus, first + GROUP_SIZE) - 1 : cpus - 1;
+  const layout = toLayout(cpus, defaultCollapsed(cpus, initiatorOf(m.trace)), NO_SIZES);
+  for (const r of layout.rows) {
     for (let t = 0; t < TRACKS; t++) {
-      if (collapsed.has(g)) groupPyramid(m.index, first, last, t);
-      else for (let c = first; c <= last; c++) trackPyramid(m.index, c, t);
+      if (r.type === 'cpu') trackPyramid(m.index, r.cpu, t);
+      else if (r.type === 'aggregate') groupPyramid(m.index, r.first, r.last, t);
     }
   }
 }
