@@ -45,7 +45,7 @@ describe('planPrediction', () => {
       status: 'run',
       scenario: 'x86-pcid-pingpong-bench',
       overrides: ['pcid=off', 'machine=skylake-laptop-kvm'],
-      aliased: ['pcid=before as pcid=off'],
+      aliased: [{ from: 'pcid=before', to: 'pcid=off' }],
     });
   });
 

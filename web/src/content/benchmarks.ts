@@ -82,6 +82,12 @@ export function readSummaryPath(summary: unknown, path: string): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
+/** A variant pair of a measurement and the pair the model runs for it. */
+export interface Alias {
+  from: string;
+  to: string;
+}
+
 export type PredictionPlan =
   | {
       key: string;
@@ -94,8 +100,8 @@ export type PredictionPlan =
       summaryUnit: TimeUnit;
       /** Variant keys left to the scenario because they describe the measured system. */
       ignored: string[];
-      /** Variant pairs run as another pair ("pcid=before as pcid=off"). */
-      aliased: string[];
+      /** Variant pairs run as another pair (`pcid=before` as `pcid=off`). */
+      aliased: Alias[];
     }
   | { key: string; status: 'none'; reason: string };
 
@@ -119,10 +125,10 @@ export function planPrediction(m: Measurement): PredictionPlan {
   if (m.variant.includes('->')) return none('relative comparisons are not predicted');
   const overrides: string[] = [];
   const ignored: string[] = [];
-  const aliased: string[] = [];
+  const aliased: Alias[] = [];
   for (const pair of m.variant.split(';').filter(Boolean)) {
     const use = model.aliases[pair] ?? pair;
-    if (use !== pair) aliased.push(`${pair} as ${use}`);
+    if (use !== pair) aliased.push({ from: pair, to: use });
     const [k, v = ''] = use.split('=');
     if (DESCRIPTIVE_KEYS.has(k)) ignored.push(use);
     else if (model.settings[k]?.test(v)) overrides.push(`${k}=${v}`);

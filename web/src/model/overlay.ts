@@ -1,7 +1,7 @@
 // Measured numbers next to the model's predictions: one chart model per (benchmark, metric),
 // with every point carrying its provenance and a verdict on whether the model's difference from
 // it is inside the measurement noise. Pure: measurements and finished predictions in, columns out.
-import { fromNs, isTimeUnit, toNs, type TimeUnit } from '../content/benchmarks';
+import { fromNs, isTimeUnit, toNs, type Alias, type TimeUnit } from '../content/benchmarks';
 import type { Measurement } from '../content/datasets';
 
 /** How many standard deviations of the runs still count as measurement noise. */
@@ -21,7 +21,7 @@ export type PredictionState =
       /** The machine preset the model ran with. */
       preset: string;
       ignored: string[];
-      aliased: string[];
+      aliased: Alias[];
     };
 
 export type Verdict =

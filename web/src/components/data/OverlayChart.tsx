@@ -12,6 +12,7 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
   }, [chart]);
   const notes = [...new Set(chart.points.map((p) => describeVerdict(p.verdict, chart.unit)))];
   const predicted = chart.points.find((p) => p.prediction.status === 'done');
+  const benchNotes = BENCHMARK_MODELS[chart.benchmark]?.notes;
   return (
     <figure className="overlay-chart" data-benchmark={chart.benchmark} data-metric={chart.metric}>
       <figcaption>
@@ -46,16 +47,14 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
           <li key={i} data-verdict={p.verdict.kind}>
             <code>{p.measurement.variant}</code>
             {p.prediction.status === 'done' && p.prediction.aliased.length > 0 && (
-              <> (modelled as {p.prediction.aliased.map((a) => a.split(' as ')[1]).join(', ')})</>
+              <> (modelled as {p.prediction.aliased.map((a) => a.to).join(', ')})</>
             )}{' '}
             on {p.measurement.machine}:{' '}
             <span title={NOISE_RULE}>{describeVerdict(p.verdict, chart.unit)}</span>
           </li>
         ))}
       </ul>
-      {BENCHMARK_MODELS[chart.benchmark]?.notes && (
-        <p className="bench-notes">{BENCHMARK_MODELS[chart.benchmark]?.notes}</p>
-      )}
+      {benchNotes && <p className="bench-notes">{benchNotes}</p>}
       {notes.some((n) => n.startsWith('within') || n.startsWith('outside')) && (
         <p className="noise-rule" title={NOISE_RULE}>
           Noise rule: |predicted − measured| ≤ 2 × stddev (hover for why).
