@@ -299,31 +299,23 @@ export function renderTimeline(
     .each(function (d) {
       set(this, 'id', `tl-arrow-${uid}-${d}`);
     });
-  // Two clips: the plot area, and the plot area within the rows on screen (arrows). An arrow
-  // from the initiator to a CPU 100 lanes down spans the whole timeline; unclipped, moving it
-  // made the browser repaint its full height on every zoom frame (up to ~10 ms of raster).
-  const viewClipId = `${clipId}-view`;
   defs
-    .selectAll<SVGClipPathElement, [string, number, number]>('clipPath')
-    .data<[string, number, number]>([
-      [clipId, 0, height],
-      [viewClipId, vy0, vy1 - vy0],
-    ])
-    .join((enter) => enter.append('clipPath').call((c) => c.append('rect')))
-    .each(function ([id, y, h]) {
-      set(this, 'id', id);
+    .selectAll<SVGClipPathElement, number>('clipPath')
+    .data([0])
+    .join((enter) => enter.append('clipPath').call((c) => c.append('rect').attr('y', 0)))
+    .each(function () {
+      set(this, 'id', clipId);
       const rect = this.firstChild as SVGRectElement;
       set(rect, 'x', String(plot[0]));
-      set(rect, 'y', String(y));
       set(rect, 'width', String(plotW));
-      set(rect, 'height', String(h));
+      set(rect, 'height', String(height));
     });
 
   renderLabels(layer(top, 'labels'), scales, state.initiator, state.onToggleGroup ?? (() => {}));
   // Span and arrow marks are keyed by row, and what a row means (its tooltip) is written once:
   // a new trace starts them afresh.
   const spans = layer(top, 'spans', clipId);
-  const arrowLayer = layer(top, 'arrows', viewClipId);
+  const arrowLayer = layer(top, 'arrows', clipId);
   if (drawnModel.get(els.top) !== model) {
     drawnModel.set(els.top, model);
     spans.selectAll('*').remove();
