@@ -19,7 +19,7 @@
 // Options: --flushes N (default 2000) --cpus N (default 128) --port N (default 4190)
 //          --detail (print every zoom and pan step: frame, handler and draw time, marks drawn)
 //          --trace FILE (record a Chromium trace of the zoom steps and rank where the time goes)
-/* global window, document, WheelEvent, PointerEvent */ // page.evaluate bodies
+/* global window, document, WheelEvent */ // page.evaluate bodies
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -99,6 +99,10 @@ async function waitForServer(url, ms) {
 
 // In the page: dispatch one input at the start of a frame, resolve after that frame's paint.
 const STEP_IN_PAGE = `
+window.__benchPointer = (type, x, y) =>
+  document.querySelector('.timeline').dispatchEvent(
+    new PointerEvent(type, { clientX: x, clientY: y, button: 0, pointerId: 7, bubbles: true }),
+  );
 window.__benchStep = (make) => new Promise((resolve) => {
   requestAnimationFrame(() => {
     const t0 = performance.now();
@@ -229,55 +233,23 @@ async function main() {
       writeFileSync(TRACE, buf);
       summariseTrace(JSON.parse(buf.toString()), STEPS);
     }
-    // Pan at a mid zoom level (dense canvas view), then at full extent.
+    // Pan at a mid zoom level (dense canvas view): drag left and back.
     await page.keyboard.press('0');
     for (let i = 0; i < 4; i++) await page.keyboard.press('w');
     const pan = [];
-    await page.evaluate(
-      ([x, y]) =>
-        document.querySelector('.timeline').dispatchEvent(
-          new PointerEvent('pointerdown', {
-            clientX: x,
-            clientY: y,
-            button: 0,
-            pointerId: 7,
-            bubbles: true,
-          }),
-        ),
-      [cx, cy],
-    );
+    const pointer = (type, x) =>
+      page.evaluate(([t, px, py]) => window.__benchPointer(t, px, py), [type, x, cy]);
+    await pointer('pointerdown', cx);
     for (let i = 1; i <= STEPS; i++) {
       const x = cx + (i <= STEPS / 2 ? -8 * i : -8 * (STEPS - i));
       pan.push(
         await page.evaluate(
-          ([px, py]) =>
-            window.__benchStep(() =>
-              document.querySelector('.timeline').dispatchEvent(
-                new PointerEvent('pointermove', {
-                  clientX: px,
-                  clientY: py,
-                  pointerId: 7,
-                  bubbles: true,
-                }),
-              ),
-            ),
+          ([px, py]) => window.__benchStep(() => window.__benchPointer('pointermove', px, py)),
           [x, cy],
         ),
       );
     }
-    await page.evaluate(
-      ([x, y]) =>
-        document.querySelector('.timeline').dispatchEvent(
-          new PointerEvent('pointerup', {
-            clientX: x,
-            clientY: y,
-            button: 0,
-            pointerId: 7,
-            bubbles: true,
-          }),
-        ),
-      [cx, cy],
-    );
+    await pointer('pointerup', cx);
     const after = await page.evaluate((from) => window.__longTasks.slice(from), lt0);
 
     const js = initialJs();
