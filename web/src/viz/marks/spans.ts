@@ -52,6 +52,6 @@ export function renderSpans(
     });
 }
 
-export function spanTitle(i: number, trace: Columns['trace']): string {
+function spanTitle(i: number, trace: Columns['trace']): string {
   return `${kindName(trace.kind[i])} on CPU ${trace.cpu[i]}: ${formatNs(trace.time[i])} + ${formatNs(trace.dur[i])} (row ${i})`;
 }
