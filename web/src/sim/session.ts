@@ -181,11 +181,16 @@ export class SimSession {
     if (!this.worker) return Promise.resolve(null);
     const id = this.nextId++;
     const req: ViewRequest = { type: 'view', id, run, spacing };
-    const worker = this.worker;
-    return new Promise<PrebuiltView | null>((view) => {
-      this.pending.set(id, { resolve: () => {}, reject: () => {}, view });
-      worker.postMessage(req);
-    });
+    const view = this.viewReply(id);
+    this.worker.postMessage(req);
+    return view;
+  }
+
+  /** The 'view' message the worker will send under `id` (null if it goes away first). */
+  private viewReply(id: number): Promise<PrebuiltView | null> {
+    return new Promise((view) =>
+      this.pending.set(id, { resolve: () => {}, reject: () => {}, view }),
+    );
   }
 
   /** Parses scenarios without running them. */
@@ -263,13 +268,7 @@ export class SimSession {
     const trace = toTrace({ ...c, cpus: msg.cpus, strings: msg.strings });
     // The worker sends the timeline's model next, under the same id.
     const bySpacing = new Map<Spacing, Promise<PrebuiltView | null>>();
-    if (p.wantsView)
-      bySpacing.set(
-        'time',
-        new Promise<PrebuiltView | null>((view) =>
-          this.pending.set(msg.id, { resolve: () => {}, reject: () => {}, view }),
-        ),
-      );
+    if (p.wantsView) bySpacing.set('time', this.viewReply(msg.id));
     views.set(trace, { session: this, run: msg.id, bySpacing });
     p.resolve({
       title: msg.title,
