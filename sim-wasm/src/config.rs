@@ -21,6 +21,10 @@ use crate::program::Op;
 /// The most CPUs a scenario may ask for (the 1..=512 range).
 pub const MAX_CPUS: u16 = 512;
 
+/// The most kernel pages (`Costs::kernel_pages`) one switch can touch: each gets its own
+/// 2^14-page block of page numbers (see `kernel_vpn` in ops.rs).
+pub const MAX_KERNEL_PAGES: u64 = 1 << 14;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arch {
     X86,
@@ -262,6 +266,7 @@ pub struct Costs {
     /// Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB
     /// miss on a miss), identically with PCID on and off. A count, not a time; 0 = the
     /// kernel's footprint is not modelled (every preset but `skylake-laptop-kvm`).
+    /// At most [`MAX_KERNEL_PAGES`].
     pub kernel_pages: u64,
     /// The arm64-specific costs.
     pub arm64: Arm64Costs,

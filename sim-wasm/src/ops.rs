@@ -2,7 +2,7 @@
 //! is preemptible; `madvise`/`munmap` zap the PTEs and hand over to the arch's
 //! `flush_tlb_mm_range`; `cli`/`sti` open and close interrupts-off windows.
 
-use crate::config::Dist;
+use crate::config::{Dist, MAX_KERNEL_PAGES};
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
 use crate::invariants;
@@ -13,10 +13,20 @@ use crate::trace::Fields;
 
 /// Page numbers of the kernel translations: above any user page (`mm_pages` is far smaller).
 const KERNEL_VPN_BASE: u32 = 0xF000_0000;
-/// The most kernel pages a switch touches (the vpn range above is this big).
-const KERNEL_VPNS: u64 = 0x0FFF_FFFF;
 /// Where the kernel's pages are drawn in the trace (`__START_KERNEL_map`).
 const KERNEL_BASE: u64 = 0xffff_ffff_8000_0000;
+
+/// The page number of the kernel's `i`-th translation. Bits 14 and up hold `i`, so every
+/// page is distinct; bits 0..13, the only ones the `xor7` index reads, are scattered by a
+/// fixed mix of `i`, because the kernel's text and data pages (functions across the image,
+/// slab objects, vmapped stacks, per-CPU chunks) sit at unrelated addresses.
+fn kernel_vpn(i: u64) -> u32 {
+    let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    KERNEL_VPN_BASE + ((i as u32) << 14) + (z as u32 & 0x3FFF)
+}
 
 impl World {
     /// The op at `pc` finished: advance, wrapping into the next iteration or finishing.
@@ -245,14 +255,14 @@ impl World {
         let tlb = &mut self.cpus[cpu.index()].tlb;
         let mut misses = 0u64;
         let mut first_miss = None;
-        for i in 0..n.min(KERNEL_VPNS) {
-            let vpn = KERNEL_VPN_BASE + i as u32;
+        for i in 0..n.min(MAX_KERNEL_PAGES) {
+            let vpn = kernel_vpn(i);
             if !tlb.touch_global(vpn) {
                 misses += 1;
                 first_miss.get_or_insert(i);
             }
         }
-        let hits = n.min(KERNEL_VPNS) - misses;
+        let hits = n.min(MAX_KERNEL_PAGES) - misses;
         if misses > 0 {
             self.count_tlb_misses(misses);
             let f = Fields {

@@ -149,12 +149,14 @@ pub fn by_id(id: &str) -> Option<Preset> {
         //   per-CPU first chunk 1 (runqueue, cpu_tlbstate), slab objects in the direct map 3
         //   (both tasks' task_struct with FPU state, mm, files/fdtable, file, eventfd_ctx),
         //   the two tasks' vmapped stacks 2 (4 KiB pages) = 12, uncertain by about ±4 (more
-        //   if KVM backs the guest with 4 KiB pages). Not fitted. Under xor7 it no longer
-        //   sets the PCID-on miss count: the model gives the kernel pages consecutive page
-        //   numbers, one per set, and a set holds at most 10 user entries here, so up to 2
-        //   kernel pages per set (256 in all) would still fit. Real kernel addresses need not
-        //   spread so evenly: 3 kernel entries in one of the sets with 10 user entries would
-        //   thrash it. The count only adds its hits to every hop, in both modes.
+        //   if KVM backs the guest with 4 KiB pages). Not fitted. The kernel's pages sit at
+        //   scattered page numbers (`kernel_vpn` in ops.rs), so under xor7 they land in sets
+        //   as unrelated addresses would. At 12 none of the sets (8 user entries, 10 in 3 of
+        //   them) overflows, and the count only adds its hits to every hop, in both modes.
+        //   With PCID the model first misses at a few hundred: 0 per round trip at 150, 39 at
+        //   200, 79 at 250, 212 at 300 (`tlbscope run x86-pcid-pingpong-512 --set
+        //   costs.kernel_pages=N`), far above this estimate and steep, so the seed's residual
+        //   misses do not pin it down (see the known gap in content/calibration.json).
         // - tlb_hit_ps: pcid=on with 512 pages minus without, where the only difference is
         //   2 × 512 STLB hits per round trip (no misses with the xor7 index): (1.8 − 1.22) µs
         //   / 1024 ≈ 566 ps (≈ 1.3 cycles per page of the touch loop, each load missing the

@@ -14,7 +14,7 @@ use toml::{Table, Value};
 
 use crate::config::{
     Arch, Config, Costs, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, SkipRule,
-    TaskSpec, TlbIndex, WaitMask, WorkOp, Workload, MAX_CPUS,
+    TaskSpec, TlbIndex, WaitMask, WorkOp, Workload, MAX_CPUS, MAX_KERNEL_PAGES,
 };
 use crate::error::SimError;
 use crate::events::EventKind;
@@ -833,7 +833,12 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
                     format!("unknown cost; known costs: {}", names.join(", ")),
                 )
             })?;
-        *field(&mut costs) = int_in(&path, Some(v), 0, 0, MAX_NS)? as u64;
+        let max = if name == "kernel_pages" {
+            MAX_KERNEL_PAGES as i64
+        } else {
+            MAX_NS
+        };
+        *field(&mut costs) = int_in(&path, Some(v), 0, 0, max)? as u64;
     }
 
     let mut tasks = Vec::with_capacity(f.tasks.len());

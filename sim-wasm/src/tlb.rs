@@ -13,9 +13,10 @@
 //!
 //! Set index (`machine.tlb_index`, [`TlbIndex`]): `hash` mixes the page number with the tag;
 //! `xor7` is Skylake's published sTLB function and ignores the tag. Page numbers are counted
-//! from `USER_BASE` (`0x7f00_0000_0000`, a multiple of 2^14 pages) for user pages and from
-//! `0xF000_0000` for the kernel's, so their low 14 bits, the only ones `xor7` reads, are those of
-//! the real addresses' page numbers.
+//! from `USER_BASE` (`0x7f00_0000_0000`, a multiple of 2^14 pages) for user pages, so their low
+//! 14 bits, the only ones `xor7` reads, are those of the real addresses' page numbers. The
+//! kernel's pages get scattered low bits (`kernel_vpn` in ops.rs), as unrelated kernel text and
+//! data addresses would have.
 //!
 //! Replacement (`victim_slot`): a fill takes a way that holds no live entry if the set has one;
 //! otherwise a per-set round-robin pointer picks the victim and advances. Hits do not move it,

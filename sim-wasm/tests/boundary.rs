@@ -95,3 +95,11 @@ fn the_xor7_index_needs_128_sets_and_says_so() {
     let e = err("", &["tlb_index=linear"]);
     assert!(e.path.ends_with("machine.tlb_index"), "{e}");
 }
+
+#[test]
+fn a_kernel_footprint_beyond_the_modelled_range_is_refused_by_name() {
+    let e = tlbscope_sim::scenario::parse("[costs]\nkernel_pages = 16385\n", &[]).unwrap_err();
+    assert_eq!(e.path, "costs.kernel_pages");
+    assert!(e.message.contains("16384"), "{e}");
+    assert!(tlbscope_sim::scenario::parse("[costs]\nkernel_pages = 16384\n", &[]).is_ok());
+}

@@ -204,6 +204,30 @@ fn on_skylakes_xor7_stlb_the_512_page_ping_pong_keeps_every_translation_with_pci
 }
 
 #[test]
+fn a_larger_kernel_footprint_at_scattered_addresses_starts_evicting_user_pages_despite_pcid() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../content/scenarios/x86-pcid-pingpong-512.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let misses = |pages: u64, pcid: &str| {
+        let set = format!("costs.kernel_pages={pages}");
+        run(&text, &[set.as_str(), pcid])
+            .summary()
+            .tlb_misses_measured
+    };
+    // Kernel pages sit at unrelated addresses, so as their number grows more and more of the
+    // xor7 sets (8 user entries each here) overflow, and each overflowing set thrashes.
+    let on: Vec<u64> = [100, 200, 250, 300]
+        .iter()
+        .map(|&k| misses(k, "pcid=on"))
+        .collect();
+    assert_eq!(on[0], 0, "100 kernel pages still fit: {on:?}");
+    assert!(on.windows(2).all(|w| w[0] < w[1]), "{on:?}");
+    // Without PCID only one process's pages are live at a time, so the sets never overflow:
+    // every user page misses once per turn, as before, and no kernel page does.
+    assert_eq!(misses(300, "pcid=off"), misses(12, "pcid=off"));
+}
+
+#[test]
 fn the_plus_one_rule_turns_an_out_of_order_partial_request_into_a_full_flush() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../content/scenarios/x86-r8-plus-one-rule.toml");
