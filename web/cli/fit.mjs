@@ -57,9 +57,14 @@ export function selectRows(rows, { benchmark, benchmarks = loadJson(BENCHMARKS_F
       continue;
     }
     const overrides = [];
+    const aliased = [];
     let bad = null;
     for (const pair of r.variant.split(';').filter(Boolean)) {
-      const [k, v = ''] = pair.split('=');
+      // The same aliases the Data view applies (content/benchmarks.json), e.g. an unpatched
+      // kernel without PCID runs as pcid=off.
+      const use = model.aliases?.[pair] ?? pair;
+      if (use !== pair) aliased.push({ from: pair, to: use });
+      const [k, v = ''] = use.split('=');
       if (DESCRIPTIVE_KEYS.has(k)) continue;
       const re = model.settings[k];
       if (re && new RegExp(re).test(v)) overrides.push(`${k}=${v}`);
@@ -80,6 +85,7 @@ export function selectRows(rows, { benchmark, benchmarks = loadJson(BENCHMARKS_F
       scenario: model.scenario,
       summaryPath: model.summaryPath,
       overrides,
+      aliased,
     });
   }
   return { selected, skipped };
@@ -283,6 +289,7 @@ export function fit(
       line: s.line,
       benchmark: s.benchmark,
       variant: s.variant,
+      modelled_as: s.aliased.map((a) => a.to),
       metric: s.metric,
       measured_ns: s.measured,
       predicted_ns: pred[i],
@@ -312,7 +319,7 @@ export function formatFit(result, skipped = []) {
   out.push('', 'Residuals (predicted − measured):');
   for (const r of result.residuals) {
     out.push(
-      `  line ${String(r.line).padEnd(3)} ${r.benchmark} ${r.variant || '(no variant)'} ${r.metric}: measured ${(r.measured_ns / 1000).toFixed(4)} us, predicted ${(r.predicted_ns / 1000).toFixed(4)} us, residual ${r.residual_pct >= 0 ? '+' : ''}${r.residual_pct.toFixed(2)}%`,
+      `  line ${String(r.line).padEnd(3)} ${r.benchmark} ${r.variant || '(no variant)'}${r.modelled_as.length ? ` (modelled as ${r.modelled_as.join(';')})` : ''} ${r.metric}: measured ${(r.measured_ns / 1000).toFixed(4)} us, predicted ${(r.predicted_ns / 1000).toFixed(4)} us, residual ${r.residual_pct >= 0 ? '+' : ''}${r.residual_pct.toFixed(2)}%`,
     );
   }
   out.push(`  rms ${result.rms_pct.toFixed(3)}%`);
