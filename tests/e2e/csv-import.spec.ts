@@ -41,6 +41,19 @@ test('the Data view shows shipped numbers with provenance and the model beside t
     'data-verdict',
     'other-machine',
   );
+  // The seed's dTLB totals (iteration count unstated) meet the model's per-round-trip misses
+  // as fractions of pcid=off: with PCID the model predicts none of the seed's 5 %.
+  const misses = page.locator(
+    '.overlay-chart[data-benchmark="pcid-pingpong-512"][data-metric="dtlb_misses"]',
+  );
+  await expect(misses.locator('.y-label')).toHaveText('dtlb_misses (× pcid=off)');
+  await expect(misses.locator('.verdicts li', { hasText: 'pcid=on' })).toContainText(
+    'off by 0.0531 × pcid=off',
+  );
+  await expect(
+    misses.locator('.verdicts li[data-verdict="reference"]', { hasText: 'pcid=off' }),
+  ).toBeVisible();
+  await expect(misses.locator('[data-kind="prediction"]')).toHaveCount(3);
   const seed0 = page.locator('details.dataset[data-file="seed-000-flush-tlb-info-stack.csv"]');
   await seed0.locator('summary').click();
   await expect(seed0).toContainText('Chuyi Zhou');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BENCHMARK_MODELS, planPrediction, readSummaryPath } from './benchmarks';
+import { BENCHMARK_MODELS, countPerIteration, planPrediction, readSummaryPath } from './benchmarks';
 import { measurement } from './measurementFixture';
 import { findScenario } from './scenarios';
 
@@ -46,6 +46,34 @@ describe('planPrediction', () => {
       scenario: 'x86-pcid-pingpong-bench',
       overrides: ['pcid=off', 'machine=skylake-laptop-kvm'],
       aliased: [{ from: 'pcid=before', to: 'pcid=off' }],
+    });
+  });
+
+  it('predicts dTLB miss totals from the same run, read per round trip', () => {
+    const p = planPrediction(
+      m({
+        benchmark: 'pcid-pingpong-512',
+        machine: 'skylake-laptop-kvm',
+        metric: 'dtlb_misses',
+        unit: 'million',
+        variant: 'pcid=on',
+      }),
+    );
+    expect(p).toMatchObject({ status: 'run', scenario: 'x86-pcid-pingpong-512' });
+    // The time row of the same variant shares the run.
+    const time = planPrediction(
+      m({ benchmark: 'pcid-pingpong-512', machine: 'skylake-laptop-kvm', variant: 'pcid=on' }),
+    );
+    expect(time.key).toBe(p.key);
+    if (p.status !== 'run') return;
+    const summary = { tlb_misses_measured: 3090, op_latency_ns: { count: 3 } };
+    expect(countPerIteration(summary, p.counts.dtlb_misses)).toBe(1030);
+    expect(countPerIteration({ tlb_misses_measured: 5 }, p.counts.dtlb_misses)).toBeNull();
+    expect(
+      planPrediction(m({ benchmark: 'pcid-pingpong', metric: 'dtlb_misses', variant: 'pcid=on' })),
+    ).toMatchObject({
+      status: 'none',
+      reason: 'only op_latency, op_latency_best are predicted, not dtlb_misses',
     });
   });
 

@@ -20,6 +20,23 @@ export interface BenchmarkModel {
   aliases: Readonly<Record<string, string>>;
   /** Why the mapping is what it is (shown under the chart). */
   notes: string | null;
+  /** Count metrics (e.g. dTLB misses) the model predicts per iteration, by dataset metric. */
+  counts: Readonly<Record<string, CountMetric>>;
+}
+
+/**
+ * A count a benchmark reports as a total over an unstated number of iterations. The model
+ * predicts it per iteration, so the two meet only as fractions of one variant's count.
+ */
+export interface CountMetric {
+  /** The count in the simulator's summary, e.g. `tlb_misses_measured`. */
+  summaryPath: string;
+  /** The number of measured iterations in the summary, e.g. `op_latency_ns.count`. */
+  perIteration: string;
+  /** The variant every other is a fraction of, e.g. `pcid=off`. */
+  relativeTo: string;
+  /** The assumption behind the comparison (shown under the chart). */
+  why: string;
 }
 
 /** The mapping itself lives in content/benchmarks.json, which the CLI (`tlbscope calibrate`,
@@ -37,6 +54,7 @@ export const BENCHMARK_MODELS: Readonly<Record<string, BenchmarkModel>> = Object
       ),
       aliases: b.aliases ?? {},
       notes: b.notes ?? null,
+      counts: b.counts ?? {},
     },
   ]),
 );
@@ -49,6 +67,7 @@ interface BenchmarkEntry {
   settings: Record<string, string>;
   aliases?: Record<string, string>;
   notes?: string;
+  counts?: Record<string, CountMetric>;
 }
 
 /** Machine presets of the simulator (sim-wasm/src/presets.rs); the first is its default. */
@@ -102,6 +121,8 @@ export type PredictionPlan =
       ignored: string[];
       /** Variant pairs run as another pair (`pcid=before` as `pcid=off`). */
       aliased: Alias[];
+      /** The benchmark's count metrics, read from the same run. */
+      counts: Readonly<Record<string, CountMetric>>;
     }
   | { key: string; status: 'none'; reason: string };
 
@@ -117,8 +138,11 @@ export function planPrediction(m: Measurement): PredictionPlan {
   const none = (reason: string): PredictionPlan => ({ key, status: 'none', reason });
   const model = BENCHMARK_MODELS[m.benchmark];
   if (!model) return none(`no scenario models ${m.benchmark} yet`);
-  if (!model.metrics.includes(m.metric)) {
-    return none(`only ${model.metrics.join(', ')} is predicted, not ${m.metric}`);
+  if (!model.metrics.includes(m.metric) && !(m.metric in model.counts)) {
+    const known = [...model.metrics, ...Object.keys(model.counts)];
+    return none(
+      `only ${known.join(', ')} ${known.length > 1 ? 'are' : 'is'} predicted, not ${m.metric}`,
+    );
   }
   const scenario = findScenario(model.scenario);
   if (!scenario) return none(`scenario ${model.scenario} is not written yet`);
@@ -146,5 +170,13 @@ export function planPrediction(m: Measurement): PredictionPlan {
     summaryUnit: model.summaryUnit,
     ignored,
     aliased,
+    counts: model.counts,
   };
+}
+
+/** A count per iteration from a summary, or null when either number is missing. */
+export function countPerIteration(summary: unknown, c: CountMetric): number | null {
+  const total = readSummaryPath(summary, c.summaryPath);
+  const iterations = readSummaryPath(summary, c.perIteration);
+  return total === null || !iterations ? null : total / iterations;
 }

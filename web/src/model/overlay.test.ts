@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { measurement } from '../content/measurementFixture';
-import { describeVerdict, judge, MODEL_SOURCE, NOISE_SIGMAS, toOverlayCharts } from './overlay';
+import type { Measurement } from '../content/datasets';
+import {
+  describeVerdict,
+  judge,
+  MODEL_SOURCE,
+  NOISE_SIGMAS,
+  toOverlayCharts,
+  type PredictionState,
+} from './overlay';
 
 const m = measurement;
 
@@ -42,6 +50,7 @@ describe('toOverlayCharts', () => {
         preset: x.machine,
         ignored: [],
         aliased: [],
+        perIteration: {},
       }),
     );
     expect(charts.map((c) => c.id)).toEqual(['madvise-touch · op_latency']);
@@ -72,6 +81,7 @@ describe('toOverlayCharts', () => {
         preset: 'icelake-8336c-128',
         ignored: [],
         aliased: [],
+        perIteration: {},
       }),
     );
     expect(c.points[0].verdict).toEqual({
@@ -82,6 +92,97 @@ describe('toOverlayCharts', () => {
     expect(describeVerdict(c.points[0].verdict, 'us')).toMatch(
       /^no verdict: the model has no preset for this machine, and the × is its prediction for icelake-8336c-128 \(slower by 0\.1 µs\)/,
     );
+  });
+
+  describe('counts given as totals over an unstated number of iterations', () => {
+    const row = (variant: string, value: number, over: Partial<Measurement> = {}) =>
+      m({
+        machine: 'skylake-laptop-kvm',
+        source: 'seed-004',
+        benchmark: 'pcid-pingpong-512',
+        metric: 'dtlb_misses',
+        unit: 'million',
+        stddev: null,
+        runs: null,
+        variant,
+        value,
+        ...over,
+      });
+    // Per round trip, as the simulator's summary gives them: pcid=before runs as pcid=off.
+    const perRoundTrip: Record<string, number> = {
+      'pcid=on': 0,
+      'pcid=off': 1030,
+      'pcid=before': 1030,
+    };
+    const done = (x: Measurement): PredictionState => ({
+      status: 'done',
+      ns: 0,
+      scenario: 'x86-pcid-pingpong-512',
+      preset: x.machine,
+      ignored: [],
+      aliased: [],
+      perIteration: { dtlb_misses: perRoundTrip[x.variant] },
+    });
+
+    it('charts them as fractions of the reference variant, measured and predicted alike', () => {
+      const charts = toOverlayCharts(
+        [row('pcid=on', 11), row('pcid=off', 207), row('pcid=before', 190)],
+        done,
+      );
+      expect(charts.map((c) => c.id)).toEqual(['pcid-pingpong-512 · dtlb_misses']);
+      const [c] = charts;
+      expect(c.unit).toBe('× pcid=off');
+      const by = Object.fromEntries(c.points.map((p) => [p.measurement.variant, p]));
+      expect(by['pcid=on'].value).toBeCloseTo(11 / 207);
+      expect(by['pcid=on'].predicted).toBe(0);
+      expect(by['pcid=on'].verdict).toEqual({ kind: 'noise-unknown', diff: -11 / 207 });
+      expect(by['pcid=before'].value).toBeCloseTo(190 / 207);
+      expect(by['pcid=before'].predicted).toBe(1);
+      expect(by['pcid=off'].verdict).toEqual({ kind: 'reference' });
+      expect(c.notes[0]).toMatch(/same number of round trips/);
+      expect(describeVerdict(by['pcid=on'].verdict, c.unit)).toBe(
+        'off by 0.0531 × pcid=off; no stddev stated, so whether that is noise is unknown',
+      );
+    });
+
+    it("carries the runs' stddev through the division", () => {
+      const [c] = toOverlayCharts(
+        [row('pcid=on', 10, { stddev: 1 }), row('pcid=off', 200, { stddev: 20 })],
+        done,
+      );
+      const on = c.points.find((p) => p.measurement.variant === 'pcid=on')!;
+      expect(on.hi! - on.value).toBeCloseTo(0.05 * Math.hypot(0.1, 0.1));
+    });
+
+    it('lists rows it cannot divide instead of charting a made-up ratio', () => {
+      const charts = toOverlayCharts(
+        [
+          row('pcid=on', 11),
+          row('pcid=off', 207, { source: 'other' }),
+          row('pcid=on', 9, { unit: 'count' }),
+        ],
+        done,
+      );
+      const [c] = charts;
+      expect(c.points.map((p) => `${p.measurement.source} ${p.measurement.variant}`)).toEqual([
+        'other pcid=off',
+      ]);
+      expect(c.notes.slice(1)).toEqual([
+        'Not charted: pcid=on on skylake-laptop-kvm (seed-004), no pcid=off row in million to divide by.',
+        'Not charted: pcid=on on skylake-laptop-kvm (seed-004), no pcid=off row in count to divide by.',
+      ]);
+    });
+
+    it('says so when the model predicts none of the reference count', () => {
+      const [c] = toOverlayCharts([row('pcid=on', 11), row('pcid=off', 207)], (x) => ({
+        ...(done(x) as Extract<PredictionState, { status: 'done' }>),
+        perIteration: { dtlb_misses: 0 },
+      }));
+      const on = c.points.find((p) => p.measurement.variant === 'pcid=on')!;
+      expect(describeVerdict(on.verdict, c.unit)).toBe(
+        'no model prediction yet for pcid-pingpong-512: the model predicts no dtlb_misses for pcid=off',
+      );
+    });
   });
 
   it('passes on why there is no prediction instead of inventing one', () => {

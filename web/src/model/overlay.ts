@@ -1,7 +1,15 @@
 // Measured numbers next to the model's predictions: one chart model per (benchmark, metric),
 // with every point carrying its provenance and a verdict on whether the model's difference from
 // it is inside the measurement noise. Pure: measurements and finished predictions in, columns out.
-import { fromNs, isTimeUnit, toNs, type Alias, type TimeUnit } from '../content/benchmarks';
+import {
+  BENCHMARK_MODELS,
+  fromNs,
+  isTimeUnit,
+  toNs,
+  type Alias,
+  type CountMetric,
+  type TimeUnit,
+} from '../content/benchmarks';
 import type { Measurement } from '../content/datasets';
 
 /** How many standard deviations of the runs still count as measurement noise. */
@@ -22,6 +30,8 @@ export type PredictionState =
       preset: string;
       ignored: string[];
       aliased: Alias[];
+      /** The benchmark's count metrics per iteration (null: not in the summary). */
+      perIteration: Readonly<Record<string, number | null>>;
     };
 
 export type Verdict =
@@ -31,6 +41,8 @@ export type Verdict =
   /** The model has no preset for the measured machine: its number is another machine's. */
   | { kind: 'other-machine'; diff: number; preset: string }
   | { kind: 'no-prediction'; reason: string }
+  /** The variant a fraction chart divides by: 1 on both sides by definition. */
+  | { kind: 'reference' }
   | { kind: 'pending' };
 
 /** The noise rule: prediction and measurement in the same unit. */
@@ -63,10 +75,13 @@ export interface OverlayChartModel {
   id: string;
   benchmark: string;
   metric: string;
-  unit: TimeUnit;
+  /** A time unit, or `× <variant>` for a count charted as a fraction of that variant's. */
+  unit: string;
   variants: string[];
   series: { label: string; machine: string; source: string }[];
   points: OverlayPoint[];
+  /** What the comparison assumes, and the measured rows it could not chart. */
+  notes: string[];
 }
 
 function pickUnit(maxNs: number): TimeUnit {
@@ -86,61 +101,182 @@ export function toOverlayCharts(
 ): OverlayChartModel[] {
   const groups = new Map<string, Measurement[]>();
   for (const m of measurements) {
-    if (!isTimeUnit(m.unit) || m.variant.includes('->') || m.source === MODEL_SOURCE) continue;
+    if (m.variant.includes('->') || m.source === MODEL_SOURCE) continue;
+    if (!isTimeUnit(m.unit) && !countOf(m)) continue;
     const id = `${m.benchmark} · ${m.metric}`;
     groups.set(id, [...(groups.get(id) ?? []), m]);
   }
   const charts: OverlayChartModel[] = [];
   for (const [id, ms] of groups) {
-    const ns = (m: Measurement) => toNs(m.value + (m.stddev ?? 0), m.unit as TimeUnit);
-    const unit = pickUnit(Math.max(...ms.map(ns)));
-    const conv = (v: number, from: TimeUnit) => fromNs(toNs(v, from), unit);
-    const series: OverlayChartModel['series'] = [];
-    const seriesOf = (m: Measurement) => {
-      let i = series.findIndex((s) => s.machine === m.machine && s.source === m.source);
-      if (i < 0) {
-        i = series.length;
-        series.push({ label: `${m.machine} (${m.source})`, machine: m.machine, source: m.source });
-      }
-      return i;
-    };
-    const points = ms.map((m): OverlayPoint => {
-      const u = m.unit as TimeUnit;
-      const value = conv(m.value, u);
-      const sd = m.stddev === null ? null : conv(m.stddev, u);
-      const prediction = predictionOf(m);
-      const predicted = prediction.status === 'done' ? fromNs(prediction.ns, unit) : null;
-      const verdict: Verdict =
-        prediction.status === 'pending'
-          ? { kind: 'pending' }
-          : prediction.status === 'none'
-            ? { kind: 'no-prediction', reason: `for ${m.benchmark}: ${prediction.reason}` }
-            : prediction.preset !== m.machine
-              ? { kind: 'other-machine', diff: predicted! - value, preset: prediction.preset }
-              : judge(predicted!, value, sd);
-      return {
-        measurement: m,
-        series: seriesOf(m),
-        value,
-        lo: sd === null ? null : value - sd,
-        hi: sd === null ? null : value + sd,
-        predicted,
-        prediction,
-        verdict,
-      };
-    });
-    const variants = [...new Set(ms.map((m) => m.variant))];
-    charts.push({
-      id,
-      benchmark: ms[0].benchmark,
-      metric: ms[0].metric,
-      unit,
-      variants,
-      series,
-      points,
-    });
+    const count = countOf(ms[0]);
+    const chart = count
+      ? fractionChart(id, ms, count, predictionOf)
+      : timeChart(id, ms, predictionOf);
+    if (chart.points.length) charts.push(chart);
   }
   return charts.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function countOf(m: Measurement): CountMetric | null {
+  return BENCHMARK_MODELS[m.benchmark]?.counts[m.metric] ?? null;
+}
+
+/** Series = one source on one machine, numbered in order of appearance. */
+function seriesIndex() {
+  const series: OverlayChartModel['series'] = [];
+  const of = (m: Measurement) => {
+    let i = series.findIndex((s) => s.machine === m.machine && s.source === m.source);
+    if (i < 0) {
+      i = series.length;
+      series.push({ label: `${m.machine} (${m.source})`, machine: m.machine, source: m.source });
+    }
+    return i;
+  };
+  return { series, of };
+}
+
+function verdictOf(
+  m: Measurement,
+  prediction: PredictionState,
+  predicted: number | null,
+  value: number,
+  sd: number | null,
+): Verdict {
+  if (prediction.status === 'pending') return { kind: 'pending' };
+  if (prediction.status === 'none') {
+    return { kind: 'no-prediction', reason: `for ${m.benchmark}: ${prediction.reason}` };
+  }
+  if (prediction.preset !== m.machine) {
+    return { kind: 'other-machine', diff: predicted! - value, preset: prediction.preset };
+  }
+  return judge(predicted!, value, sd);
+}
+
+function point(
+  m: Measurement,
+  series: number,
+  value: number,
+  sd: number | null,
+  prediction: PredictionState,
+  predicted: number | null,
+  verdict: Verdict,
+): OverlayPoint {
+  return {
+    measurement: m,
+    series,
+    value,
+    lo: sd === null ? null : value - sd,
+    hi: sd === null ? null : value + sd,
+    predicted,
+    prediction,
+    verdict,
+  };
+}
+
+function timeChart(
+  id: string,
+  ms: Measurement[],
+  predictionOf: (m: Measurement) => PredictionState,
+): OverlayChartModel {
+  const ns = (m: Measurement) => toNs(m.value + (m.stddev ?? 0), m.unit as TimeUnit);
+  const unit = pickUnit(Math.max(...ms.map(ns)));
+  const conv = (v: number, from: TimeUnit) => fromNs(toNs(v, from), unit);
+  const { series, of } = seriesIndex();
+  const points = ms.map((m): OverlayPoint => {
+    const u = m.unit as TimeUnit;
+    const value = conv(m.value, u);
+    const sd = m.stddev === null ? null : conv(m.stddev, u);
+    const prediction = predictionOf(m);
+    const predicted = prediction.status === 'done' ? fromNs(prediction.ns, unit) : null;
+    return point(
+      m,
+      of(m),
+      value,
+      sd,
+      prediction,
+      predicted,
+      verdictOf(m, prediction, predicted, value, sd),
+    );
+  });
+  const variants = [...new Set(ms.map((m) => m.variant))];
+  return {
+    id,
+    benchmark: ms[0].benchmark,
+    metric: ms[0].metric,
+    unit,
+    variants,
+    series,
+    points,
+    notes: [],
+  };
+}
+
+/**
+ * A count measured as a total over an unstated number of iterations: each series' values and
+ * the model's per-iteration predictions are divided by their own `relativeTo` variant, so they
+ * compare if every variant ran the same number of iterations (the note says so). Rows whose
+ * series has no reference row (in the same unit) cannot be charted and are listed instead.
+ */
+function fractionChart(
+  id: string,
+  ms: Measurement[],
+  count: CountMetric,
+  predictionOf: (m: Measurement) => PredictionState,
+): OverlayChartModel {
+  const ref = count.relativeTo;
+  const unit = `× ${ref}`;
+  const { series, of } = seriesIndex();
+  const notes = [count.why];
+  const points: OverlayPoint[] = [];
+  for (const m of ms) {
+    const base = ms.find(
+      (b) =>
+        b.variant === ref && b.machine === m.machine && b.source === m.source && b.unit === m.unit,
+    );
+    if (!base || base.value === 0) {
+      notes.push(
+        `Not charted: ${m.variant} on ${m.machine} (${m.source}), ${base ? `its ${ref} count is 0` : `no ${ref} row in ${m.unit} to divide by`}.`,
+      );
+      continue;
+    }
+    const value = m.value / base.value;
+    // Relative errors add in quadrature (independent runs); unknown if either is unstated.
+    const sd =
+      m === base || m.stddev === null || base.stddev === null
+        ? null
+        : value * Math.hypot(m.stddev / m.value, base.stddev / base.value);
+    const prediction = predictionOf(m);
+    const refPrediction = predictionOf(base);
+    const mine = prediction.status === 'done' ? prediction.perIteration[m.metric] : null;
+    const theirs = refPrediction.status === 'done' ? refPrediction.perIteration[m.metric] : null;
+    const predicted = mine == null || !theirs ? null : mine / theirs;
+    const verdict: Verdict =
+      refPrediction.status === 'pending'
+        ? { kind: 'pending' }
+        : prediction.status === 'done' && predicted === null
+          ? {
+              kind: 'no-prediction',
+              reason:
+                theirs === 0
+                  ? `for ${m.benchmark}: the model predicts no ${m.metric} for ${ref}`
+                  : `for ${m.benchmark}: the simulator does not report ${count.summaryPath}`,
+            }
+          : m === base && predicted !== null
+            ? { kind: 'reference' }
+            : verdictOf(m, prediction, predicted, value, sd);
+    points.push(point(m, of(m), value, sd, prediction, predicted, verdict));
+  }
+  const variants = [...new Set(points.map((p) => p.measurement.variant))];
+  return {
+    id,
+    benchmark: ms[0].benchmark,
+    metric: ms[0].metric,
+    unit,
+    variants,
+    series,
+    points,
+    notes,
+  };
 }
 
 export const UNIT_LABEL: Record<string, string> = { ns: 'ns', us: 'µs', ms: 'ms', s: 's' };
@@ -164,6 +300,8 @@ export function describeVerdict(v: Verdict, unit: string): string {
       return `no verdict: the model has no preset for this machine, and the × is its prediction for ${v.preset} (${v.diff > 0 ? 'slower' : 'faster'} by ${formatValue(Math.abs(v.diff), unit)}); fit one with npx tlbscope fit`;
     case 'no-prediction':
       return `no model prediction yet ${v.reason}`;
+    case 'reference':
+      return `the reference: the other variants are fractions of its count (1 ${unit} on both sides by definition)`;
     case 'pending':
       return 'model prediction running…';
   }

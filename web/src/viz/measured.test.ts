@@ -18,6 +18,7 @@ function render(ms: Measurement[]) {
           preset: 'icelake-8336c-128',
           ignored: [],
           aliased: [],
+          perIteration: {},
         }
       : { status: 'none', reason: 'no' },
   );

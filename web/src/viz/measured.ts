@@ -42,7 +42,7 @@ function pointTitle(p: OverlayPoint, unit: string): string {
     `measured on ${m.machine} (${m.source})${m.aggregated ? `, mean of ${m.runs} per-run rows` : ''}`,
     `${m.origin.file}, row${m.rows.length > 1 ? 's' : ''} ${m.rows.join(m.aggregated && m.rows.length === 2 ? '–' : ', ')}`,
   ];
-  if (p.prediction.status === 'done') {
+  if (p.prediction.status === 'done' && p.predicted !== null) {
     lines.push(
       `predicted by the tlbscope model (${p.prediction.scenario}, machine preset ${p.prediction.preset}): ${formatValue(p.predicted!, unit)}`,
     );

@@ -54,6 +54,11 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
           </li>
         ))}
       </ul>
+      {chart.notes.map((n) => (
+        <p key={n} className="bench-notes">
+          {n}
+        </p>
+      ))}
       {benchNotes && <p className="bench-notes">{benchNotes}</p>}
       {notes.some((n) => n.startsWith('within') || n.startsWith('outside')) && (
         <p className="noise-rule" title={NOISE_RULE}>

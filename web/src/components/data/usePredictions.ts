@@ -3,6 +3,7 @@
 // the view.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
+  countPerIteration,
   planPrediction,
   readSummaryPath,
   toNs,
@@ -49,6 +50,12 @@ export function usePredictions(measurements: readonly Measurement[]) {
                   preset: p.preset,
                   ignored: p.ignored,
                   aliased: p.aliased,
+                  perIteration: Object.fromEntries(
+                    Object.entries(p.counts).map(([metric, c]) => [
+                      metric,
+                      countPerIteration(run.summary, c),
+                    ]),
+                  ),
                 };
         } catch (e) {
           // Unmounted (or React's dev double mount, which clears `started` to run them again).
