@@ -109,10 +109,10 @@ export function toOverlayCharts(
   const charts: OverlayChartModel[] = [];
   for (const [id, ms] of groups) {
     const count = countOf(ms[0]);
-    const chart = count
-      ? fractionChart(id, ms, count, predictionOf)
-      : timeChart(id, ms, predictionOf);
-    if (chart.points.length) charts.push(chart);
+    const chart = count ? fractionChart(ms, count, predictionOf) : timeChart(ms, predictionOf);
+    if (!chart.points.length) continue;
+    const variants = [...new Set(chart.points.map((p) => p.measurement.variant))];
+    charts.push({ id, benchmark: ms[0].benchmark, metric: ms[0].metric, variants, ...chart });
   }
   return charts.sort((a, b) => a.id.localeCompare(b.id));
 }
@@ -173,11 +173,13 @@ function point(
   };
 }
 
+/** What a chart builder decides; the grouping adds the rest. */
+type ChartBody = Pick<OverlayChartModel, 'unit' | 'series' | 'points' | 'notes'>;
+
 function timeChart(
-  id: string,
   ms: Measurement[],
   predictionOf: (m: Measurement) => PredictionState,
-): OverlayChartModel {
+): ChartBody {
   const ns = (m: Measurement) => toNs(m.value + (m.stddev ?? 0), m.unit as TimeUnit);
   const unit = pickUnit(Math.max(...ms.map(ns)));
   const conv = (v: number, from: TimeUnit) => fromNs(toNs(v, from), unit);
@@ -198,17 +200,7 @@ function timeChart(
       verdictOf(m, prediction, predicted, value, sd),
     );
   });
-  const variants = [...new Set(ms.map((m) => m.variant))];
-  return {
-    id,
-    benchmark: ms[0].benchmark,
-    metric: ms[0].metric,
-    unit,
-    variants,
-    series,
-    points,
-    notes: [],
-  };
+  return { unit, series, points, notes: [] };
 }
 
 /**
@@ -218,11 +210,10 @@ function timeChart(
  * series has no reference row (in the same unit) cannot be charted and are listed instead.
  */
 function fractionChart(
-  id: string,
   ms: Measurement[],
   count: CountMetric,
   predictionOf: (m: Measurement) => PredictionState,
-): OverlayChartModel {
+): ChartBody {
   const ref = count.relativeTo;
   const unit = `× ${ref}`;
   const { series, of } = seriesIndex();
@@ -266,17 +257,7 @@ function fractionChart(
             : verdictOf(m, prediction, predicted, value, sd);
     points.push(point(m, of(m), value, sd, prediction, predicted, verdict));
   }
-  const variants = [...new Set(points.map((p) => p.measurement.variant))];
-  return {
-    id,
-    benchmark: ms[0].benchmark,
-    metric: ms[0].metric,
-    unit,
-    variants,
-    series,
-    points,
-    notes,
-  };
+  return { unit, series, points, notes };
 }
 
 export const UNIT_LABEL: Record<string, string> = { ns: 'ns', us: 'µs', ms: 'ms', s: 's' };
