@@ -248,21 +248,23 @@ impl World {
     /// Returns the time taken.
     pub fn touch_kernel(&mut self, cpu: CpuId) -> Ns {
         let costs = &self.cfg.costs;
-        let (n, hit_ps, refill_ns) = (costs.kernel_pages, costs.tlb_hit_ps, costs.tlb_refill_ns);
+        // scenario::parse bounds kernel_pages; the min keeps kernel_vpn in range regardless.
+        let n = costs.kernel_pages.min(MAX_KERNEL_PAGES);
+        let (hit_ps, refill_ns) = (costs.tlb_hit_ps, costs.tlb_refill_ns);
         if n == 0 {
             return 0;
         }
         let tlb = &mut self.cpus[cpu.index()].tlb;
         let mut misses = 0u64;
         let mut first_miss = None;
-        for i in 0..n.min(MAX_KERNEL_PAGES) {
+        for i in 0..n {
             let vpn = kernel_vpn(i);
             if !tlb.touch_global(vpn) {
                 misses += 1;
                 first_miss.get_or_insert(i);
             }
         }
-        let hits = n.min(MAX_KERNEL_PAGES) - misses;
+        let hits = n - misses;
         if misses > 0 {
             self.count_tlb_misses(misses);
             let f = Fields {
@@ -298,39 +300,35 @@ impl World {
         for vpn in page as usize..end {
             let vpn = vpn as u32;
             let p = self.mms[mm.0 as usize].pages[vpn as usize];
-            let c = &mut self.cpus[cpu.index()];
-            if let Some(e) = c.tlb.lookup(tag, vpn) {
-                hits += 1;
-                if let Some(log) = &mut self.accesses {
-                    log.push(Access {
-                        time: now,
-                        cpu,
-                        mm,
-                        vpn,
-                        version: e.version,
-                    });
-                }
-                if (e.version < p.version || e.mm != mm) && !e.reported() {
+            let version = match self.cpus[cpu.index()].tlb.lookup(tag, vpn) {
+                Some(e) => {
+                    hits += 1;
                     let entry = *e;
-                    if invariants::check_translation_use(self, cpu, mm, vpn, entry) {
+                    if (entry.version < p.version || entry.mm != mm)
+                        && !entry.reported()
+                        && invariants::check_translation_use(self, cpu, mm, vpn, entry)
+                    {
                         if let Some(e) = self.cpus[cpu.index()].tlb.lookup(tag, vpn) {
                             crate::tlb::Tlb::mark_reported(e);
                         }
                     }
+                    entry.version
                 }
-                continue;
-            }
-            misses += 1;
-            first_miss.get_or_insert(vpn);
-            cost += refill_ns;
-            let pg = &mut self.mms[mm.0 as usize].pages[vpn as usize];
-            if !pg.present {
-                pg.present = true;
-                cost += fault_ns;
-                self.stats.page_faults += 1;
-            }
-            let version = pg.version;
-            self.cpus[cpu.index()].tlb.fill(tag, mm, vpn, version);
+                None => {
+                    misses += 1;
+                    first_miss.get_or_insert(vpn);
+                    cost += refill_ns;
+                    let pg = &mut self.mms[mm.0 as usize].pages[vpn as usize];
+                    if !pg.present {
+                        pg.present = true;
+                        cost += fault_ns;
+                        self.stats.page_faults += 1;
+                    }
+                    let version = pg.version;
+                    self.cpus[cpu.index()].tlb.fill(tag, mm, vpn, version);
+                    version
+                }
+            };
             if let Some(log) = &mut self.accesses {
                 log.push(Access {
                     time: now,
