@@ -102,6 +102,18 @@ fn overrides() -> impl Strategy<Value = Vec<String>> {
     )
 }
 
+/// `op args…` pairs as one program string (`touch 0 8; madvise 0 8`).
+fn program_text(ops: &[(&str, Vec<u64>)]) -> String {
+    let ops: Vec<String> = ops
+        .iter()
+        .map(|(op, args)| {
+            let args: Vec<String> = args.iter().map(u64::to_string).collect();
+            format!("{op} {}", args.join(" "))
+        })
+        .collect();
+    ops.join("; ")
+}
+
 fn run_bounded(text: &str, mut o: Vec<String>, seed: u64) {
     // Keep each run small; these come last so they win over random values.
     o.push("max_events=20000".into());
@@ -145,16 +157,10 @@ proptest! {
         dsb in any::<bool>(),
         bits in 3u8..6,
     ) {
-        let program: Vec<String> = ops
-            .iter()
-            .map(|(op, args)| {
-                let args: Vec<String> = args.iter().map(u64::to_string).collect();
-                format!("{op} {}", args.join(" "))
-            })
-            .collect();
+        let program = program_text(&ops);
         let mut text = format!(
             "arch = \"arm64\"\n[machine]\ncpus = 3\nasid_bits = {bits}\n[[tasks]]\ncpu = 1\nrepeat = 3\nprogram = \"{}\"\n",
-            program.join("; ")
+            program
         );
         for mm in 0..6 {
             text += &format!("[[tasks]]\nmm = {mm}\ncpu = {}\ncpus = [0, 1, 2]\nrepeat = 3\nprogram = \"touch 0 8; munmap 0 8; sleep 1us; speculate\"\n", mm % 3);
@@ -189,16 +195,10 @@ proptest! {
         repeat in 0u32..4,
         prio in 0u8..3,
     ) {
-        let program: Vec<String> = ops
-            .iter()
-            .map(|(op, args)| {
-                let args: Vec<String> = args.iter().map(u64::to_string).collect();
-                format!("{op} {}", args.join(" "))
-            })
-            .collect();
+        let program = program_text(&ops);
         let text = format!(
             "[machine]\ncpus = 3\n[[tasks]]\ncpu = 1\nrepeat = {repeat}\nprio = {prio}\nprogram = \"{}\"\n[[tasks]]\ncpu = 1\ncpus = [0, 2]\nprogram = \"touch 0 8; madvise 0 8; spin 1us; munmap 2 40\"\n",
-            program.join("; ")
+            program
         );
         run_bounded(&text, vec!["irqs_off_probability=0.5".into(), "irqs_off_max_ns=9000".into()], 3);
     }
