@@ -148,12 +148,13 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
       );
     }
     const base = [`machine=${spec.preset}`];
+    // What to read from a run is benchmarks.json's, as for fit and the Data view: a count
+    // metric's own path divided by its iterations, else the benchmark's summaryPath.
+    const count = model.counts?.[spec.metric];
+    const path = count?.summaryPath ?? model.summaryPath;
     const value = (set) => {
-      const v = readSummaryPath(
-        runner.run(model.scenario, [...base, ...set, ...extra]),
-        spec.summary,
-      );
-      if (v === null) throw new Error(`row ${spec.id}: the summary has no ${spec.summary}`);
+      const v = readSummaryPath(runner.run(model.scenario, [...base, ...set, ...extra]), path);
+      if (v === null) throw new Error(`row ${spec.id}: the summary has no ${path}`);
       return v;
     };
     let predicted;
@@ -163,16 +164,16 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
     if (spec.speedup) {
       predicted = value(spec.speedup.before) / value(spec.speedup.after);
       measured = m.value;
-    } else if (spec.per) {
+    } else if (count) {
       // A rate the seed cannot give (its iteration count is unstated), e.g. misses per round
       // trip: compared only through ratios of rows in the same unit.
       const per = readSummaryPath(
         runner.run(model.scenario, [...base, ...spec.set, ...extra]),
-        spec.per,
+        count.perIteration,
       );
-      if (!per) throw new Error(`row ${spec.id}: the summary has no nonzero ${spec.per}`);
+      if (!per) throw new Error(`row ${spec.id}: the summary has no nonzero ${count.perIteration}`);
       predicted = value(spec.set) / per;
-      predictedUnit = spec.predicted_unit ?? `per ${spec.per}`;
+      predictedUnit = spec.predicted_unit ?? `per ${count.perIteration}`;
       measured = m.value;
     } else if (m.unit in NS_PER) {
       predicted = value(spec.set) / NS_PER[m.unit];
