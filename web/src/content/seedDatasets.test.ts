@@ -21,8 +21,8 @@ type Row = Record<string, string>;
 interface Source {
   kind: 'seed' | 'local';
   seed_file: string | null;
-  also_reported_in?: { seed_file: string }[];
   title: string;
+  also_reported_in?: { seed_file: string; title: string }[];
   raw_runs_us?: Record<string, number[]>;
 }
 
@@ -136,7 +136,7 @@ describe('seed datasets', () => {
         expect(file.startsWith(`${ids[0]}-`)).toBe(true);
       });
 
-      it('names a source that sources.json describes with an existing seed file', () => {
+      it('names a source that sources.json describes with its excerpt inside the repository', () => {
         for (const id of ids) {
           const source = sources[id];
           expect(source, `sources.json has no entry ${id}`).toBeDefined();
@@ -147,7 +147,10 @@ describe('seed datasets', () => {
           ];
           for (const p of seedPaths) {
             expect(p).toBeTypeOf('string');
-            expect(existsSync(resolve(repoRoot, p!)), `missing seed file ${p}`).toBe(true);
+            expect(p!.startsWith('content/sources/'), `${p} is outside content/sources/`).toBe(
+              true,
+            );
+            expect(existsSync(resolve(repoRoot, p!)), `missing source excerpt ${p}`).toBe(true);
           }
         }
       });
@@ -161,6 +164,44 @@ describe('seed datasets', () => {
         );
         expect(untraceable).toEqual([]);
       });
+    });
+  }
+});
+
+/** The `Key: value` lines that open every excerpt in content/sources/, before the rule. */
+function excerptHeader(text: string): Record<string, string> {
+  const head = text.split(/^-{20,}$/m)[0] ?? '';
+  return Object.fromEntries(
+    head
+      .split('\n')
+      .map((line) => /^([A-Z][a-z ]+): (.+)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => [m[1]!, m[2]!]),
+  );
+}
+
+describe('source excerpts', () => {
+  const entries = Object.entries(sources).flatMap(([id, s]) =>
+    [
+      { seed_file: s.seed_file, title: s.title },
+      ...(s.also_reported_in ?? []).map((a) => ({ seed_file: a.seed_file, title: a.title })),
+    ]
+      .filter((e): e is { seed_file: string; title: string } => e.seed_file !== null)
+      .map((e) => ({ id, ...e })),
+  );
+
+  it('cover every seed source', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(seedFiles.length);
+  });
+
+  for (const { id, seed_file, title } of entries) {
+    it(`${seed_file} states title, author, date, list and link, and what was left out`, () => {
+      const header = excerptHeader(readFileSync(resolve(repoRoot, seed_file), 'utf8'));
+      expect(header.Source?.startsWith(id)).toBe(true);
+      expect(header.Title).toBe(title);
+      for (const key of ['Author', 'Date', 'List', 'Link', 'Excerpt']) {
+        expect(header[key], `${seed_file} has no ${key}: line`).toBeTruthy();
+      }
     });
   }
 });
