@@ -3,9 +3,11 @@ import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
 // The production build, served under a sub-path to prove the site works from any prefix.
 export const BASE_PATH = '/tlbscope/demo/';
-const PORT = 4173;
+// Overridable so that two checkouts on one machine can run their end-to-end tests at once
+// without one reusing the other's server (and so testing the wrong build).
+const PORT = Number(process.env.E2E_PORT ?? 4173);
 /** The development server `npm start` runs, checked by dev-server.spec.ts. */
-export const DEV_PORT = 5174;
+export const DEV_PORT = Number(process.env.E2E_DEV_PORT ?? 5174);
 
 export default defineConfig({
   testDir: 'e2e',
