@@ -106,6 +106,9 @@ if [[ $TRACER == perf ]]; then
 else
 	inst=$TRACEFS/instances/tlbscope-$$
 	mkdir "$inst" || die "cannot create a tracefs instance at $inst"
+	# A new instance records at once; enabling tracepoints patches kernel text (with IPIs of its
+	# own), which should not be in the recording.
+	echo 0 >"$inst/tracing_on"
 	echo "$BUFFER_KB" >"$inst/buffer_size_kb"
 	for e in "${EVENTS[@]}"; do
 		if [[ -e $inst/events/$e/enable ]]; then
