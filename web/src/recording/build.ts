@@ -43,6 +43,12 @@ export const KNOWN_EVENTS = new Set([
   'ipi_exit',
 ]);
 
+/**
+ * Flagged events further apart than this do not make one irqs-off / preempt-off span: with no
+ * event in between, the flag may well have been cleared and set again.
+ */
+export const FLAG_JOIN_NS = 20e3;
+
 /** A send older than this when a handler starts is not what that handler answers. */
 const PAIR_WINDOW_NS = 10e6;
 
@@ -375,9 +381,11 @@ export class RecordingBuilder {
   /** Extends or ends a run of consecutive events that carry a flag (a lower bound of its span). */
   private run(s: CpuState, cpu: number, which: 'irqs' | 'preempt', on: boolean, t: number) {
     const r = s[which];
-    if (on && r) r[1] = t;
-    else if (on) s[which] = [t, t];
-    else if (r) this.endRun(s, cpu, which);
+    if (on && r && t - r[1] <= FLAG_JOIN_NS) r[1] = t;
+    else if (on) {
+      if (r) this.endRun(s, cpu, which);
+      s[which] = [t, t];
+    } else if (r) this.endRun(s, cpu, which);
   }
 
   private endRun(s: CpuState, cpu: number, which: 'irqs' | 'preempt') {
