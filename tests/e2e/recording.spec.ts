@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, test } from './fixtures';
+
+// A kernel recording from tests/fixtures/recordings (made with bench/kit/trace.sh on a 2-CPU
+// KVM guest) imported in the explorer: parsed in a worker, drawn in the model's lanes with its
+// IPI arrows, summarised in the model's terms and compared with a model run as B.
+const FIXTURE = resolve('tests/fixtures/recordings/tracefs.trace');
+const text = readFileSync(FIXTURE, 'utf8');
+const count = (re: RegExp) => text.split('\n').filter((l) => re.test(l)).length;
+
+test('an imported recording is drawn as run A with its lanes, IPI arrows and summary', async ({
+  sim,
+}) => {
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles('#recording-input', FIXTURE);
+  await expect(page.getByTestId('recording-loaded')).toContainText('tracefs.trace');
+  await sim.waitForIdle();
+  await expect(page.locator('section.intro h2')).toHaveText('Recording: tracefs.trace');
+  // Two CPUs recorded: two lanes, and one IPI arrow per handler event with a send before it.
+  await expect(sim.lanes()).toHaveCount(2);
+  const handlers = count(/call_function_single_entry:/);
+  await expect(page.locator('.timeline svg [data-kind="IpiHandler"]')).toHaveCount(handlers);
+  await expect(sim.marks('IpiArrow')).toHaveCount(handlers);
+  await expect(sim.marks('AckArrow')).toHaveCount(
+    count(/csd_function_exit: func=flush_tlb_func, csd=0*[1-9a-f]/),
+  );
+  const summary = page.getByRole('region', { name: 'Recording summary' });
+  await expect(summary.locator('[data-summary="tlb_flush events"]')).toHaveText(
+    String(count(/tlb_flush:/)),
+  );
+  await expect(summary).toContainText('Measured, not predicted');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('the recording is A in Compare A/B, with a model run as B', async ({ sim }) => {
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles('#recording-input', FIXTURE);
+  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.waitForIdle();
+  await page.keyboard.press('c');
+  await sim.waitForIdle();
+  await expect(page.locator('.timeline')).toHaveCount(2);
+  await expect(page.locator('.timeline').first()).toContainText('A: Recording: tracefs.trace');
+  const ipis = page.locator('[data-metric="IPIs sent"] td');
+  await expect(ipis.nth(0)).toHaveText(String(count(/ipi_send_cpu:/)));
+  await expect(ipis.nth(1)).toHaveText(/^\d+$/);
+  await expect(page.locator('path.ecdf')).toHaveCount(2);
+  // Back to the model: A is the scenario again.
+  await page.getByRole('button', { name: 'back to the model' }).click();
+  await sim.waitForIdle();
+  await expect(page.locator('.timeline').first()).not.toContainText('Recording');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a pasted recording that is not a trace is refused, naming the line', async ({ sim }) => {
+  await sim.open();
+  const page = sim.page;
+  await page.getByText('Paste a recording').click();
+  await page.getByLabel('Recording text').fill('time,cpu\n1,2\n');
+  await page.getByRole('button', { name: 'Import pasted text' }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'pasted text: not a trace this importer reads',
+  );
+  await expect(page.getByRole('alert')).toContainText('line 1');
+  await expect(page.locator('section.intro h2')).not.toContainText('Recording');
+});
