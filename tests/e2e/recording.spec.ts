@@ -67,3 +67,27 @@ test('a pasted recording that is not a trace is refused, naming the line', async
   await expect(page.getByRole('alert')).toContainText('line 1');
   await expect(page.locator('section.intro h2')).not.toContainText('Recording');
 });
+
+test('the recording downloads as a Perfetto trace with one slice per row', async ({ sim }) => {
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles('#recording-input', FIXTURE);
+  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.waitForIdle();
+  const rows = Number(
+    (await page.getByTestId('recording-loaded').textContent())
+      ?.match(/([\d,]+) rows/)?.[1]
+      .replace(/,/g, ''),
+  );
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download A as a Perfetto trace' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('tracefs.trace.perfetto.json');
+  const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  const slices = doc.traceEvents.filter((e: { ph: string }) => e.ph === 'X');
+  expect(slices.length).toBe(rows);
+  expect(
+    slices.filter((e: { args: { reason?: string } }) => e.args.reason !== undefined).length,
+  ).toBe(count(/tlb_flush:/));
+});

@@ -136,7 +136,11 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
             <ErrorBoundary label="the summary" resetKey={a.trace.version}>
               {b ? (
                 <div className="compare">
-                  <CompareSummary a={a.summary} b={b.summary} />
+                  <CompareSummary
+                    a={a.summary}
+                    b={b.summary}
+                    measuredA={isRecorded(a) ? a.recording.name : undefined}
+                  />
                   <Distribution a={a.trace} b={b.trace} />
                 </div>
               ) : isRecorded(a) ? (

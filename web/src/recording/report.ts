@@ -41,7 +41,11 @@ export function formatRecording(rec: Recording): string {
     );
   }
   out.push(
-    statLine('shootdown, send to last ack', s.flush_latency_ns, 'no csd events pairing acks'),
+    statLine(
+      'shootdown, its flush to the last ack or local flush',
+      s.flush_latency_ns,
+      'no csd events',
+    ),
   );
   out.push(
     statLine('IPI delivery, send to handler entry', s.ipi_delivery_ns, 'no paired handler events'),
