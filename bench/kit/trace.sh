@@ -14,6 +14,9 @@
 #   BENCH=madvise-touch|pcid-pingpong|both (default madvise-touch)
 #   OPS BUSY ITERS PAGES  as in run.sh, but small by default: a trace grows by ~4 lines per op
 #   BUFFER_KB       per-CPU ring buffer size (default 8192); older events are overwritten
+#   FIFO=1          run the benchmarks as SCHED_FIFO priority 1 (chrt), so that other load on a
+#                   busy machine does not preempt their threads (the kernel's RT throttling
+#                   still leaves other tasks 5% of each CPU)
 set -euo pipefail
 
 usage() { echo "usage: bash bench/kit/trace.sh [OUT.trace]   (env: TRACER LATENCY BENCH OPS BUSY ITERS PAGES BUFFER_KB)" >&2; }
@@ -29,6 +32,7 @@ BUSY=${BUSY:-1}
 ITERS=${ITERS:-2000}
 PAGES=${PAGES:-0}
 BUFFER_KB=${BUFFER_KB:-8192}
+FIFO=${FIFO:-0}
 
 log() { echo "trace.sh: $*" >&2; }
 die() { echo "trace.sh: $*" >&2; exit 1; }
@@ -69,11 +73,16 @@ make -s -C "$KIT" >&2
 
 # ---- the workload ----------------------------------------------------------
 commands=()
+prefix=
+if [[ $FIFO == 1 ]]; then
+	command -v chrt >/dev/null || die "FIFO=1 needs chrt (util-linux)"
+	prefix="chrt -f 1 "
+fi
 if [[ $BENCH == madvise-touch || $BENCH == both ]]; then
-	commands+=("$KIT/madvise_touch -n $OPS -b $BUSY -r 1")
+	commands+=("${prefix}$KIT/madvise_touch -n $OPS -b $BUSY -r 1")
 fi
 if [[ $BENCH == pcid-pingpong || $BENCH == both ]]; then
-	commands+=("$KIT/pcid_pingpong -n $ITERS -p $PAGES -r 1")
+	commands+=("${prefix}$KIT/pcid_pingpong -n $ITERS -p $PAGES -r 1")
 fi
 workload() {
 	local c
