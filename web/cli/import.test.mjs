@@ -11,7 +11,8 @@ const cli = (...args) =>
 const FIX = 'tests/fixtures/recordings';
 const count = (text, re) => text.split('\n').filter((l) => re.test(l)).length;
 
-describe('tlbscope import', () => {
+// Each case spawns the CLI, which loads the TypeScript compiler: seconds on a busy machine.
+describe('tlbscope import', { timeout: 60_000 }, () => {
   it.each([
     'tracefs.trace',
     'tracefs-latency.trace',
@@ -62,7 +63,7 @@ describe('tlbscope import', () => {
   });
 });
 
-describe('--format perfetto', () => {
+describe('--format perfetto', { timeout: 60_000 }, () => {
   it('writes a recording as a Chrome trace with one slice per row', () => {
     const r = cli('import', join(FIX, 'tracefs.trace'), '--format', 'perfetto');
     expect(r.status).toBe(0);

@@ -376,6 +376,12 @@ export class RecordingBuilder {
     this.counts.hasFlags = true;
     this.run(s, e.cpu, 'irqs', f[0] === 'd' || f[0] === 'D', t);
     this.run(s, e.cpu, 'preempt', f[3] !== undefined && f[3] !== '.' && f[3] !== '0', t);
+    // A handler's or cross-CPU call's exit closes the section its flags belong to: the next
+    // flagged event, however close, is evidence of a new section, not of this one going on.
+    if (e.name.endsWith('_exit')) {
+      this.endRun(s, e.cpu, 'irqs');
+      this.endRun(s, e.cpu, 'preempt');
+    }
   }
 
   /** Extends or ends a run of consecutive events that carry a flag (a lower bound of its span). */
