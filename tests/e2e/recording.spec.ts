@@ -91,3 +91,22 @@ test('the recording downloads as a Perfetto trace with one slice per row', async
     slices.filter((e: { args: { reason?: string } }) => e.args.reason !== undefined).length,
   ).toBe(count(/tlb_flush:/));
 });
+
+test('the guided step sets a real recording beside the model, on its first shootdown', async ({
+  sim,
+}) => {
+  await sim.open({ scenario: 'x86-munmap-shootdown', step: 8 });
+  const page = sim.page;
+  await expect(page.locator('[data-step-title]')).toHaveText('The same shootdown on a real kernel');
+  const beside = page.getByRole('region', { name: 'A real kernel beside the model' });
+  await expect(beside).toContainText('Recorded on AMD EPYC, 2 CPUs');
+  // Its own timeline, opened on one shootdown: one IPI arrow and its ack, two CPU lanes.
+  const timeline = beside.locator('.timeline');
+  await expect(timeline.locator('svg g.lane')).toHaveCount(2);
+  await expect(timeline.locator('[data-kind="IpiArrow"]')).toHaveCount(1);
+  await expect(timeline.locator('[data-kind="AckArrow"]')).toHaveCount(1);
+  await expect(beside.locator('[data-summary="IPI delivery"]')).toHaveText(/µs \/ .*µs/);
+  // The model's own timeline is still there, below.
+  await expect(page.locator('main > .timeline, main .timeline')).toHaveCount(2);
+  expect(sim.consoleErrors).toEqual([]);
+});

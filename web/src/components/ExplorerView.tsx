@@ -6,6 +6,7 @@ import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
 import { initiatorOf } from '../model/ipis';
 import { isRecorded } from '../recording/asRun';
+import { busiestSender } from '../recording/focus';
 import type { RunResult } from '../sim/session';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
@@ -58,7 +59,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
         onSelect={side === 'A' ? x.selectRow : undefined}
         highlight={side === 'A' ? guide.highlight : undefined}
         spacing={x.spacing}
-        initiator={initiatorOf(r.trace)}
+        initiator={isRecorded(r) ? busiestSender(r.trace) : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
         measured={side === 'A' ? measured : null}
       />

@@ -27,3 +27,22 @@ test.each(traces)(
     }
   },
 );
+
+test("the guided step's recording opens on a shootdown from the benchmark's CPU", async () => {
+  const { firstShootdown } = await import('./focus');
+  const { toTrace, EventKind } = await import('../sim/trace');
+  const file = resolve(dir, 'madvise-touch-kvm-2cpu.trace');
+  const rec = parseRecording(readFileSync(file, 'utf8'), 'x');
+  const trace = toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
+  const w = firstShootdown(trace);
+  expect(w).not.toBeNull();
+  const [t0, t1] = w as [number, number];
+  const inside = (k: number) =>
+    [...trace.kind.keys()].filter(
+      (i) => trace.kind[i] === k && trace.time[i] >= t0 && trace.time[i] <= t1,
+    );
+  // madvise_touch's main thread is pinned to CPU 0 (its header says main_cpu=0).
+  expect(inside(EventKind.IpiSent).map((i) => trace.cpu[i])).toEqual([0]);
+  expect(inside(EventKind.IpiHandler).map((i) => trace.cpu[i])).toEqual([1]);
+  expect(inside(EventKind.CsdUnlocked).map((i) => trace.arg[i])).toEqual([0]);
+});
