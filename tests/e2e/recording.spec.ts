@@ -110,3 +110,29 @@ test('the guided step sets a real recording beside the model, on its first shoot
   await expect(page.locator('main > .timeline, main .timeline')).toHaveCount(2);
   expect(sim.consoleErrors).toEqual([]);
 });
+
+test('a large recording shows its progress and can be cancelled, leaving the model as A', async ({
+  sim,
+}) => {
+  await sim.open();
+  const page = sim.page;
+  // ~40 MB: the real fixture's event lines over and over (header once).
+  const events = text
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .join('\n');
+  const big = Buffer.from(`${text}\n${`${events}\n`.repeat(320)}`);
+  await page.setInputFiles('#recording-input', {
+    name: 'big.trace',
+    mimeType: 'text/plain',
+    buffer: big,
+  });
+  const status = page.getByRole('status').filter({ hasText: 'Reading big.trace' });
+  await expect(status).toBeVisible();
+  await expect(status.locator('progress')).toHaveAttribute('max', String(big.length));
+  await status.getByRole('button', { name: 'Cancel' }).click();
+  await expect(status).toHaveCount(0);
+  await expect(page.getByTestId('recording-loaded')).toHaveCount(0);
+  await expect(page.locator('section.intro h2')).not.toContainText('Recording');
+  expect(sim.consoleErrors).toEqual([]);
+});

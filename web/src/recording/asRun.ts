@@ -1,7 +1,7 @@
 // A parsed recording as the explorer's run: the same trace columns, its summary in the
 // model's terms, and what only a recording has (reasons, pages, lines, task names) beside.
 import type { RowExtras } from '../export/perfetto';
-import type { RunResult } from '../sim/session';
+import { registerPrebuiltView, type RunResult } from '../sim/session';
 import { toTrace } from '../sim/trace';
 import type { ParsedRecording } from './protocol';
 import { FORMAT_NAMES } from './types';
@@ -27,6 +27,7 @@ export function isRecorded(r: RunResult | null | undefined): r is RecordedRun {
 export function asRun(p: ParsedRecording, provenance: string | null = null): RecordedRun {
   const c = p.columns;
   const trace = toTrace({ ...c, cpus: p.cpus, strings: [] });
+  if (p.view) registerPrebuiltView(trace, p.view);
   const title = `Recording: ${p.name}`;
   const description =
     `A real kernel's shootdowns, read from ${FORMAT_NAMES[p.format]} (${p.lines.toLocaleString('en-US')} lines). ` +

@@ -1,4 +1,5 @@
 // Messages between the page and the recording worker. Columns travel as transferred buffers.
+import type { PrebuiltView } from '../model/prebuilt';
 import type { RecordingColumns } from './build';
 import type { RecordingSummary } from './summary';
 import type { LineIssue, RecordingFormat } from './types';
@@ -23,6 +24,8 @@ export interface ParsedRecording {
   issueCount: number;
   summary: RecordingSummary;
   startSeconds: number;
+  /** The timeline's model in time spacing, built in the worker (null if that failed). */
+  view?: PrebuiltView | null;
 }
 
 export type RecordingMessage =

@@ -1,6 +1,9 @@
 /// <reference lib="webworker" />
 // Parses a recording off the main thread: the file is read as a stream of decoded chunks and
 // fed to the parser, with progress after each; cancelling is terminating the worker.
+import { buffersOf, toPrebuilt } from '../model/prebuilt';
+import { toTimelineModel } from '../model/timelineModel';
+import { toTrace } from '../sim/trace';
 import { RecordingError, RecordingParser } from './parse';
 import type { ParseRequest, RecordingMessage } from './protocol';
 
@@ -56,10 +59,20 @@ self.onmessage = async (e: MessageEvent<ParseRequest>) => {
       summary: r.summary,
       startSeconds: r.startSeconds,
     };
-    post(
-      { type: 'done', recording },
-      Object.values(r.columns).map((c) => (c as Float64Array).buffer),
-    );
+    // The timeline's model too: for a recording of a million rows it takes seconds, which
+    // the page would otherwise spend on its main thread.
+    let view = null;
+    try {
+      const trace = toTrace({ ...r.columns, cpus: r.cpus, strings: [] });
+      view = toPrebuilt(toTimelineModel(trace, 'time'));
+    } catch {
+      view = null; // the page builds it then
+    }
+    const transfer = new Set([
+      ...Object.values(r.columns).map((c) => (c as Float64Array).buffer as ArrayBuffer),
+      ...buffersOf(view),
+    ]);
+    post({ type: 'done', recording: { ...recording, view } }, [...transfer]);
   } catch (err) {
     const message = err instanceof RecordingError ? err.message : `${name}: ${String(err)}`;
     post({ type: 'error', message });
