@@ -82,6 +82,8 @@ struct StepSection {
     answer: Option<String>,
     /// A measured dataset id (content/datasets/<id>.csv) to show beside the step.
     dataset: Option<String>,
+    /// A kernel recording id (content/recordings/<id>.trace) to show beside the step.
+    recording: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -977,6 +979,7 @@ fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step, SimError>
         question: st.question,
         answer: st.answer,
         dataset: st.dataset,
+        recording: st.recording,
         line: 0,
     })
 }

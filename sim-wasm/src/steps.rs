@@ -29,6 +29,8 @@ pub struct Step {
     pub answer: Option<String>,
     /// Id of a measured dataset (content/datasets/<id>.csv) to show beside the step.
     pub dataset: Option<String>,
+    /// Id of a kernel recording (content/recordings/<id>.trace) to show beside the step.
+    pub recording: Option<String>,
     /// 1-based line of the step's `[[steps]]` header in the file.
     pub line: u32,
 }

@@ -100,6 +100,16 @@ fn every_guided_step_fits_the_run_it_describes() {
                     ));
                 }
             }
+            if let Some(id) = &step.recording {
+                let trace = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("../content/recordings/{id}.trace"));
+                if !trace.exists() {
+                    failures.push(format!(
+                        "{name}: line {}: steps[{i}].recording: no content/recordings/{id}.trace",
+                        step.line
+                    ));
+                }
+            }
             let mut s = Session::new(&text, &step.set, 1).expect("step overrides were validated");
             s.run();
             if let Err(e) = s.check_step(i) {

@@ -3,12 +3,14 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage:
   tlbscope list
-  tlbscope run <scenario file|id> [--set key=value ...] [--costs file] [--seed N] [--format json|csv]
+  tlbscope run <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
+               [--format json|csv|perfetto]
   tlbscope sweep <scenario file|id> --vary key=v1,v2,... [--vary ...] [--set key=value ...]
                  [--costs file] [--seed N] [--format csv|json]
   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
   tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
                [--out fitted.toml] [--max-runs N] [--format text|json]
+  tlbscope import <recording> [--format text|json|perfetto]
 
 Settings use the simulator's vocabulary, e.g. --set flush_info=stack --set preempt=preemptible_wait
 --set cpus=16 --set costs.ipi_delivery_ns=800. A sweep runs every combination of its --vary lists.
@@ -16,6 +18,9 @@ Settings use the simulator's vocabulary, e.g. --set flush_info=stack --set preem
 calibrate compares the presets with the seed measurements (content/calibration.json); it exits 1
 if a row is out of tolerance (known gaps too with --strict). fit adjusts cost parameters by least
 squares to the op_latency rows of a dataset CSV and prints them with the residual of each row.
+import reads a kernel recording (tracefs trace / trace_pipe text, trace-cmd report, perf script;
+bench/kit/trace.sh records one) and prints its summary; it exits 1 only when nothing could be read.
+--format perfetto writes the run or recording as a Chrome JSON trace for ui.perfetto.dev.
 `;
 
 export function parseArgs(argv) {
@@ -23,7 +28,7 @@ export function parseArgs(argv) {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     return { command: 'help' };
   }
-  if (!['list', 'run', 'sweep', 'calibrate', 'fit'].includes(command)) {
+  if (!['list', 'run', 'sweep', 'calibrate', 'fit', 'import'].includes(command)) {
     throw new UsageError(`unknown command \`${command}\``);
   }
   const out = { command, scenario: undefined, set: [], vary: [], seed: 1, format: undefined };
@@ -60,7 +65,11 @@ export function parseArgs(argv) {
           ? ['text', 'json', 'csv']
           : command === 'fit'
             ? ['text', 'json']
-            : ['json', 'csv'];
+            : command === 'import'
+              ? ['text', 'json', 'perfetto']
+              : command === 'run'
+                ? ['json', 'csv', 'perfetto']
+                : ['json', 'csv'];
       if (!allowed.includes(v)) {
         throw new UsageError(`--format ${v}: expected ${allowed.join(' or ')}`);
       }
@@ -95,6 +104,9 @@ export function parseArgs(argv) {
       throw new UsageError(`unexpected argument \`${a}\``);
     }
   }
+  if (command === 'import' && out.scenario === undefined) {
+    throw new UsageError('import needs a recording file');
+  }
   if (command === 'fit' && out.scenario === undefined) {
     throw new UsageError('fit needs a dataset CSV file');
   }
@@ -105,6 +117,10 @@ export function parseArgs(argv) {
     throw new UsageError('sweep needs at least one --vary key=v1,v2,...');
   }
   out.format ??=
-    command === 'sweep' ? 'csv' : command === 'calibrate' || command === 'fit' ? 'text' : 'json';
+    command === 'sweep'
+      ? 'csv'
+      : command === 'calibrate' || command === 'fit' || command === 'import'
+        ? 'text'
+        : 'json';
   return out;
 }

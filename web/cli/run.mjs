@@ -3,7 +3,8 @@ export class ScenarioFailure extends Error {
   name = 'ScenarioFailure';
 }
 
-export function runOnce(wasm, text, file, overrides, seed) {
+/** `keep(sim)`, if given, is called on the finished simulator and its result returned as `trace`. */
+export function runOnce(wasm, text, file, overrides, seed, keep) {
   let sim;
   try {
     sim = new wasm.Simulator(text, overrides, seed);
@@ -24,6 +25,7 @@ export function runOnce(wasm, text, file, overrides, seed) {
       arch: typeof sim.arch === 'string' ? sim.arch : undefined,
       cpus: sim.cpus,
       summary,
+      trace: keep ? keep(sim) : undefined,
     };
   } finally {
     sim.free();

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // tlbscope command line: run scenarios and sweeps headless on the same WASM build as the site.
 //   tlbscope list
-//   tlbscope run <scenario file|id> [--set key=value ...] [--seed N] [--format json|csv]
+//   tlbscope run <scenario file|id> [--set key=value ...] [--seed N] [--format json|csv|perfetto]
 //   tlbscope sweep <scenario file|id> --vary key=v1,v2 [--vary ...] [--set ...] [--seed N] [--format csv|json]
 //   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
 //   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file]
+//   tlbscope import <recording> [--format text|json|perfetto]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
 import { parseArgs, UsageError, USAGE } from './args.mjs';
+import { importRecording, RecordingFailure, runPerfetto } from './recording.mjs';
 import { toCsv, toRows } from './csv.mjs';
 import { runOnce, expandSweep, ScenarioFailure } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
@@ -27,6 +29,7 @@ async function main(argv) {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (args.command === 'import') return importRecording(args.scenario, args.format);
   const wasm = await loadWasm();
   if (args.command === 'list') {
     for (const id of scenarioIds()) {
@@ -72,6 +75,9 @@ async function main(argv) {
   }
   args.set = [...costs, ...args.set];
   const { id, text, file } = readScenarioArg(args.scenario);
+  if (args.command === 'run' && args.format === 'perfetto') {
+    return runPerfetto(wasm, { id, text, file }, args.set, args.seed);
+  }
   const runs =
     args.command === 'run'
       ? [runOnce(wasm, text, file, args.set, args.seed)]
@@ -110,7 +116,12 @@ try {
   if (e instanceof UsageError) {
     process.stderr.write(`tlbscope: ${e.message}\n\n${USAGE}`);
     process.exitCode = 2;
-  } else if (e instanceof ScenarioFailure || e instanceof FitError || e instanceof DatasetError) {
+  } else if (
+    e instanceof ScenarioFailure ||
+    e instanceof FitError ||
+    e instanceof DatasetError ||
+    e instanceof RecordingFailure
+  ) {
     process.stderr.write(`tlbscope: ${e.message}\n`);
     process.exitCode = 1;
   } else {

@@ -2,6 +2,7 @@
 // selection every view shares, the guided step, playback, and the machine state at the cursor.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { extentOf, nextRow, prevRow } from '../model/events';
+import type { RecordedRun } from '../recording/asRun';
 import type { RunResult } from '../sim/session';
 import type { UrlState } from './url';
 import { useGuide } from './useGuide';
@@ -22,15 +23,17 @@ export function useExplorer(
   text: string | undefined,
 ) {
   const explore = url.view === 'explore';
+  // An imported kernel recording takes A's place (the model then runs only as B).
+  const [recording, setRecording] = useState<RecordedRun | null>(null);
   // null: no run wanted (another view, or no comparison); undefined: unknown scenario.
   const runA = useRun(
-    explore ? text : null,
+    explore && !recording ? text : null,
     url.overrides,
     url.seed,
     url.step !== null ? url.step - 1 : undefined,
   );
   const runB = useRun(explore && url.compare ? text : null, url.overridesB, url.seed);
-  const a = runA.state.status === 'done' ? runA.state.result : null;
+  const a = recording ?? (runA.state.status === 'done' ? runA.state.result : null);
   const b = url.compare && runB.state.status === 'done' ? runB.state.result : null;
   const fullExtent = useMemo<[number, number]>(
     () => (a ? extentOf(a.trace, ...(b ? [b.trace] : [])) : [0, 1]),
@@ -46,7 +49,12 @@ export function useExplorer(
   const [rate, setRate] = useState(1000);
   const [rendered, setRendered] = useState<ReadonlySet<number>>(new Set());
   const guide = useGuide(url, setUrl, a, fullExtent);
-  const snapshot = useSnapshot(runA.snapshot, cursor, a?.trace.version ?? null);
+  // A recording has no machine state to show: only the model's runs can be re-run to a time.
+  const snapshot = useSnapshot(
+    runA.snapshot,
+    cursor,
+    recording ? null : (a?.trace.version ?? null),
+  );
 
   // A new run, or a new step, shows the step's window (or the whole run) with nothing selected.
   const stepWindow = guide.step?.window ?? null;
@@ -113,6 +121,8 @@ export function useExplorer(
   };
 
   return {
+    recording,
+    setRecording,
     runA,
     runB,
     a,

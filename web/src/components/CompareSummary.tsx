@@ -3,7 +3,16 @@ import { diffSummaries } from '../model/compare';
 import type { Summary } from '../sim/trace';
 import { formatNs } from '../viz/scales';
 
-export function CompareSummary({ a, b }: { a: Summary; b: Summary }) {
+/** `measuredA`: A is a kernel recording (what it measured), B the model's prediction. */
+export function CompareSummary({
+  a,
+  b,
+  measuredA,
+}: {
+  a: Summary;
+  b: Summary;
+  measuredA?: string;
+}) {
   const rows = diffSummaries(a, b);
   const fmt = (v: number, unit: 'ns' | 'count') =>
     unit === 'ns' ? formatNs(v) : v.toLocaleString('en-US');
@@ -11,7 +20,9 @@ export function CompareSummary({ a, b }: { a: Summary; b: Summary }) {
     <section className="compare-summary" aria-label="A/B comparison">
       <h2>A vs B</h2>
       <p className="provenance">
-        Both predicted by the tlbscope model on the same workload and seed.
+        {measuredA
+          ? `A measured on a real kernel (${measuredA}); B predicted by the tlbscope model. For a recording, flush latency is a shootdown's time from its remote-IPI-send flush to its last ack or local flush, and the times cover the whole recording.`
+          : 'Both predicted by the tlbscope model on the same workload and seed.'}
       </p>
       <table>
         <thead>

@@ -5,6 +5,8 @@ import type { Explorer } from '../app/useExplorer';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
 import { initiatorOf } from '../model/ipis';
+import { isRecorded } from '../recording/asRun';
+import { busiestSender } from '../recording/focus';
 import type { RunResult } from '../sim/session';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
@@ -15,7 +17,10 @@ import { Inspector } from './Inspector';
 import { Legend } from './Legend';
 import { MeasuredEventsFile } from './MeasuredEventsFile';
 import { Narration } from './Narration';
+import { PerfettoButton } from './PerfettoButton';
 import { Prose } from './Prose';
+import { RecordingFile } from './RecordingFile';
+import { RecordingSummary } from './RecordingSummary';
 import { RunProblem } from './RunProblem';
 import { RunStatus } from './RunStatus';
 import { ScenarioFile } from './ScenarioFile';
@@ -42,7 +47,9 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
       <Timeline
         trace={r.trace}
         label={
-          url.compare ? `${side}: ${overrides.join(' ') || 'as the scenario says'}` : undefined
+          url.compare
+            ? `${side}: ${isRecorded(r) ? r.title : overrides.join(' ') || 'as the scenario says'}`
+            : undefined
         }
         view={x.view}
         fullExtent={x.fullExtent}
@@ -52,7 +59,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
         onSelect={side === 'A' ? x.selectRow : undefined}
         highlight={side === 'A' ? guide.highlight : undefined}
         spacing={x.spacing}
-        initiator={initiatorOf(r.trace)}
+        initiator={isRecorded(r) ? busiestSender(r.trace) : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
         measured={side === 'A' ? measured : null}
       />
@@ -69,6 +76,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
           }}
         />
         <MeasuredEventsFile value={measured} onLoad={setMeasured} />
+        <RecordingFile value={x.recording} onLoad={x.setRecording} />
         <Controls
           name="A"
           overrides={url.overrides}
@@ -129,12 +137,22 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
             <ErrorBoundary label="the summary" resetKey={a.trace.version}>
               {b ? (
                 <div className="compare">
-                  <CompareSummary a={a.summary} b={b.summary} />
+                  <CompareSummary
+                    a={a.summary}
+                    b={b.summary}
+                    measuredA={isRecorded(a) ? a.recording.name : undefined}
+                  />
                   <Distribution a={a.trace} b={b.trace} />
                 </div>
+              ) : isRecorded(a) ? (
+                <RecordingSummary run={a} />
               ) : (
                 <SummaryPanel summary={a.summary} trace={a.trace} onShow={x.selectRow} />
               )}
+              <p className="export">
+                <PerfettoButton run={a} label="A" />
+                {b && <PerfettoButton run={b} label="B" />}
+              </p>
             </ErrorBoundary>
             <ErrorBoundary label="the inspector" resetKey={a.trace.version}>
               <div className="details">

@@ -2,6 +2,7 @@
 // and the way to the previous / next step or the free sandbox.
 import { shippedDatasets } from '../content/datasets';
 import { Prose } from './Prose';
+import { RecordingBeside } from './RecordingBeside';
 import type { Step } from '../sim/protocol';
 
 interface Props {
@@ -34,6 +35,7 @@ export function Narration({ steps, index, problem, file, onGo }: Props) {
         </details>
       )}
       {step.dataset && <MeasuredTable id={step.dataset} />}
+      {step.recording && <RecordingBeside id={step.recording} />}
       {problem && (
         <div role="alert" className="error-panel">
           <h3>This step does not fit its run</h3>

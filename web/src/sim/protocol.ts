@@ -50,6 +50,8 @@ export interface Step {
   question: string | null;
   answer: string | null;
   dataset: string | null;
+  /** A kernel recording (content/recordings/<id>.trace) to show beside the step. */
+  recording: string | null;
   /** Line of the step's [[steps]] header in the file. */
   line: number;
 }

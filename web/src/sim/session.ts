@@ -19,7 +19,8 @@ import { fromSimulator, toTrace, type Summary, type Trace } from './trace';
 
 // Timeline models built in a worker, by trace and spacing (see prebuiltViewOf).
 interface Views {
-  session: SimSession;
+  /** The worker to ask for other spacings; null for a view built elsewhere (a recording's). */
+  session: SimSession | null;
   run: number;
   bySpacing: Map<Spacing, Promise<PrebuiltView | null>>;
 }
@@ -35,8 +36,18 @@ export function prebuiltViewOf(trace: Trace, spacing: Spacing): Promise<Prebuilt
   const v = views.get(trace);
   if (!v) return Promise.resolve(null);
   let p = v.bySpacing.get(spacing);
-  if (!p) v.bySpacing.set(spacing, (p = v.session.view(v.run, spacing)));
+  if (!p && !v.session) return Promise.resolve(null);
+  if (!p) v.bySpacing.set(spacing, (p = (v.session as SimSession).view(v.run, spacing)));
   return p;
+}
+
+/** A timeline model some other worker built for `trace` (an imported recording's). */
+export function registerPrebuiltView(trace: Trace, view: PrebuiltView): void {
+  views.set(trace, {
+    session: null,
+    run: -1,
+    bySpacing: new Map([[view.spacing, Promise.resolve(view)]]),
+  });
 }
 
 export interface RunResult {

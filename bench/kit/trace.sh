@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Records the kernel's TLB-shootdown tracepoints while the kit's benchmarks run, as text that
+# `tlbscope import` and the site's explorer read. Uses tracefs directly (a private instance,
+# so the global trace buffer is left alone); trace-cmd and perf are used only when asked for.
+#
+#   bash bench/kit/trace.sh [OUT.trace]
+#
+# Writes OUT.trace (default tlbscope.trace) and OUT.trace.source.json (machine, kernel,
+# command, date). Knobs (environment):
+#   TRACER=tracefs|trace-cmd|perf   tracefs: the instance's `trace` file (default);
+#                                   trace-cmd: the same buffer through `trace-cmd extract` + `report`;
+#                                   perf: `perf record -a` + `perf script --ns`
+#   LATENCY=1       tracefs only: write the latency format (flags column, relative µs times)
+#   BENCH=madvise-touch|pcid-pingpong|both (default madvise-touch)
+#   OPS BUSY ITERS PAGES  as in run.sh, but small by default: a trace grows by ~4 lines per op
+#   BUFFER_KB       per-CPU ring buffer size (default 8192); older events are overwritten
+#   FIFO=1          run the benchmarks as SCHED_FIFO priority 1 (chrt), so that other load on a
+#                   busy machine does not preempt their threads (the kernel's RT throttling
+#                   still leaves other tasks 5% of each CPU)
+set -euo pipefail
+
+usage() { echo "usage: bash bench/kit/trace.sh [OUT.trace]   (env: TRACER LATENCY BENCH OPS BUSY ITERS PAGES BUFFER_KB)" >&2; }
+if [[ $# -gt 1 || ${1:-} == -h || ${1:-} == --help ]]; then usage; exit 2; fi
+OUT=${1:-tlbscope.trace}
+
+KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TRACER=${TRACER:-tracefs}
+LATENCY=${LATENCY:-0}
+BENCH=${BENCH:-madvise-touch}
+OPS=${OPS:-2000}
+BUSY=${BUSY:-1}
+ITERS=${ITERS:-2000}
+PAGES=${PAGES:-0}
+BUFFER_KB=${BUFFER_KB:-8192}
+FIFO=${FIFO:-0}
+
+log() { echo "trace.sh: $*" >&2; }
+die() { echo "trace.sh: $*" >&2; exit 1; }
+
+case $TRACER in tracefs | trace-cmd | perf) ;; *) die "TRACER must be tracefs, trace-cmd or perf, got '$TRACER'" ;; esac
+case $BENCH in madvise-touch | pcid-pingpong | both) ;; *) die "BENCH must be madvise-touch, pcid-pingpong or both, got '$BENCH'" ;; esac
+
+# What a shootdown leaves in the trace: the flush with its reason and page count, the IPI
+# send, the csd queued for the target (pairs sender and handler by csd address), the handler
+# on the target (call_function*_entry/exit on x86, ipi_entry/exit on arm64) and who ran.
+EVENTS=(
+	tlb/tlb_flush
+	ipi/ipi_send_cpu ipi/ipi_send_cpumask ipi/ipi_entry ipi/ipi_exit
+	csd/csd_queue_cpu csd/csd_function_entry csd/csd_function_exit
+	irq_vectors/call_function_entry irq_vectors/call_function_exit
+	irq_vectors/call_function_single_entry irq_vectors/call_function_single_exit
+	sched/sched_switch
+)
+
+# ---- tracefs: where, and whether we may use it -----------------------------
+TRACEFS=
+for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	if [[ -e $d/events ]]; then TRACEFS=$d; break; fi
+done
+if [[ -z $TRACEFS ]]; then
+	if [[ $(id -u) != 0 ]]; then
+		die "tracefs is not mounted, or not readable by $(id -un); as root: mount -t tracefs nodev /sys/kernel/tracing, then run this again as root"
+	fi
+	die "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing (needs CONFIG_FTRACE)"
+fi
+if [[ ! -w $TRACEFS/instances ]]; then
+	die "tracefs at $TRACEFS is not writable by $(id -un): recording needs root (or CAP_SYS_ADMIN and write access to $TRACEFS)"
+fi
+[[ -e $TRACEFS/events/tlb/tlb_flush ]] ||
+	die "this kernel has no tlb:tlb_flush tracepoint ($TRACEFS/events/tlb/tlb_flush is missing; arm64 kernels do not define it, x86 ones do)"
+
+make -s -C "$KIT" >&2
+
+# ---- the workload ----------------------------------------------------------
+commands=()
+prefix=
+if [[ $FIFO == 1 ]]; then
+	command -v chrt >/dev/null || die "FIFO=1 needs chrt (util-linux)"
+	prefix="chrt -f 1 "
+fi
+if [[ $BENCH == madvise-touch || $BENCH == both ]]; then
+	commands+=("${prefix}$KIT/madvise_touch -n $OPS -b $BUSY -r 1")
+fi
+if [[ $BENCH == pcid-pingpong || $BENCH == both ]]; then
+	commands+=("${prefix}$KIT/pcid_pingpong -n $ITERS -p $PAGES -r 1")
+fi
+workload() {
+	local c
+	for c in "${commands[@]}"; do $c >&2; done
+}
+
+tmp=$(mktemp -d)
+inst=
+cleanup() {
+	if [[ -n $inst && -d $inst ]]; then
+		echo 0 >"$inst/tracing_on" 2>/dev/null || true
+		rmdir "$inst" 2>/dev/null || log "could not remove the tracefs instance $inst"
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+enabled=()
+if [[ $TRACER == perf ]]; then
+	command -v perf >/dev/null || die "TRACER=perf but perf is not installed (Debian: apt-get install linux-perf)"
+	perf_args=()
+	for e in "${EVENTS[@]}"; do
+		if [[ -e $TRACEFS/events/$e ]]; then perf_args+=(-e "${e/\//:}"); enabled+=("$e"); fi
+	done
+	log "perf record -a ${perf_args[*]}"
+	# perf prints harmless libtraceevent warnings about print formats it cannot evaluate.
+	perf record -q -a "${perf_args[@]}" -o "$tmp/perf.data" -- bash -c "$(declare -p commands); $(declare -f workload); workload" 2>"$tmp/perf.err" ||
+		die "perf record failed: $(tail -3 "$tmp/perf.err")"
+	perf script --ns -i "$tmp/perf.data" >"$OUT" 2>>"$tmp/perf.err"
+else
+	inst=$TRACEFS/instances/tlbscope-$$
+	mkdir "$inst" || die "cannot create a tracefs instance at $inst"
+	# A new instance records at once; enabling tracepoints patches kernel text (with IPIs of its
+	# own), which should not be in the recording.
+	echo 0 >"$inst/tracing_on"
+	echo "$BUFFER_KB" >"$inst/buffer_size_kb"
+	for e in "${EVENTS[@]}"; do
+		if [[ -e $inst/events/$e/enable ]]; then
+			echo 1 >"$inst/events/$e/enable" && enabled+=("$e")
+		fi
+	done
+	log "recording ${enabled[*]} in $inst"
+	echo 1 >"$inst/tracing_on"
+	workload
+	echo 0 >"$inst/tracing_on"
+	if [[ $TRACER == trace-cmd ]]; then
+		command -v trace-cmd >/dev/null || die "TRACER=trace-cmd but trace-cmd is not installed"
+		# `trace-cmd record` wants to write /proc/sys/kernel/ftrace_enabled, which some VMs refuse;
+		# extracting the instance we filled ourselves does not.
+		trace-cmd extract -B "$(basename "$inst")" -o "$tmp/trace.dat" >/dev/null 2>"$tmp/tc.err" ||
+			die "trace-cmd extract failed: $(tail -3 "$tmp/tc.err")"
+		trace-cmd report -i "$tmp/trace.dat" >"$OUT" 2>>"$tmp/tc.err"
+	else
+		[[ $LATENCY == 1 ]] && echo 1 >"$inst/options/latency-format"
+		cat "$inst/trace" >"$OUT"
+	fi
+fi
+lines=$(wc -l <"$OUT")
+flushes=$(grep -c 'tlb_flush:' "$OUT" || true)
+log "wrote $OUT: $lines lines, $flushes tlb_flush events"
+[[ $flushes -gt 0 ]] || log "no tlb_flush events were recorded: is the workload running on this machine's CPUs?"
+
+# ---- provenance ------------------------------------------------------------
+model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+[[ -n $model ]] || model=unknown-cpu
+flags=$(awk -F': *' '/^flags/ { print $2; exit }' /proc/cpuinfo)
+vm=$([[ " $flags " == *" hypervisor "* ]] && echo "a virtual machine guest (cpuinfo flag 'hypervisor')" || echo "no 'hypervisor' cpuinfo flag")
+json_str() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"; }
+format=$TRACER
+[[ $TRACER == tracefs && $LATENCY == 1 ]] && format="tracefs (latency-format)"
+cmdline=$(IFS=';'; printf '%s' "${commands[*]//$KIT\//bench/kit/}")
+cat >"$OUT.source.json" <<EOF
+{
+  "kind": "recording",
+  "title": $(json_str "TLB shootdowns recorded by bench/kit/trace.sh"),
+  "date": "$(date -u +%Y-%m-%dT%H:%MZ)",
+  "machine": $(json_str "$model, $(nproc) CPUs (nproc), $vm"),
+  "kernel": $(json_str "$(uname -r)"),
+  "recorder": $(json_str "bench/kit/trace.sh with TRACER=$TRACER LATENCY=$LATENCY"),
+  "format": $(json_str "$format"),
+  "command": $(json_str "$cmdline"),
+  "events": $(json_str "${enabled[*]}")
+}
+EOF
+log "wrote $OUT.source.json"

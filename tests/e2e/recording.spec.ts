@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, test } from './fixtures';
+
+// A kernel recording from tests/fixtures/recordings (made with bench/kit/trace.sh on a 2-CPU
+// KVM guest) imported in the explorer: parsed in a worker, drawn in the model's lanes with its
+// IPI arrows, summarised in the model's terms and compared with a model run as B.
+const FIXTURE = resolve('tests/fixtures/recordings/tracefs.trace');
+const text = readFileSync(FIXTURE, 'utf8');
+const count = (re: RegExp) => text.split('\n').filter((l) => re.test(l)).length;
+
+test('an imported recording is drawn as run A with its lanes, IPI arrows and summary', async ({
+  sim,
+}) => {
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles('#recording-input', FIXTURE);
+  await expect(page.getByTestId('recording-loaded')).toContainText('tracefs.trace');
+  await sim.waitForIdle();
+  await expect(page.locator('section.intro h2')).toHaveText('Recording: tracefs.trace');
+  // Two CPUs recorded: two lanes, and one IPI arrow per handler event with a send before it.
+  await expect(sim.lanes()).toHaveCount(2);
+  const handlers = count(/call_function_single_entry:/);
+  await expect(page.locator('.timeline svg [data-kind="IpiHandler"]')).toHaveCount(handlers);
+  await expect(sim.marks('IpiArrow')).toHaveCount(handlers);
+  await expect(sim.marks('AckArrow')).toHaveCount(
+    count(/csd_function_exit: func=flush_tlb_func, csd=0*[1-9a-f]/),
+  );
+  const summary = page.getByRole('region', { name: 'Recording summary' });
+  await expect(summary.locator('[data-summary="tlb_flush events"]')).toHaveText(
+    String(count(/tlb_flush:/)),
+  );
+  await expect(summary).toContainText('Measured, not predicted');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('the recording is A in Compare A/B, with a model run as B', async ({ sim }) => {
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles('#recording-input', FIXTURE);
+  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.waitForIdle();
+  await page.keyboard.press('c');
+  await sim.waitForIdle();
+  await expect(page.locator('.timeline')).toHaveCount(2);
+  await expect(page.locator('.timeline').first()).toContainText('A: Recording: tracefs.trace');
+  const ipis = page.locator('[data-metric="IPIs sent"] td');
+  await expect(ipis.nth(0)).toHaveText(String(count(/ipi_send_cpu:/)));
+  await expect(ipis.nth(1)).toHaveText(/^\d+$/);
+  await expect(page.locator('path.ecdf')).toHaveCount(2);
+  // Back to the model: A is the scenario again.
+  await page.getByRole('button', { name: 'back to the model' }).click();
+  await sim.waitForIdle();
+  await expect(page.locator('.timeline').first()).not.toContainText('Recording');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a pasted recording that is not a trace is refused, naming the line', async ({ sim }) => {
+  await sim.open();
+  const page = sim.page;
+  await page.getByText('Paste a recording').click();
+  await page.getByLabel('Recording text').fill('time,cpu\n1,2\n');
+  await page.getByRole('button', { name: 'Import pasted text' }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'pasted text: not a trace this importer reads',
+  );
+  await expect(page.getByRole('alert')).toContainText('line 1');
+  await expect(page.locator('section.intro h2')).not.toContainText('Recording');
+});
+
+test('the recording downloads as a Perfetto trace with one slice per row', async ({ sim }) => {
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles('#recording-input', FIXTURE);
+  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.waitForIdle();
+  const rows = Number(
+    (await page.getByTestId('recording-loaded').textContent())
+      ?.match(/([\d,]+) rows/)?.[1]
+      .replace(/,/g, ''),
+  );
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download A as a Perfetto trace' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('tracefs.trace.perfetto.json');
+  const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  const slices = doc.traceEvents.filter((e: { ph: string }) => e.ph === 'X');
+  expect(slices.length).toBe(rows);
+  expect(
+    slices.filter((e: { args: { reason?: string } }) => e.args.reason !== undefined).length,
+  ).toBe(count(/tlb_flush:/));
+});
+
+test('the guided step sets a real recording beside the model, on its first shootdown', async ({
+  sim,
+}) => {
+  await sim.open({ scenario: 'x86-munmap-shootdown', step: 8 });
+  const page = sim.page;
+  await expect(page.locator('[data-step-title]')).toHaveText('The same shootdown on a real kernel');
+  const beside = page.getByRole('region', { name: 'A real kernel beside the model' });
+  await expect(beside).toContainText('Recorded on AMD EPYC, 2 CPUs');
+  // Its own timeline, opened on one shootdown: one IPI arrow and its ack, two CPU lanes.
+  const timeline = beside.locator('.timeline');
+  await expect(timeline.locator('svg g.lane')).toHaveCount(2);
+  await expect(timeline.locator('[data-kind="IpiArrow"]')).toHaveCount(1);
+  await expect(timeline.locator('[data-kind="AckArrow"]')).toHaveCount(1);
+  await expect(beside.locator('[data-summary="IPI delivery"]')).toHaveText(/µs \/ .*µs/);
+  // The model's own timeline is still there, below.
+  await expect(page.locator('main > .timeline, main .timeline')).toHaveCount(2);
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a large recording shows its progress and can be cancelled, leaving the model as A', async ({
+  sim,
+}) => {
+  await sim.open();
+  const page = sim.page;
+  // ~40 MB: the real fixture's event lines over and over (header once).
+  const events = text
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .join('\n');
+  const big = Buffer.from(`${text}\n${`${events}\n`.repeat(320)}`);
+  await page.setInputFiles('#recording-input', {
+    name: 'big.trace',
+    mimeType: 'text/plain',
+    buffer: big,
+  });
+  const status = page.getByRole('status').filter({ hasText: 'Reading big.trace' });
+  await expect(status).toBeVisible();
+  await expect(status.locator('progress')).toHaveAttribute('max', String(big.length));
+  await status.getByRole('button', { name: 'Cancel' }).click();
+  await expect(status).toHaveCount(0);
+  await expect(page.getByTestId('recording-loaded')).toHaveCount(0);
+  await expect(page.locator('section.intro h2')).not.toContainText('Recording');
+  expect(sim.consoleErrors).toEqual([]);
+});

@@ -1,0 +1,89 @@
+// `tlbscope import <recording>` and `--format perfetto`: the CLI side of the web app's recording
+// importer and Perfetto export (the same TypeScript modules, loaded through tsLoader.mjs).
+import { createReadStream, existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { once } from 'node:events';
+import { runOnce } from './run.mjs';
+import { webModules } from './webModules.mjs';
+
+export class RecordingFailure extends Error {}
+
+// `tlbscope import x --format perfetto | head` closes the pipe early: that is not an error.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
+/** Writes chunks to stdout, waiting when the pipe is full (exports can be hundreds of MB). */
+async function writeAll(chunks) {
+  for (const c of chunks) {
+    if (!process.stdout.write(c)) await once(process.stdout, 'drain');
+  }
+}
+
+async function readRecording(path) {
+  if (!existsSync(path)) throw new RecordingFailure(`no such recording file: ${path}`);
+  const m = await webModules();
+  const parser = new m.RecordingParser(basename(path));
+  try {
+    // Streamed: recordings of hundreds of MB are read without holding the text.
+    for await (const chunk of createReadStream(path, {
+      encoding: 'utf8',
+      highWaterMark: 1 << 20,
+    })) {
+      parser.push(chunk);
+    }
+    return { m, rec: parser.finish() };
+  } catch (e) {
+    if (e instanceof m.RecordingError) throw new RecordingFailure(e.message);
+    throw e;
+  }
+}
+
+export async function importRecording(path, format) {
+  const { m, rec } = await readRecording(path);
+  if (format === 'json') {
+    const { name, summary, issueCount, issues, unknown, cpus, startSeconds, tasks } = rec;
+    const out = {
+      name,
+      summary,
+      unreadable_lines: issueCount,
+      issues,
+      unknown,
+      cpus,
+      startSeconds,
+      tasks,
+    };
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  } else if (format === 'perfetto') {
+    const trace = m.toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
+    await writeAll(
+      m.perfettoChunks(trace, {
+        title: rec.name,
+        source: `recorded (${rec.summary.format}, ${rec.name})`,
+        extras: { ...rec.columns, tasks: rec.tasks },
+      }),
+    );
+  } else {
+    process.stdout.write(m.formatRecording(rec));
+  }
+  if (rec.issueCount > 0 && format !== 'text') {
+    const first = rec.issues.map((i) => `  line ${i.line}: ${i.message}`).join('\n');
+    process.stderr.write(
+      `tlbscope: ${rec.issueCount} unreadable line(s) in ${rec.name}:\n${first}\n`,
+    );
+  }
+  return 0;
+}
+
+export async function runPerfetto(wasm, { id, text, file }, overrides, seed) {
+  const m = await webModules();
+  const run = runOnce(wasm, text, file, overrides, seed, (sim) => m.fromSimulator(sim));
+  await writeAll(
+    m.perfettoChunks(run.trace, {
+      title: id,
+      source: `predicted by the tlbscope model (${[`seed=${seed}`, ...overrides].join(' ')})`,
+    }),
+  );
+  return 0;
+}

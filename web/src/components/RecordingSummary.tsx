@@ -1,0 +1,73 @@
+// A recording's summary in the model's terms, laid out as the model run's summary is, saying
+// where it was measured rather than which preset predicted it.
+import { memo } from 'react';
+import type { RecordedRun } from '../recording/asRun';
+import type { RecordingSummary as Summary } from '../recording/summary';
+import type { Stats } from '../sim/trace';
+import { formatNs } from '../viz/scales';
+
+const statLine = (s: Stats) =>
+  s.count > 0
+    ? `${formatNs(s.mean)} / ${formatNs(s.p99)} / ${formatNs(s.max)} (n=${s.count})`
+    : null;
+const n = (v: number) => v.toLocaleString('en-US');
+
+export const RecordingSummary = memo(function RecordingSummary({ run }: { run: RecordedRun }) {
+  const s = run.summary as Summary;
+  const rows: [string, string | null][] = [
+    ['tlb_flush events', n(s.tlb_flush)],
+    ...Object.entries(s.flushes_by_reason).map(([reason, count]): [string, string] => [
+      `  reason: ${reason}`,
+      n(count),
+    ]),
+    [
+      'Shootdowns (remote IPI send)',
+      `${n(s.shootdowns)}${s.shootdown_rate_per_s !== null ? `, ${s.shootdown_rate_per_s.toFixed(0)} per second` : ''}`,
+    ],
+    [
+      'IPI sends',
+      `${n(s.ipi_sends)} (paired with a handler ${n(s.paired_ipis)}, unpaired ${n(s.unpaired_ipis)})`,
+    ],
+    ['IPIs per shootdown', s.ipis_per_shootdown?.toFixed(2) ?? null],
+    [
+      'Shootdown, from its flush to the last ack or local flush (mean / p99 / max)',
+      statLine(s.flush_latency_ns),
+    ],
+    ['IPI delivery, send to handler (mean / p99 / max)', statLine(s.ipi_delivery_ns)],
+    ['IPI handler time (mean / p99 / max)', statLine(s.handler_ns)],
+    ['Irqs off, from the flags column (mean / p99 / max)', statLine(s.irqs_off_ns)],
+    ['Preemption off, from the flags column (mean / p99 / max)', statLine(s.preempt_off_ns)],
+    ['Recorded time', formatNs(s.sim_time_ns)],
+    ['Events read', `${n(s.events)} of ${n(s.lines)} lines`],
+    ['Unreadable lines', n(s.unreadable_lines)],
+  ];
+  const unknown = Object.entries(s.unknown_events);
+  return (
+    <section className="summary" aria-label="Recording summary">
+      <h2>Summary</h2>
+      <p className="provenance">
+        Measured, not predicted: {run.recording.provenance ?? `read from ${run.recording.name}.`}
+      </p>
+      <dl>
+        {rows
+          .filter((r): r is [string, string] => r[1] !== null)
+          .map(([k, v]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd data-summary={k.trim()}>{v}</dd>
+            </div>
+          ))}
+      </dl>
+      {unknown.length > 0 && (
+        <p className="muted">
+          Events not drawn (counted): {unknown.map(([k, c]) => `${k} ${n(c)}`).join(', ')}
+        </p>
+      )}
+      {s.warnings.map((w) => (
+        <p key={w} className="muted">
+          Note: {w}
+        </p>
+      ))}
+    </section>
+  );
+});

@@ -1,0 +1,53 @@
+// A parsed recording as the explorer's run: the same trace columns, its summary in the
+// model's terms, and what only a recording has (reasons, pages, lines, task names) beside.
+import type { RowExtras } from '../export/perfetto';
+import { registerPrebuiltView, type RunResult } from '../sim/session';
+import { toTrace } from '../sim/trace';
+import type { ParsedRecording } from './protocol';
+import { FORMAT_NAMES } from './types';
+
+export interface RecordedRun extends RunResult {
+  recording: {
+    name: string;
+    format: string;
+    lines: number;
+    issues: ParsedRecording['issues'];
+    issueCount: number;
+    unknown: Record<string, number>;
+    extras: RowExtras;
+    /** Who recorded it where, when known (content/recordings/*.source.json). */
+    provenance: string | null;
+  };
+}
+
+export function isRecorded(r: RunResult | null | undefined): r is RecordedRun {
+  return !!r && 'recording' in r;
+}
+
+export function asRun(p: ParsedRecording, provenance: string | null = null): RecordedRun {
+  const c = p.columns;
+  const trace = toTrace({ ...c, cpus: p.cpus, strings: [] });
+  if (p.view) registerPrebuiltView(trace, p.view);
+  const title = `Recording: ${p.name}`;
+  const description =
+    `A real kernel's shootdowns, read from ${FORMAT_NAMES[p.format]} (${p.lines.toLocaleString('en-US')} lines). ` +
+    (provenance ?? 'Measured, not predicted: where it was recorded is not stated in the file.');
+  return {
+    title,
+    description,
+    trace,
+    summary: p.summary,
+    info: { title, hook: '', description, arch: 'x86', guide: 0, steps: [], error: null },
+    stepProblem: null,
+    recording: {
+      name: p.name,
+      format: FORMAT_NAMES[p.format],
+      lines: p.lines,
+      issues: p.issues,
+      issueCount: p.issueCount,
+      unknown: p.unknown,
+      extras: { reason: c.reason, pages: c.pages, line: c.line, tasks: p.tasks },
+      provenance,
+    },
+  };
+}

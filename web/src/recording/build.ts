@@ -1,0 +1,448 @@
+// Turns a kernel recording's events into the simulator's trace columns, so the explorer's
+// lanes, arrows and inspector draw a real machine the way they draw the model:
+//   sched_switch                         → TaskRun spans (arg = pid; the idle task is not drawn)
+//   tlb_flush reason "remote IPI send"   → FlushRange on the initiator (arg = pages, -1 = all),
+//                                          lasting until the last target's csd unlock (the ack)
+//   tlb_flush other reasons              → FlushTlbFunc (the csd_function_entry/exit span of
+//                                          flush_tlb_func when recorded), SwitchMm on task switch
+//   ipi_send_cpu / ipi_send_cpumask      → IpiSent per target (arg = target CPU)
+//   call_function[_single]_entry/exit    → IpiHandler on the target, parented to the send it
+//                                          answers (the oldest unanswered call-function send
+//                                          to that CPU): the IPI arrow
+//   csd_function_exit of a remote flush  → CsdUnlocked (arg = sender): the ack arrow
+//   flags column 'd' / preempt depth     → IrqsOff / PreemptOff over consecutive events
+// Each row keeps the kernel's flush reason, page count and source line beside the columns.
+import { EventKind } from '../sim/trace';
+import {
+  cpumaskOf,
+  csdOf,
+  funcOf,
+  intField,
+  isCallFunctionIpi,
+  parseTlbFlush,
+  REASON_SEND_IPI,
+  REASON_SWITCH,
+  REASON_WRONG_CPU,
+} from './payload';
+import type { LineIssue, RawEvent } from './types';
+
+/** Events the builder gives meaning to; every other name is counted as unknown. */
+export const KNOWN_EVENTS = new Set([
+  'tlb_flush',
+  'sched_switch',
+  'ipi_send_cpu',
+  'ipi_send_cpumask',
+  'csd_queue_cpu',
+  'csd_function_entry',
+  'csd_function_exit',
+  'call_function_entry',
+  'call_function_exit',
+  'call_function_single_entry',
+  'call_function_single_exit',
+  'ipi_entry',
+  'ipi_exit',
+]);
+
+/**
+ * Flagged events further apart than this do not make one irqs-off / preempt-off span: with no
+ * event in between, the flag may well have been cleared and set again.
+ */
+export const FLAG_JOIN_NS = 20e3;
+
+/** A send older than this when a handler starts is not what that handler answers. */
+const PAIR_WINDOW_NS = 10e6;
+
+export interface RecordingColumns {
+  time: Float64Array;
+  dur: Float64Array;
+  cpu: Uint16Array;
+  kind: Uint8Array;
+  mm: Uint16Array;
+  asid: Uint16Array;
+  gen: Uint32Array;
+  addr: Float64Array;
+  arg: Float64Array;
+  parent: Int32Array;
+  /** tlb_flush_reason code of flush rows, -1 elsewhere. */
+  reason: Int8Array;
+  /** Page count of flush rows (-1 = all), NaN elsewhere. */
+  pages: Float64Array;
+  /** 1-based input line each row came from. */
+  line: Int32Array;
+}
+
+export interface Built {
+  columns: RecordingColumns;
+  cpus: number;
+  /** pid → the last command name seen for it. */
+  tasks: Record<number, string>;
+  /** Event names not understood, with counts. */
+  unknown: Record<string, number>;
+  /** Problems found while giving meaning to parsed lines. */
+  issues: LineIssue[];
+  /** Facts the summary needs that are not rows. */
+  counts: {
+    events: number;
+    tlbFlush: number;
+    ipiSends: number;
+    callFunctionSends: number;
+    shootdownSends: number;
+    flushRequests: number;
+    pairedSends: number;
+    unpairedSends: number;
+    hasHandlers: boolean;
+    hasFlags: boolean;
+  };
+  /** Seconds of the first event's timestamp (times are ns after it). */
+  startSeconds: number;
+}
+
+interface CsdFrame {
+  func: string;
+  csd: string | null;
+  t: number;
+  row: number;
+}
+
+interface CpuState {
+  task: number;
+  handler: number;
+  csd: CsdFrame[];
+  shootdown: number;
+  /** The open shootdown still collecting its sends (until the local flush runs). */
+  collecting: boolean;
+  irqs: [number, number] | null;
+  preempt: [number, number] | null;
+}
+
+export class RecordingBuilder {
+  private time: number[] = [];
+  private dur: number[] = [];
+  private cpu: number[] = [];
+  private kind: number[] = [];
+  private arg: number[] = [];
+  private parent: number[] = [];
+  private reason: number[] = [];
+  private pages: number[] = [];
+  private line: number[] = [];
+  private state: CpuState[] = [];
+  private pending = new Map<number, { row: number; t: number }[]>();
+  private csds = new Map<string, { sender: number; shootdown: number }>();
+  private base: [number, number] | null = null;
+  private maxCpu = -1;
+  readonly tasks: Record<number, string> = {};
+  readonly unknown: Record<string, number> = {};
+  readonly issues: LineIssue[] = [];
+  readonly counts: Built['counts'] = {
+    events: 0,
+    tlbFlush: 0,
+    ipiSends: 0,
+    callFunctionSends: 0,
+    shootdownSends: 0,
+    flushRequests: 0,
+    pairedSends: 0,
+    unpairedSends: 0,
+    hasHandlers: false,
+    hasFlags: false,
+  };
+
+  add(e: RawEvent): void {
+    if (!KNOWN_EVENTS.has(e.name)) {
+      this.unknown[e.name] = (this.unknown[e.name] ?? 0) + 1;
+      return;
+    }
+    if (e.cpu > 4095) {
+      this.problem(e, `CPU ${e.cpu} is beyond the 4096 CPUs the importer draws`);
+      return;
+    }
+    this.base ??= [e.sec, e.nsec];
+    const t = (e.sec - this.base[0]) * 1e9 + (e.nsec - this.base[1]);
+    this.counts.events++;
+    const s = this.cpuState(e.cpu);
+    if (e.pid > 0) this.tasks[e.pid] = e.comm;
+    if (s.task < 0 && e.pid > 0 && e.name !== 'sched_switch') {
+      s.task = this.push(t, e.cpu, EventKind.TaskRun, e.pid, e.line);
+    }
+    if (e.flags) this.flags(e, t, s);
+    switch (e.name) {
+      case 'sched_switch':
+        return this.schedSwitch(e, t, s);
+      case 'tlb_flush':
+        return this.tlbFlush(e, t, s);
+      case 'ipi_send_cpu':
+      case 'ipi_send_cpumask':
+        return this.ipiSend(e, t, s);
+      case 'csd_queue_cpu':
+        return this.csdQueue(e, s);
+      case 'csd_function_entry':
+        return this.csdEntry(e, t, s);
+      case 'csd_function_exit':
+        return this.csdExit(e, t, s);
+      case 'ipi_entry':
+      case 'ipi_exit':
+        // arm64's ipi_entry/exit name their IPI; only function-call ones answer a shootdown.
+        if (!/function call/i.test(e.body)) return;
+        return e.name === 'ipi_entry' ? this.handlerEntry(e, t, s) : this.handlerExit(t, s);
+      default:
+        return e.name.endsWith('_entry') ? this.handlerEntry(e, t, s) : this.handlerExit(t, s);
+    }
+  }
+
+  finish(): Built {
+    const end = this.time.reduce((m, t, i) => Math.max(m, t + this.dur[i]), 0);
+    this.state.forEach((s, c) => {
+      if (s.task >= 0) this.close(s.task, end);
+      if (s.handler >= 0) this.close(s.handler, end);
+      this.endRun(s, c, 'irqs');
+      this.endRun(s, c, 'preempt');
+    });
+    for (const q of this.pending.values()) this.counts.unpairedSends += q.length;
+    return {
+      columns: this.sorted(),
+      cpus: Math.max(1, this.maxCpu + 1),
+      tasks: this.tasks,
+      unknown: this.unknown,
+      issues: this.issues,
+      counts: this.counts,
+      startSeconds: this.base ? this.base[0] + this.base[1] / 1e9 : 0,
+    };
+  }
+
+  private cpuState(cpu: number): CpuState {
+    if (cpu > this.maxCpu) this.maxCpu = cpu;
+    return (this.state[cpu] ??= {
+      task: -1,
+      handler: -1,
+      csd: [],
+      shootdown: -1,
+      collecting: false,
+      irqs: null,
+      preempt: null,
+    });
+  }
+
+  private push(t: number, cpu: number, kind: EventKind, arg: number, line: number, parent = -1) {
+    this.time.push(t);
+    this.dur.push(0);
+    this.cpu.push(cpu);
+    this.kind.push(kind);
+    this.arg.push(arg);
+    this.parent.push(parent);
+    this.reason.push(-1);
+    this.pages.push(NaN);
+    this.line.push(line);
+    return this.time.length - 1;
+  }
+
+  private close(row: number, t: number) {
+    this.dur[row] = Math.max(0, t - this.time[row]);
+  }
+
+  private problem(e: RawEvent, message: string) {
+    this.issues.push({ line: e.line, message, excerpt: `${e.name}: ${e.body}`.slice(0, 80) });
+  }
+
+  private schedSwitch(e: RawEvent, t: number, s: CpuState) {
+    // tracefs prints next_comm=.. next_pid=..; trace-cmd's sched plugin `prev:pid [prio] S ==> next:pid [prio]`.
+    const next =
+      /next_comm=(.*?) next_pid=(\d+)/.exec(e.body) ?? /==>\s*(.+):(\d+)\s+\[/.exec(e.body);
+    if (!next) return this.problem(e, 'sched_switch without next_comm/next_pid');
+    if (s.task >= 0) this.close(s.task, t);
+    const pid = Number(next[2]);
+    if (pid > 0) this.tasks[pid] = next[1];
+    s.task = pid > 0 ? this.push(t, e.cpu, EventKind.TaskRun, pid, e.line) : -1;
+    s.collecting = false;
+  }
+
+  private tlbFlush(e: RawEvent, t: number, s: CpuState) {
+    const f = parseTlbFlush(e.body);
+    if (typeof f === 'string') return this.problem(e, f);
+    this.counts.tlbFlush++;
+    let row: number;
+    if (f.reason === REASON_SEND_IPI) {
+      row = this.push(t, e.cpu, EventKind.FlushRange, f.pages, e.line);
+      s.shootdown = row;
+      s.collecting = true;
+    } else if (f.reason === REASON_SWITCH) {
+      row = this.push(t, e.cpu, EventKind.SwitchMm, 1, e.line);
+      s.collecting = false;
+    } else {
+      const top = s.csd[s.csd.length - 1];
+      const inFunc = top && top.func === 'flush_tlb_func' && top.row >= 0;
+      row =
+        inFunc && this.reason[top.row] < 0
+          ? top.row
+          : this.push(t, e.cpu, EventKind.FlushTlbFunc, 0, e.line);
+      // flush_tlb_func's outcome in the model's terms: 3 = not loaded here, 2 full, 1 partial.
+      const outcome =
+        f.reason === REASON_WRONG_CPU ? 3 : f.pages < 0 || f.pages > 33 ? 2 : f.pages === 0 ? 0 : 1;
+      this.arg[row] = outcome;
+      this.line[row] = e.line;
+    }
+    this.reason[row] = f.reason;
+    this.pages[row] = f.pages;
+  }
+
+  private ipiSend(e: RawEvent, t: number, s: CpuState) {
+    const targets = e.name === 'ipi_send_cpu' ? [intField(e.body, 'cpu')] : cpumaskOf(e.body);
+    if (!targets || targets.some((c) => c === null || c > 4095)) {
+      return this.problem(e, `${e.name} without a readable target (cpu= or cpumask=)`);
+    }
+    const callFunction = isCallFunctionIpi(e.body);
+    for (const c of targets as number[]) {
+      this.cpuState(c);
+      const row = this.push(t, e.cpu, EventKind.IpiSent, c, e.line);
+      this.counts.ipiSends++;
+      if (s.collecting) this.counts.shootdownSends++;
+      if (!callFunction) continue;
+      this.counts.callFunctionSends++;
+      const q = this.pending.get(c) ?? [];
+      q.push({ row, t });
+      this.pending.set(c, q);
+    }
+  }
+
+  private csdQueue(e: RawEvent, s: CpuState) {
+    const csd = csdOf(e.body);
+    if (funcOf(e.body) === 'flush_tlb_func') this.counts.flushRequests++;
+    if (csd) this.csds.set(csd, { sender: e.cpu, shootdown: s.collecting ? s.shootdown : -1 });
+  }
+
+  private csdEntry(e: RawEvent, t: number, s: CpuState) {
+    const func = funcOf(e.body);
+    const csd = csdOf(e.body);
+    const row =
+      func === 'flush_tlb_func' ? this.push(t, e.cpu, EventKind.FlushTlbFunc, 0, e.line) : -1;
+    s.csd.push({ func, csd, t, row });
+    // The initiator's own flush_tlb_func runs after its sends: the shootdown's sends are all out.
+    if (!csd) s.collecting = false;
+  }
+
+  private csdExit(e: RawEvent, t: number, s: CpuState) {
+    const func = funcOf(e.body);
+    const csd = csdOf(e.body);
+    let i = s.csd.length - 1;
+    while (i >= 0 && (s.csd[i].func !== func || s.csd[i].csd !== csd)) i--;
+    if (i < 0) return; // entered before the recording began
+    const [frame] = s.csd.splice(i, 1);
+    if (frame.row >= 0) this.close(frame.row, t);
+    if (!csd) {
+      if (s.shootdown >= 0 && func === 'flush_tlb_func') this.extend(s.shootdown, t);
+      return;
+    }
+    const queued = this.csds.get(csd);
+    if (!queued || func !== 'flush_tlb_func') return;
+    this.csds.delete(csd);
+    // flush_tlb_multi waits for its flushes: the csd is unlocked after the function returns.
+    const cause = s.handler >= 0 ? s.handler : frame.row;
+    this.push(t, e.cpu, EventKind.CsdUnlocked, queued.sender, e.line, cause);
+    if (queued.shootdown >= 0) this.extend(queued.shootdown, t);
+  }
+
+  private extend(row: number, t: number) {
+    if (t - this.time[row] > this.dur[row]) this.close(row, t);
+  }
+
+  private handlerEntry(e: RawEvent, t: number, s: CpuState) {
+    this.counts.hasHandlers = true;
+    const q = this.pending.get(e.cpu) ?? [];
+    while (q.length && t - q[0].t > PAIR_WINDOW_NS) {
+      q.shift();
+      this.counts.unpairedSends++;
+    }
+    // The newest send not after the entry is the one this handler answers: the kernel sends a
+    // call-function IPI only to a CPU whose queue was empty, so older pending sends were
+    // answered by handlers the recording does not have (e.g. before their tracepoint was on).
+    let k = q.length - 1;
+    while (k >= 0 && q[k].t > t) k--;
+    const send = k >= 0 ? q[k] : undefined;
+    if (send) {
+      this.counts.pairedSends++;
+      this.counts.unpairedSends += k;
+      q.splice(0, k + 1);
+    }
+    const sender = send ? this.cpu[send.row] : -1;
+    s.handler = this.push(t, e.cpu, EventKind.IpiHandler, sender, e.line, send ? send.row : -1);
+  }
+
+  private handlerExit(t: number, s: CpuState) {
+    if (s.handler < 0) return;
+    this.close(s.handler, t);
+    s.handler = -1;
+  }
+
+  private flags(e: RawEvent, t: number, s: CpuState) {
+    const f = e.flags as string;
+    this.counts.hasFlags = true;
+    this.run(s, e.cpu, 'irqs', f[0] === 'd' || f[0] === 'D', t);
+    this.run(s, e.cpu, 'preempt', f[3] !== undefined && f[3] !== '.' && f[3] !== '0', t);
+    // A handler's or cross-CPU call's exit closes the section its flags belong to: the next
+    // flagged event, however close, is evidence of a new section, not of this one going on.
+    if (e.name.endsWith('_exit')) {
+      this.endRun(s, e.cpu, 'irqs');
+      this.endRun(s, e.cpu, 'preempt');
+    }
+  }
+
+  /** Extends or ends a run of consecutive events that carry a flag (a lower bound of its span). */
+  private run(s: CpuState, cpu: number, which: 'irqs' | 'preempt', on: boolean, t: number) {
+    const r = s[which];
+    if (on && r && t - r[1] <= FLAG_JOIN_NS) r[1] = t;
+    else if (on) {
+      if (r) this.endRun(s, cpu, which);
+      s[which] = [t, t];
+    } else if (r) this.endRun(s, cpu, which);
+  }
+
+  private endRun(s: CpuState, cpu: number, which: 'irqs' | 'preempt') {
+    const r = s[which];
+    s[which] = null;
+    if (!r || r[1] <= r[0]) return;
+    const row = this.push(
+      r[0],
+      cpu,
+      which === 'irqs' ? EventKind.IrqsOff : EventKind.PreemptOff,
+      0,
+      0,
+    );
+    this.close(row, r[1]);
+  }
+
+  /** Rows in time order (stable), parents remapped, times shifted to start at 0. */
+  private sorted(): RecordingColumns {
+    const n = this.time.length;
+    const order = Array.from({ length: n }, (_, i) => i);
+    const time = this.time;
+    order.sort((a, b) => time[a] - time[b] || a - b);
+    const rank = new Int32Array(n);
+    order.forEach((r, i) => (rank[r] = i));
+    const t0 = n ? time[order[0]] : 0;
+    const c: RecordingColumns = {
+      time: new Float64Array(n),
+      dur: new Float64Array(n),
+      cpu: new Uint16Array(n),
+      kind: new Uint8Array(n),
+      mm: new Uint16Array(n),
+      asid: new Uint16Array(n),
+      gen: new Uint32Array(n),
+      addr: new Float64Array(n),
+      arg: new Float64Array(n),
+      parent: new Int32Array(n),
+      reason: new Int8Array(n),
+      pages: new Float64Array(n),
+      line: new Int32Array(n),
+    };
+    order.forEach((r, i) => {
+      c.time[i] = time[r] - t0;
+      c.dur[i] = this.dur[r];
+      c.cpu[i] = this.cpu[r];
+      c.kind[i] = this.kind[r];
+      c.arg[i] = this.arg[r];
+      c.parent[i] = this.parent[r] >= 0 ? rank[this.parent[r]] : -1;
+      c.reason[i] = this.reason[r];
+      c.pages[i] = this.pages[r];
+      c.line[i] = this.line[r];
+    });
+    return c;
+  }
+}

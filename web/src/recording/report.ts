@@ -1,0 +1,70 @@
+// A recording's summary as text, for `tlbscope import` (the page draws the same numbers).
+import type { Stats } from '../sim/trace';
+import type { Recording } from './parse';
+
+const fmtNs = (ns: number) =>
+  ns >= 1e6
+    ? `${(ns / 1e6).toFixed(2)} ms`
+    : ns >= 1e3
+      ? `${(ns / 1e3).toFixed(1)} µs`
+      : `${Math.round(ns)} ns`;
+
+function statLine(label: string, s: Stats, why: string): string {
+  if (s.count === 0) return `  ${label}: not measurable (${why})`;
+  return `  ${label}: mean ${fmtNs(s.mean)}, p50 ${fmtNs(s.p50)}, p99 ${fmtNs(s.p99)}, max ${fmtNs(s.max)} (n=${s.count})`;
+}
+
+export function formatRecording(rec: Recording): string {
+  const s = rec.summary;
+  const out: string[] = [];
+  out.push(
+    `${rec.name}: ${s.format}, ${s.lines} lines, ${s.events} events on ${s.cpus} CPUs over ${fmtNs(s.sim_time_ns)}`,
+  );
+  out.push(`measured: a kernel recording, not a model prediction`);
+  out.push('');
+  out.push(`tlb_flush events: ${s.tlb_flush}`);
+  for (const [reason, n] of Object.entries(s.flushes_by_reason))
+    out.push(`  ${reason.padEnd(22)} ${n}`);
+  out.push(
+    `  pages flushed by range: ${s.flushed_pages}; full flushes (pages=-1): ${s.full_flushes}`,
+  );
+  out.push(
+    `shootdowns (tlb_flush "remote IPI send"): ${s.shootdowns}` +
+      (s.shootdown_rate_per_s !== null ? `, ${s.shootdown_rate_per_s.toFixed(0)} per second` : ''),
+  );
+  out.push(
+    `IPI sends: ${s.ipi_sends} (call-function: ${s.call_function_ipis}; paired with a handler: ${s.paired_ipis}; unpaired: ${s.unpaired_ipis})`,
+  );
+  if (s.ipis_per_shootdown !== null) {
+    out.push(
+      `  IPIs per shootdown: ${s.ipis_per_shootdown.toFixed(2)}; flush requests queued per shootdown: ${(s.targets_per_shootdown ?? 0).toFixed(2)}`,
+    );
+  }
+  out.push(
+    statLine(
+      'shootdown, its flush to the last ack or local flush',
+      s.flush_latency_ns,
+      'no csd events',
+    ),
+  );
+  out.push(
+    statLine('IPI delivery, send to handler entry', s.ipi_delivery_ns, 'no paired handler events'),
+  );
+  out.push(statLine('IPI handler, entry to exit', s.handler_ns, 'no handler entry/exit events'));
+  out.push(statLine('irqs off (consecutive flagged events)', s.irqs_off_ns, 'no flags column'));
+  out.push(
+    statLine('preemption off (consecutive flagged events)', s.preempt_off_ns, 'no flags column'),
+  );
+  const unknown = Object.entries(s.unknown_events);
+  if (unknown.length) {
+    out.push(`events not read (counted): ${unknown.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  }
+  for (const w of s.warnings) out.push(`note: ${w}`);
+  if (rec.issueCount > 0) {
+    out.push(`unreadable lines: ${rec.issueCount}`);
+    for (const i of rec.issues) out.push(`  line ${i.line}: ${i.message}: ${i.excerpt}`);
+    if (rec.issueCount > rec.issues.length)
+      out.push(`  ... and ${rec.issueCount - rec.issues.length} more`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,28 @@
+// `trace-cmd report` text. Lines look like tracefs ones without the flags column (unless
+// `report -l`), may carry the buffer instance's name first, and start with `cpus=N`:
+//   tlbscope-24281:   bash-24281 [001]  1443.114689: tlb_flush:   pages=-1 reason=flush on task switch (0)
+import { notAnEvent } from './tracefs';
+import { splitSeconds, type LineResult } from './types';
+
+const LINE =
+  /^(?:(\S+):\s+)?\s*(.+)-(\d+)\s+\[(\d+)\]\s+(?:([^\s[\]]{4,6})\s+)?(\d+\.\d+):\s+([\w.-]+):\s*(.*)$/;
+
+export function parseTraceCmdLine(text: string, line: number): LineResult {
+  if (/^\s*$/.test(text) || /^cpus=\d+\s*$/.test(text) || text.startsWith('#')) return 'skip';
+  if (/^\s*version\s*=/.test(text) || /^CPU \d+ is empty/.test(text)) return 'skip';
+  const m = LINE.exec(text);
+  if (!m) return { problem: notAnEvent(text) };
+  const ts = splitSeconds(m[6]);
+  if (!ts) return { problem: `bad timestamp '${m[6]}'` };
+  return {
+    line,
+    comm: m[2].trim(),
+    pid: Number(m[3]),
+    cpu: Number(m[4]),
+    sec: ts[0],
+    nsec: ts[1],
+    flags: m[5] ?? null,
+    name: m[7],
+    body: m[8].trim(),
+  };
+}

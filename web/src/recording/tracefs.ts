@@ -1,0 +1,70 @@
+// tracefs text: `cat /sys/kernel/tracing/trace` (with its `#` header), `trace_pipe` (no header),
+// and the same with `options/latency-format` set. Default lines look like
+//   madvise_touch-19410   [000] d..2.  1341.012592: tlb_flush: pages:1 reason:local MM shootdown (3)
+// (the flags column is absent with `noirq-info`; a `(tgid)` column appears with `record-tgid`);
+// latency-format lines like
+//   madvise_-19410     0d..2. 35363us : tlb_flush: pages:1 reason:local MM shootdown (3)
+import { splitSeconds, type LineResult } from './types';
+
+const DEFAULT =
+  /^\s*(.+)-(\d+)\s+(?:\(\s*[\d-]+\)\s+)?\[(\d+)\]\s+(?:([^\s[\]]{4,6})\s+)?(\d+\.\d+):\s+([\w.-]+):\s?(.*)$/;
+const LATENCY =
+  /^\s*(.+)-(\d+)\s+(\d+)([^\s\d]\S{4})\s+(\d+)us\s*[!+#*@$>]?\s*:\s+([\w.-]+):\s?(.*)$/;
+
+/** Lines tracefs writes between events: buffer starts, lost-event notices. */
+function special(text: string): LineResult | null {
+  if (/^\s*$/.test(text) || text.startsWith('#')) return 'skip';
+  const lost = /CPU:?\s*(\d+)\s*\[LOST (\d+) EVENTS\]/.exec(text);
+  if (lost) return { problem: `CPU ${lost[1]} lost ${lost[2]} events (ring buffer overrun)` };
+  return null;
+}
+
+export function parseTracefsLine(text: string, line: number): LineResult {
+  const s = special(text);
+  if (s) return s;
+  const m = DEFAULT.exec(text);
+  if (!m) return { problem: notAnEvent(text) };
+  const ts = splitSeconds(m[5]);
+  if (!ts) return { problem: `bad timestamp '${m[5]}'` };
+  return {
+    line,
+    comm: m[1].trim(),
+    pid: Number(m[2]),
+    cpu: Number(m[3]),
+    sec: ts[0],
+    nsec: ts[1],
+    flags: m[4] ?? null,
+    name: m[6],
+    body: m[7],
+  };
+}
+
+export function parseLatencyLine(text: string, line: number): LineResult {
+  const s = special(text);
+  if (s) return s;
+  const m = LATENCY.exec(text);
+  if (!m) return { problem: notAnEvent(text) };
+  const us = Number(m[5]);
+  return {
+    line,
+    comm: m[1].trim(),
+    pid: Number(m[2]),
+    cpu: Number(m[3]),
+    sec: Math.floor(us / 1e6),
+    nsec: (us % 1e6) * 1000,
+    flags: m[4],
+    name: m[6],
+    body: m[7],
+  };
+}
+
+/** Why a line is not an event line, as specifically as the line allows. */
+export function notAnEvent(text: string): string {
+  if (/\s<-\S/.test(text))
+    return 'function tracer output, not a trace event (no "name:" after the timestamp)';
+  if (/\[\d+\]\s+\S*\s*\d+\.\d+:?\s*$/.test(text))
+    return 'line ends after the timestamp (truncated?)';
+  if (/\[\d+\]/.test(text))
+    return 'has a [cpu] column but not "timestamp: event: fields" after it (truncated or another format?)';
+  return 'not an event line';
+}

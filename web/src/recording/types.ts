@@ -1,0 +1,53 @@
+// What the recording importer works with: one line of a kernel trace, split into its common
+// columns (who, where, when, which event) and the event's own text, before any meaning is
+// given to it. Every format's line parser produces these; build.ts turns them into trace rows.
+
+export type RecordingFormat = 'tracefs' | 'tracefs-latency' | 'trace-cmd' | 'perf';
+
+export const FORMAT_NAMES: Record<RecordingFormat, string> = {
+  tracefs: 'tracefs text (trace or trace_pipe)',
+  'tracefs-latency': 'tracefs latency format',
+  'trace-cmd': 'trace-cmd report',
+  perf: 'perf script',
+};
+
+export interface RawEvent {
+  /** 1-based line number in the input. */
+  line: number;
+  comm: string;
+  pid: number;
+  cpu: number;
+  /** Whole seconds of the timestamp (kept apart so ns stay exact on long uptimes). */
+  sec: number;
+  /** Nanoseconds within `sec`. */
+  nsec: number;
+  /** The irqs-off / need-resched / hardirq / preempt-depth column, when the format has one. */
+  flags: string | null;
+  /** Event name without its subsystem (`tlb_flush`, not `tlb:tlb_flush`). */
+  name: string;
+  /** The event's printed fields. */
+  body: string;
+}
+
+/** A line that could not be read, named by number. */
+export interface LineIssue {
+  line: number;
+  message: string;
+  /** The start of the offending line, for the message. */
+  excerpt: string;
+}
+
+/** A line parser's answer: an event, a line to pass over (comments, headers), or a problem. */
+export type LineResult = RawEvent | 'skip' | { problem: string };
+
+export function excerpt(text: string): string {
+  const clean = text.replace(/[^\x20-\x7e]/g, '�');
+  return clean.length > 80 ? `${clean.slice(0, 77)}...` : clean;
+}
+
+/** "1341.012308" → [1341, 12308000]; null if not a timestamp. */
+export function splitSeconds(ts: string): [number, number] | null {
+  const m = /^(\d+)\.(\d{1,9})$/.exec(ts);
+  if (!m) return null;
+  return [Number(m[1]), Number(m[2].padEnd(9, '0'))];
+}
