@@ -15,6 +15,7 @@ pub mod events;
 pub mod ids;
 pub mod invariants;
 pub mod ipi;
+pub mod locate;
 pub mod machine;
 pub mod mm;
 pub mod ops;

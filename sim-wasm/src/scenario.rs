@@ -382,7 +382,7 @@ fn parse_one(text: &str, overrides: &[String]) -> Result<Config, SimError> {
             notes = drop_other_arch_fields(&mut table, &arch, &overridden);
         }
         ScenarioFile::deserialize(Value::Table(table))
-            .map_err(|e| SimError::new("--set", e.message().to_string()))?
+            .map_err(|e| override_at_fault(text, overrides, e.message()))?
     };
     let mut cfg = validate(file).map_err(|e| {
         if overridden.contains(&e.path) {
@@ -397,7 +397,10 @@ fn parse_one(text: &str, overrides: &[String]) -> Result<Config, SimError> {
             let line = crate::steps::header_line(text, n);
             e.at_line(line)
         } else if e.line == 0 {
-            let line = find_line(text, &e.path);
+            let line = match find_line(text, &e.path) {
+                0 => crate::locate::dotted_key_line(text, &e.path),
+                l => l,
+            };
             e.at_line(line)
         } else {
             e
@@ -474,8 +477,17 @@ fn toml_error(text: &str, e: &toml::de::Error) -> SimError {
         })
         .unwrap_or(0);
     let message = e.message().to_string();
-    let path = field_named_in(&message).unwrap_or_default();
-    SimError::new(path, message).at_line(line)
+    // Serde names the field only for unknown, missing and duplicate fields; a wrong value's
+    // field is the key on the line the error points at.
+    let named = ["unknown field", "missing field", "duplicate field"]
+        .iter()
+        .any(|m| message.contains(m));
+    let path = if named {
+        field_named_in(&message)
+    } else {
+        crate::locate::key_at_line(text, line)
+    };
+    SimError::new(path.unwrap_or_default(), message).at_line(line)
 }
 
 /// serde names the unknown or bad field in backticks: "unknown field `cpu`, expected …".
@@ -483,6 +495,27 @@ fn field_named_in(message: &str) -> Option<String> {
     let start = message.find('`')? + 1;
     let len = message[start..].find('`')?;
     Some(message[start..start + len].to_string())
+}
+
+/// The override whose value does not fit its field (each is tried alone on the file), as an
+/// error naming it and the value given; the whole list's error if none fails alone.
+fn override_at_fault(text: &str, overrides: &[String], message: &str) -> SimError {
+    for o in overrides {
+        let Ok(mut table) = toml::from_str::<Table>(text) else {
+            break;
+        };
+        let Ok(Some(path)) = apply_override(&mut table, o) else {
+            continue;
+        };
+        if let Err(e) = ScenarioFile::deserialize(Value::Table(table)) {
+            let given = o.split_once('=').map_or("", |(_, v)| v.trim());
+            return SimError::new(
+                format!("--set {path}"),
+                format!("{} (given `{given}`)", e.message()),
+            );
+        }
+    }
+    SimError::new("--set", message.to_string())
 }
 
 /// Applies one `key=value`; returns the dotted path it set (`machine.cpus`), if any.
