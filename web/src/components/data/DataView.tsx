@@ -9,12 +9,17 @@ import { OverlayChart } from './OverlayChart';
 import { usePredictions } from './usePredictions';
 import './data.css';
 
+/** Charts drawn at once (each is an SVG with its own legend and verdicts). */
+export const MAX_CHARTS = 40;
+
 export function DataView() {
   const [imported, setImported] = useState<Dataset[]>([]);
   const datasets = useMemo(() => [...shippedDatasets, ...imported], [imported]);
   const measurements = useMemo(() => datasets.flatMap((d) => d.measurements), [datasets]);
   const predictionOf = usePredictions(measurements);
-  const charts = toOverlayCharts(measurements, predictionOf);
+  const allCharts = toOverlayCharts(measurements, predictionOf);
+  // Drawn charts are capped: a file with 20 k distinct series would otherwise draw 20 k charts.
+  const charts = allCharts.slice(0, MAX_CHARTS);
   const pending = charts.some((c) => c.points.some((p) => p.verdict.kind === 'pending'));
 
   return (
@@ -29,6 +34,13 @@ export function DataView() {
       </section>
       <section aria-labelledby="overlays-h">
         <h3 id="overlays-h">Measured vs predicted</h3>
+        {allCharts.length > charts.length && (
+          <p role="status" className="limit-note" data-testid="charts-capped">
+            Showing the first {MAX_CHARTS} of {allCharts.length.toLocaleString('en-US')} charts (the
+            chart limit): each (benchmark, metric) pair is one chart. Import fewer benchmarks or
+            metrics at a time to see the rest.
+          </p>
+        )}
         <div className="overlay-grid">
           {charts.map((c) => (
             <OverlayChart key={c.id} chart={c} />
