@@ -1,15 +1,47 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import type { Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
+
+// The production page's Content-Security-Policy, as a <meta> tag in the built index.html.
+// Only our own origin: scripts and workers from the site itself, WebAssembly compiled from the
+// fetched .wasm ('wasm-unsafe-eval'), inline style attributes (React and D3 set them), images
+// from data:/blob: URLs (the favicon, canvas strips). Not for the dev server: Vite injects
+// inline scripts there.
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+function csp(): Plugin {
+  return {
+    name: 'tlbscope-csp',
+    apply: 'build',
+    transformIndexHtml: () => [
+      {
+        tag: 'meta',
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP },
+        injectTo: 'head-prepend',
+      },
+    ],
+  };
+}
 
 export default defineConfig({
   root,
   // Relative asset URLs: the built site works from any sub-path of a static host.
   base: './',
-  plugins: [react()],
+  plugins: [react(), csp()],
   server: {
     // The scenarios live in content/ and the wasm in sim-wasm/pkg, both outside web/.
     fs: { allow: [repo] },

@@ -364,8 +364,10 @@ pub struct Config {
     pub stack_offset: u32,
     /// The run stops at this simulated time even if tasks remain.
     pub max_time_ns: Ns,
-    /// ... or after this many events.
+    /// ... or after this many events: a budget, so reaching it is reported (`budget.rs`).
     pub max_events: u64,
+    /// Memory budget of the run in MiB: machine state plus the trace it records.
+    pub max_memory_mb: u32,
     /// arm64 ASID width (ID_AA64MMFR0_EL1: 8 or 16; smaller values force rollovers).
     pub asid_bits: u8,
     pub design: Design,

@@ -6,6 +6,7 @@
 //! views into WASM memory (which detach when memory grows).
 
 pub mod arch;
+pub mod budget;
 pub mod config;
 pub mod cpu;
 pub mod engine;
@@ -14,6 +15,7 @@ pub mod events;
 pub mod ids;
 pub mod invariants;
 pub mod ipi;
+pub mod locate;
 pub mod machine;
 pub mod mm;
 pub mod ops;
@@ -101,6 +103,14 @@ impl Simulator {
     #[wasm_bindgen(getter)]
     pub fn done(&self) -> bool {
         self.session.is_done()
+    }
+    /// "" unless the run's budget stopped it early; then what stopped it, how far it got and
+    /// how to raise the budget (the trace and summary cover the partial run).
+    #[wasm_bindgen(getter, js_name = budgetError)]
+    pub fn budget_error(&self) -> String {
+        self.session
+            .budget_error()
+            .map_or_else(String::new, |e| e.to_string())
     }
     #[wasm_bindgen(getter)]
     pub fn events(&self) -> f64 {

@@ -11,6 +11,7 @@
 //! then csd unlock (SYNC ack) → handler exit.
 
 use crate::arch::{self, Arch};
+use crate::budget::Stop;
 use crate::config::{Config, WorkOp};
 use crate::cpu::{Cpu, Handler, Request};
 use crate::engine::Queue;
@@ -147,6 +148,10 @@ pub struct World {
     /// Some task is not a daemon: the run ends when the last such task finishes.
     has_finite_tasks: bool,
     finished: bool,
+    /// Set when the run's budget (`budget.rs`) stopped it before its work was done.
+    pub stopped: Option<Stop>,
+    /// Bytes of the machine's state, counted once (see `budget::state_bytes`).
+    state_bytes: u64,
 }
 
 impl World {
@@ -183,6 +188,8 @@ impl World {
             live: 0,
             has_finite_tasks: false,
             finished: false,
+            stopped: None,
+            state_bytes: crate::budget::state_bytes(&cfg),
             cfg,
         };
         w.create_tasks();
@@ -330,7 +337,14 @@ impl World {
                 break;
             }
             if self.popped >= self.cfg.max_events {
-                self.finish();
+                self.stop(Stop::Events);
+                break;
+            }
+            // Often enough that one stretch of events cannot outgrow the budget by much.
+            if self.popped.is_multiple_of(64)
+                && self.used_bytes() > crate::budget::limit_bytes(&self.cfg)
+            {
+                self.stop(Stop::Memory);
                 break;
             }
             match self.queue.peek_time() {
@@ -405,6 +419,42 @@ impl World {
     /// Runs to completion.
     pub fn run(&mut self) {
         while !self.run_for(1 << 16) {}
+    }
+
+    /// Bytes the run holds now, as the memory budget counts them: the machine's state, the
+    /// trace, the pending events and the statistics gathered for the summary.
+    pub fn used_bytes(&self) -> u64 {
+        let s = &self.stats;
+        let samples = s.flush_latency.len()
+            + s.preempt_off.len()
+            + s.op_latency.len()
+            + s.wakeup_latency.len()
+            + s.interconnect_queue.len();
+        let gens: usize = self.mms.iter().map(|m| m.gen_ranges.len()).sum();
+        self.state_bytes
+            + self.trace.bytes()
+            + self.queue.len() as u64 * crate::budget::QUEUE_ENTRY_BYTES
+            + samples as u64 * 8
+            + s.violations.len() as u64 * 96
+            + gens as u64 * 12
+    }
+
+    fn stop(&mut self, why: Stop) {
+        self.stopped = Some(why);
+        self.finish();
+    }
+
+    /// Why the run stopped before its work was done, as the error to show (None if it was not).
+    pub fn budget_error(&self) -> Option<crate::error::SimError> {
+        let why = self.stopped?;
+        let progress = crate::budget::Progress {
+            events: self.events,
+            now: self.now(),
+            rows: self.trace.len(),
+            bytes: self.used_bytes(),
+        };
+        let (path, message) = crate::budget::explain(why, &self.cfg, &progress);
+        Some(crate::error::SimError::new(path, message))
     }
 
     fn finish(&mut self) {

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::{Table, Value};
 
+use crate::budget;
 use crate::config::{
     Arch, Config, Costs, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, SkipRule,
     TaskSpec, TlbIndex, WaitMask, WorkOp, Workload, MAX_CPUS, MAX_KERNEL_PAGES,
@@ -105,9 +106,11 @@ struct MachineSection {
     flush_info_bytes: Option<i64>,
     /// Where an unaligned on-stack descriptor starts within its cache line (default 48).
     stack_offset: Option<i64>,
-    /// Stop the run at this simulated time (default 10 s) or after this many events (50 M).
+    /// Stop the run at this simulated time (default 10 s). The run's budget: at most this
+    /// many events (50 M) and this much memory in MiB (256, at most 1024; state plus trace).
     max_time_ns: Option<i64>,
     max_events: Option<i64>,
+    max_memory_mb: Option<i64>,
     /// arm64 only: ASID width, 2..=16 (default 16; real hardware has 8 or 16; smaller values
     /// force rollovers with few address spaces). Needs 2^bits − 1 ≥ cpus + 2.
     asid_bits: Option<i64>,
@@ -242,6 +245,7 @@ const SECTION_OF: &[(&str, &str, &str)] = &[
     ("stack_offset", "machine", "stack_offset"),
     ("max_time_ns", "machine", "max_time_ns"),
     ("max_events", "machine", "max_events"),
+    ("max_memory_mb", "machine", "max_memory_mb"),
     ("flush_info", "design", "flush_info"),
     ("preempt", "design", "preempt"),
     ("pcid", "design", "pcid"),
@@ -380,7 +384,7 @@ fn parse_one(text: &str, overrides: &[String]) -> Result<Config, SimError> {
             notes = drop_other_arch_fields(&mut table, &arch, &overridden);
         }
         ScenarioFile::deserialize(Value::Table(table))
-            .map_err(|e| SimError::new("--set", e.message().to_string()))?
+            .map_err(|e| override_at_fault(text, overrides, e.message()))?
     };
     let mut cfg = validate(file).map_err(|e| {
         if overridden.contains(&e.path) {
@@ -395,7 +399,10 @@ fn parse_one(text: &str, overrides: &[String]) -> Result<Config, SimError> {
             let line = crate::steps::header_line(text, n);
             e.at_line(line)
         } else if e.line == 0 {
-            let line = find_line(text, &e.path);
+            let line = match find_line(text, &e.path) {
+                0 => crate::locate::dotted_key_line(text, &e.path),
+                l => l,
+            };
             e.at_line(line)
         } else {
             e
@@ -472,8 +479,17 @@ fn toml_error(text: &str, e: &toml::de::Error) -> SimError {
         })
         .unwrap_or(0);
     let message = e.message().to_string();
-    let path = field_named_in(&message).unwrap_or_default();
-    SimError::new(path, message).at_line(line)
+    // Serde names the field only for unknown, missing and duplicate fields; a wrong value's
+    // field is the key on the line the error points at.
+    let named = ["unknown field", "missing field", "duplicate field"]
+        .iter()
+        .any(|m| message.contains(m));
+    let path = if named {
+        field_named_in(&message)
+    } else {
+        crate::locate::key_at_line(text, line)
+    };
+    SimError::new(path.unwrap_or_default(), message).at_line(line)
 }
 
 /// serde names the unknown or bad field in backticks: "unknown field `cpu`, expected …".
@@ -481,6 +497,27 @@ fn field_named_in(message: &str) -> Option<String> {
     let start = message.find('`')? + 1;
     let len = message[start..].find('`')?;
     Some(message[start..start + len].to_string())
+}
+
+/// The override whose value does not fit its field (each is tried alone on the file), as an
+/// error naming it and the value given; the whole list's error if none fails alone.
+fn override_at_fault(text: &str, overrides: &[String], message: &str) -> SimError {
+    for o in overrides {
+        let Ok(mut table) = toml::from_str::<Table>(text) else {
+            break;
+        };
+        let Ok(Some(path)) = apply_override(&mut table, o) else {
+            continue;
+        };
+        if let Err(e) = ScenarioFile::deserialize(Value::Table(table)) {
+            let given = o.split_once('=').map_or("", |(_, v)| v.trim());
+            return SimError::new(
+                format!("--set {path}"),
+                format!("{} (given `{given}`)", e.message()),
+            );
+        }
+    }
+    SimError::new("--set", message.to_string())
 }
 
 /// Applies one `key=value`; returns the dotted path it set (`machine.cpus`), if any.
@@ -888,7 +925,7 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         .map(|(i, st)| validate_step(i, st, cpus))
         .collect::<Result<Vec<_>, _>>()?;
 
-    Ok(Config {
+    let cfg = Config {
         title: f.title.unwrap_or_else(|| "Untitled scenario".into()),
         description: f.description.unwrap_or_default(),
         summary: f.summary.unwrap_or_default(),
@@ -912,10 +949,17 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         max_events: int_in(
             "machine.max_events",
             m.max_events,
-            50_000_000,
+            budget::DEFAULT_EVENTS,
             1,
-            1_000_000_000,
+            budget::MAX_EVENTS,
         )? as u64,
+        max_memory_mb: int_in(
+            "machine.max_memory_mb",
+            m.max_memory_mb,
+            budget::DEFAULT_MEMORY_MB,
+            1,
+            budget::MAX_MEMORY_MB,
+        )? as u32,
         asid_bits,
         design,
         workload,
@@ -925,7 +969,39 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         notes: Vec::new(),
         guide,
         steps,
-    })
+    };
+    check_state_fits(&cfg)?;
+    Ok(cfg)
+}
+
+/// The machine's state must fit the run's memory budget before the first event allocates it.
+fn check_state_fits(cfg: &Config) -> Result<(), SimError> {
+    let need = budget::state_bytes(cfg);
+    if need <= budget::limit_bytes(cfg) {
+        return Ok(());
+    }
+    let tlbs = cfg.cpus as u64 * cfg.tlb_entries as u64;
+    let spaces = budget::address_spaces(cfg);
+    let pages = spaces * cfg.workload.mm_pages as u64;
+    let path = if tlbs * 16 >= pages * 12 {
+        "machine.tlb_entries"
+    } else {
+        "workload.mm_pages"
+    };
+    Err(SimError::new(
+        path,
+        format!(
+            "the machine's state needs {} MB ({} CPUs × {} TLB entries; {spaces} address \
+             spaces × {} pages), over the run's memory budget of {} MB: use fewer CPUs, TLB \
+             entries, processes or pages, or raise max_memory_mb (at most {})",
+            need.div_ceil(budget::MIB),
+            cfg.cpus,
+            cfg.tlb_entries,
+            cfg.workload.mm_pages,
+            cfg.max_memory_mb,
+            budget::MAX_MEMORY_MB
+        ),
+    ))
 }
 
 fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step, SimError> {

@@ -37,6 +37,12 @@ impl Session {
         self.world.is_done()
     }
 
+    /// Set when the run's budget stopped it before its work was done: the field to raise and
+    /// how far the run got. The trace and summary then describe the partial run.
+    pub fn budget_error(&self) -> Option<SimError> {
+        self.world.budget_error()
+    }
+
     pub fn config(&self) -> &Config {
         &self.world.cfg
     }

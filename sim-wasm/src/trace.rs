@@ -29,6 +29,8 @@ pub struct Trace {
     pub strings: Vec<String>,
     /// Rows of spans begun and perhaps not yet ended (compacted now and then).
     open: Vec<Row>,
+    /// Bytes of `strings`, for the run's memory budget.
+    string_bytes: u64,
 }
 
 /// Fields of one row beyond time, cpu and kind; `Default` leaves them zero / no parent.
@@ -62,6 +64,11 @@ impl Trace {
 
     pub fn is_empty(&self) -> bool {
         self.time.is_empty()
+    }
+
+    /// Bytes the trace's rows and strings hold (what the run's memory budget counts).
+    pub fn bytes(&self) -> u64 {
+        self.len() as u64 * crate::budget::ROW_BYTES + self.string_bytes
     }
 
     fn push(&mut self, time: Ns, dur: f64, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
@@ -124,6 +131,7 @@ impl Trace {
 
     /// Adds an explanation to the string table and returns its index (for `arg`).
     pub fn intern(&mut self, s: String) -> u64 {
+        self.string_bytes += s.len() as u64 + 24;
         self.strings.push(s);
         (self.strings.len() - 1) as u64
     }

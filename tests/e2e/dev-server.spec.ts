@@ -10,3 +10,12 @@ test('the development server that npm start runs draws the default shootdown', a
   await expect(sim.marks('IpiHandler')).toHaveCount(3);
   expect(sim.consoleErrors).toEqual([]);
 });
+
+test('the development server draws the landing page without a page error', async ({ sim }) => {
+  await sim.page.goto(`http://127.0.0.1:${DEV_PORT}/`);
+  await sim.waitForIdle();
+  await expect(sim.page.locator('.cards .card').first()).toBeVisible();
+  // Thumbnails run after the list appears; a cancelled run must not leave an uncaught error.
+  await sim.page.waitForTimeout(1500);
+  expect(sim.consoleErrors).toEqual([]);
+});

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from './args.mjs';
-import { COLUMNS, toCsv, toRows } from './csv.mjs';
+import { COLUMNS, csvCell, toCsv, toRows } from './csv.mjs';
 import { expandSweep } from './run.mjs';
 
 const cli = (...args) => spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8' });
@@ -61,6 +61,30 @@ describe('csv output', () => {
     expect(csv).toContain('x86,,4,s,flush_info=stack,flush_latency,10,ns,,1,tlbscope-model');
     expect(csv).toContain('x86,,4,s,flush_info=stack,flush_latency_p99,10,ns,,1,tlbscope-model');
     expect(csv).toContain('x86,,4,s,flush_info=stack,ipis,3,count,,1,tlbscope-model');
+  });
+});
+
+describe('csv cells', () => {
+  it('keep text that a spreadsheet would run as a formula as text', () => {
+    expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvCell('+cmd')).toBe("'+cmd");
+    expect(csvCell('-2+3')).toBe("'-2+3");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('\tx')).toBe("'\tx");
+  });
+
+  it('leave numbers, negative ones included, and ordinary text alone', () => {
+    expect(csvCell(-5)).toBe('-5');
+    expect(csvCell('-1.5e3')).toBe('-1.5e3');
+    expect(csvCell('+7')).toBe('+7');
+    expect(csvCell('cpus=4')).toBe('cpus=4');
+    expect(csvCell('a;b')).toBe('"a;b"');
+  });
+
+  it('are neutralised in a sweep whose variant or scenario name starts with =', () => {
+    const rows = toRows('=cmd', { overrides: ['title==1+1'], cpus: 4, summary: { ipis: 3 } });
+    const line = toCsv(rows).trim().split('\n')[1];
+    expect(line.split(',')[3]).toBe("'=cmd");
   });
 });
 

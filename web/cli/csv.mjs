@@ -51,13 +51,22 @@ export function toRows(scenarioId, run) {
   return rows;
 }
 
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * One CSV cell. Text a spreadsheet would run as a formula (a leading = + - @, tab or CR) gets a
+ * leading ' so it stays text; numbers, negative ones included, are written as they are.
+ */
+export function csvCell(v) {
+  let s = String(v ?? '');
+  if (/^[=+\-@\t\r]/.test(s) && !NUMBER.test(s)) s = `'${s}`;
+  return /[",\n\r;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
 export function toCsv(rows) {
-  const cell = (v) => {
-    const s = String(v ?? '');
-    return /[",\n;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
   return (
-    [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => cell(r[c])).join(','))].join('\n') +
-    '\n'
+    [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join(
+      '\n',
+    ) + '\n'
   );
 }

@@ -16,19 +16,49 @@ export function runOnce(wasm, text, file, overrides, seed, keep) {
         : String(e);
     throw new ScenarioFailure(`${where}: ${what}`);
   }
+  let result;
   try {
     sim.run();
-    const summary = JSON.parse(sim.summaryJson());
-    return {
+    result = {
       overrides,
       seed,
       arch: typeof sim.arch === 'string' ? sim.arch : undefined,
       cpus: sim.cpus,
-      summary,
+      summary: JSON.parse(sim.summaryJson()),
+      budgetError: sim.budgetError,
       trace: keep ? keep(sim) : undefined,
     };
-  } finally {
+  } catch (e) {
+    // Never free a trapped instance: that throws "attempted to take ownership of Rust value
+    // while it was borrowed" and hides the trap.
+    if (e instanceof WebAssembly.RuntimeError) throw new SimulatorTrap(e, file, overrides, seed);
     sim.free();
+    throw e;
+  }
+  sim.free();
+  if (result.budgetError) throw new BudgetStop(`${file}: ${result.budgetError}`, result);
+  return result;
+}
+
+/** The run's budget stopped it early; `partial` is the run as far as it got. */
+export class BudgetStop extends ScenarioFailure {
+  name = 'BudgetStop';
+  constructor(message, partial) {
+    super(message);
+    this.partial = partial;
+  }
+}
+
+/** The WASM instance trapped: a bug in tlbscope, reported as what it is. */
+export class SimulatorTrap extends Error {
+  name = 'SimulatorTrap';
+  constructor(trap, file, overrides, seed) {
+    const how = [...overrides.map((o) => `--set ${o}`), `--seed ${seed}`].join(' ');
+    super(
+      `the simulator crashed (WebAssembly trap: ${trap.message}) running ${file} ${how}; ` +
+        'this is a bug in tlbscope: please report it with this command line',
+    );
+    this.trap = trap;
   }
 }
 

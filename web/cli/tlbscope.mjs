@@ -11,7 +11,7 @@ import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
 import { parseArgs, UsageError, USAGE } from './args.mjs';
 import { importRecording, RecordingFailure, runPerfetto } from './recording.mjs';
 import { toCsv, toRows } from './csv.mjs';
-import { runOnce, expandSweep, ScenarioFailure } from './run.mjs';
+import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import {
   costsFileOverrides,
@@ -116,6 +116,14 @@ try {
   if (e instanceof UsageError) {
     process.stderr.write(`tlbscope: ${e.message}\n\n${USAGE}`);
     process.exitCode = 2;
+  } else if (e instanceof BudgetStop) {
+    // What ran before the budget stopped it is still worth seeing: its summary on stdout.
+    process.stdout.write(`${JSON.stringify(e.partial.summary, null, 2)}\n`);
+    process.stderr.write(`tlbscope: ${e.message}\n`);
+    process.exitCode = 1;
+  } else if (e instanceof SimulatorTrap) {
+    process.stderr.write(`tlbscope: ${e.message}\n`);
+    process.exitCode = 3;
   } else if (
     e instanceof ScenarioFailure ||
     e instanceof FitError ||

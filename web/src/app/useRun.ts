@@ -1,14 +1,14 @@
 // Runs a scenario in a Web Worker whenever it, its seed or its overrides change; reports
 // progress and can be cancelled. A newer request supersedes (cancels) the one in flight.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { RunCancelled, SimSession, type RunResult } from '../sim/session';
+import { RunCancelled, SimSession, SimulatorCrash, type RunResult } from '../sim/session';
 
 export type RunState =
   | { status: 'idle' }
   | { status: 'running'; events: number; nowNs: number }
   | { status: 'done'; result: RunResult }
   | { status: 'cancelled' }
-  | { status: 'error'; message: string };
+  | { status: 'error'; message: string; crashed?: boolean };
 
 export interface Run {
   state: RunState;
@@ -56,7 +56,12 @@ export function useRun(
       (e: unknown) => {
         if (!live) return;
         if (e instanceof RunCancelled) setState({ status: 'cancelled' });
-        else setState({ status: 'error', message: e instanceof Error ? e.message : String(e) });
+        else
+          setState({
+            status: 'error',
+            message: e instanceof Error ? e.message : String(e),
+            crashed: e instanceof SimulatorCrash,
+          });
       },
     );
     return () => {

@@ -2,9 +2,14 @@
 // its run, then every other scenario, and a way into the free sandbox.
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_SCENARIO, scenarios } from '../content/scenarios';
-import { SimSession, type ScenarioInfo } from '../sim/session';
+import { RunCancelled, SimSession, type ScenarioInfo } from '../sim/session';
 import type { Trace } from '../sim/trace';
 import { renderPreview } from '../viz/preview';
+
+// Leaving the page (or StrictMode's second mount) cancels the describe request.
+function ignoreCancel(e: unknown) {
+  if (!(e instanceof RunCancelled)) throw e;
+}
 
 interface Entry {
   id: string;
@@ -40,7 +45,7 @@ export function Home({ onOpen, onReady }: Props) {
           // A thumbnail that cannot run is simply left out; opening the scenario shows why.
         }
       }
-    });
+    }, ignoreCancel);
     return () => {
       live = false;
       s.dispose();

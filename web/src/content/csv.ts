@@ -15,6 +15,21 @@
 
 /** The largest file the page loads: above it, the answer is "too big", not a parse attempt. */
 export const MAX_BYTES = 50 * 1024 * 1024;
+/** Columns read from a file; the dataset schema has 11, so more is never needed. */
+export const MAX_COLUMNS = 256;
+/** Data rows read from a file (a 50 MB file of short rows has about 2 M). */
+export const MAX_RECORDS = 1_000_000;
+/** Characters in one cell: no value, name or variant of the schema comes near it. */
+export const MAX_CELL_CHARS = 4096;
+/** Characters of a cell shown in the preview table (the full text stays in the file). */
+export const SHOWN_CELL_CHARS = 200;
+
+/** The start of a long text with an ellipsis and its length, for tables and messages. */
+export function clip(s: string, max = SHOWN_CELL_CHARS): string {
+  return s.length <= max
+    ? s
+    : `${s.slice(0, max)}… (${s.length.toLocaleString('en-US')} characters)`;
+}
 
 export type LoadErrorKind = 'too-big' | 'not-csv' | 'encoding' | 'empty' | 'missing-column';
 
@@ -25,7 +40,16 @@ export interface LoadError {
 }
 
 export type IssueKind =
-  'quote' | 'ragged' | 'truncated' | 'type' | 'value' | 'formula' | 'html' | 'duplicate-header';
+  | 'quote'
+  | 'ragged'
+  | 'truncated'
+  | 'type'
+  | 'value'
+  | 'formula'
+  | 'html'
+  | 'duplicate-header'
+  | 'limit'
+  | 'encoding';
 
 /** One located problem. Errors exclude the row; warnings keep it (as inert text). */
 export interface Issue {
@@ -102,14 +126,52 @@ const SIGNATURES: [number[], string][] = [
   [[0x7f, 0x45, 0x4c, 0x46], 'an ELF binary'],
 ];
 
-/** Steps 1–3: bytes → text, or why not. */
-export function decodeCsv(bytes: Uint8Array): { text: string } | { error: LoadError } {
+/**
+ * UTF-16 by its byte-order mark, or (without one) by NUL bytes in every other position of the
+ * first bytes, as ASCII text in UTF-16 has. Null if the bytes are not UTF-16.
+ */
+export function utf16Of(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  const n = Math.min(bytes.length & ~1, 512);
+  if (n < 4) return null;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) even++;
+    if (bytes[i + 1] === 0) odd++;
+  }
+  const half = n / 2;
+  if (odd >= half * 0.9 && even === 0) return 'utf-16le';
+  if (even >= half * 0.9 && odd === 0) return 'utf-16be';
+  return null;
+}
+
+/** Steps 1–3: bytes → text, or why not. `note` says what was converted on the way. */
+export function decodeCsv(
+  bytes: Uint8Array,
+): { text: string; note?: string } | { error: LoadError } {
   const sizeError = checkSize(bytes.byteLength);
   if (sizeError) return { error: sizeError };
   if (bytes.byteLength === 0) return { error: { kind: 'empty', message: 'The file is empty.' } };
   for (const [sig, what] of SIGNATURES) {
     if (sig.every((b, i) => bytes[i] === b)) {
       return { error: { kind: 'not-csv', message: `Not a CSV: the file is ${what}.` } };
+    }
+  }
+  const utf16 = utf16Of(bytes);
+  if (utf16) {
+    try {
+      const text = new TextDecoder(utf16, { fatal: true }).decode(bytes);
+      const name = utf16 === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE';
+      return { text, note: `the file is ${name} (not UTF-8); it was converted to UTF-8 to read` };
+    } catch {
+      return {
+        error: {
+          kind: 'encoding',
+          message: `Wrong encoding: the file looks like UTF-16 but is not valid UTF-16. Save it as UTF-8 and load it again.`,
+        },
+      };
     }
   }
   const nul = bytes.indexOf(0);
@@ -128,10 +190,16 @@ export function decodeCsv(bytes: Uint8Array): { text: string } | { error: LoadEr
   } catch {
     const at = firstInvalidUtf8(bytes);
     const hex = bytes[at].toString(16).padStart(2, '0');
+    // A lone byte 0x80–0xFF followed by ASCII is how Latin-1 / Windows-1252 text (é, µ, °)
+    // fails UTF-8; anything else is named only as "not UTF-8".
+    const latin1 = bytes[at] >= 0x80 && (at + 1 >= bytes.length || bytes[at + 1] < 0x80);
+    const what = latin1
+      ? 'the file looks like Latin-1 (ISO-8859-1 or Windows-1252), not UTF-8'
+      : 'the file is not UTF-8';
     return {
       error: {
         kind: 'encoding',
-        message: `Wrong encoding: the file is not UTF-8 (byte 0x${hex} at byte ${at}, row ${rowAtByte(bytes, at)}). Save it as UTF-8 (e.g. "CSV UTF-8" in a spreadsheet) and load it again.`,
+        message: `Wrong encoding: ${what} (byte 0x${hex} at byte ${at}, row ${rowAtByte(bytes, at)}). Save it as UTF-8 (e.g. "CSV UTF-8" in a spreadsheet) and load it again.`,
       },
     };
   }
@@ -243,7 +311,12 @@ export function parseCsvText(input: string, onProgress?: Progress): Table | Load
   let row = 1;
   let nextReport = 1 << 20;
 
+  let cutAtRow = 0;
   while (i < n) {
+    if (rows.n > MAX_RECORDS) {
+      cutAtRow = row;
+      break;
+    }
     const recordRow = row;
     const recordFirst = start.n;
     let bad = false;
@@ -354,8 +427,30 @@ export function parseCsvText(input: string, onProgress?: Progress): Table | Load
     return quotedBits.a[f] ? s.replaceAll('""', '"') : s;
   };
   const widthOf = (r: number) => first.a[r + 1] - first.a[r];
-  const headers = Array.from({ length: widthOf(0) }, (_, c) => cellOf(0, c).trim());
+  const headerWidth = widthOf(0);
+  const headers = Array.from({ length: Math.min(headerWidth, MAX_COLUMNS) }, (_, c) =>
+    clip(cellOf(0, c).trim(), SHOWN_CELL_CHARS),
+  );
   const records = rows.n - 1;
+  if (records === 0) {
+    return {
+      kind: 'empty',
+      message: `Only a header: the file names ${headerWidth.toLocaleString('en-US')} columns (${headers.slice(0, 6).join(', ')}${headerWidth > 6 ? ', …' : ''}) but has no data rows.`,
+    };
+  }
+  const limits: Issue[] = [];
+  const limit = (message: string) =>
+    limits.push({ severity: 'warning', kind: 'limit', row: 0, column: '', value: '', message });
+  if (headerWidth > MAX_COLUMNS) {
+    limit(
+      `the file has ${headerWidth.toLocaleString('en-US')} columns; only the first ${MAX_COLUMNS} (the column limit) were read`,
+    );
+  }
+  if (cutAtRow) {
+    limit(
+      `the file has more than ${MAX_RECORDS.toLocaleString('en-US')} data rows (the row limit); the first ${MAX_RECORDS.toLocaleString('en-US')} were read, from row ${cutAtRow.toLocaleString('en-US')} on nothing was`,
+    );
+  }
 
   // Column indexes in the issues above were field positions; name them now that headers exist.
   for (const x of issues)
@@ -376,23 +471,24 @@ export function parseCsvText(input: string, onProgress?: Progress): Table | Load
   }
   for (let r = 1; r <= records; r++) {
     const w = widthOf(r);
-    if (w === headers.length || broken.has(r)) continue;
+    if (w === headerWidth || broken.has(r)) continue;
     broken.add(r);
     const last = r === records && !/\n\s*$/.test(text.slice(-2));
     issue({
       severity: 'error',
-      kind: last && w < headers.length ? 'truncated' : 'ragged',
+      kind: last && w < headerWidth ? 'truncated' : 'ragged',
       row: rows.a[r],
       column: '',
       value: '',
       message:
-        last && w < headers.length
-          ? `the last row has ${w} of ${headers.length} fields and no line end — the file looks truncated`
-          : `has ${w} fields, the header has ${headers.length}`,
+        last && w < headerWidth
+          ? `the last row has ${w} of ${headerWidth} fields and no line end — the file looks truncated`
+          : `has ${w} fields, the header has ${headerWidth}`,
     });
   }
   onProgress?.(1);
   if (dropped) issues.push(moreProblems(dropped));
+  issues.unshift(...limits);
   return {
     text,
     delimiter,
@@ -414,15 +510,25 @@ export function isLoadError(x: unknown): x is LoadError {
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const INTEGER = /^[+-]?\d+$/;
 
-/** A plain decimal (no thousands separators, no locale comma), or null. */
+/** Largest magnitude a number may have: sums and error bars of such numbers stay finite. */
+export const MAX_MAGNITUDE = 1e15;
+
+/** A plain decimal (no thousands separators, no locale comma) of at most MAX_MAGNITUDE, or null. */
 export function parseNumber(s: string): number | null {
   const t = s.trim();
-  return NUMBER.test(t) ? Number(t) : null;
+  if (!NUMBER.test(t)) return null;
+  const x = Number(t);
+  return Math.abs(x) <= MAX_MAGNITUDE ? x : null;
 }
 
 /** Why a non-empty cell is not a number, phrased for the user. */
 export function notANumber(s: string): string {
   const t = s.trim();
+  if (NUMBER.test(t)) {
+    return Number.isFinite(Number(t))
+      ? `\`${t}\` is out of range (numbers up to ${MAX_MAGNITUDE.toExponential()} in size)`
+      : `\`${t}\` is too large to be a finite number`;
+  }
   if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) return `\`${t}\` has a thousands separator`;
   if (/^[+-]?\d+,\d+$/.test(t))
     return `\`${t}\` uses a decimal comma; write ${t.replace(',', '.')}`;

@@ -4,6 +4,7 @@
 // parsed table stays here; only a preview and the validated measurements cross to the page.
 import {
   checkSize,
+  clip,
   decodeCsv,
   detectTypes,
   isLoadError,
@@ -103,6 +104,7 @@ self.onmessage = async (e: MessageEvent<CsvRequest>) => {
   }
   current = null;
   let text: string;
+  let note: string | undefined;
   if (req.type === 'file') {
     // The size check reads metadata only: nothing is read or decoded for a file that is too big.
     const sizeError = checkSize(req.file.size);
@@ -120,19 +122,30 @@ self.onmessage = async (e: MessageEvent<CsvRequest>) => {
     const decoded = decodeCsv(bytes);
     if ('error' in decoded) return post({ type: 'error', id: req.id, error: decoded.error });
     text = decoded.text;
+    note = decoded.note;
   } else {
     const size = new Blob([req.text]).size;
     const sizeError = checkSize(size);
     if (sizeError) return post({ type: 'error', id: req.id, error: sizeError });
     text = req.text;
   }
-  const table = parseCsvText(text, progress('parse'));
-  if (isLoadError(table)) return post({ type: 'error', id: req.id, error: table });
+  const parsed = parseCsvText(text, progress('parse'));
+  if (isLoadError(parsed)) return post({ type: 'error', id: req.id, error: parsed });
+  const table: Table = note
+    ? {
+        ...parsed,
+        issues: [
+          { severity: 'warning', kind: 'encoding', row: 0, column: '', value: '', message: note },
+          ...parsed.issues,
+        ],
+      }
+    : parsed;
   current = { id: req.id, table, name: req.name };
   const preview: string[][] = [];
   const previewRows: number[] = [];
   for (let r = 0; r < Math.min(PREVIEW_ROWS, table.records); r++) {
-    preview.push(table.headers.map((_, c) => table.cell(r, c)));
+    // Clipped: one 100 k-character cell must not become a 100 k-character table cell.
+    preview.push(table.headers.map((_, c) => clip(table.cell(r, c))));
     previewRows.push(table.rowOf(r));
   }
   post({

@@ -2,6 +2,7 @@
 // measurements with provenance, and the datasets shipped with the site (bundled at build time).
 import {
   flagCell,
+  MAX_CELL_CHARS,
   MAX_ISSUES,
   moreProblems,
   notANumber,
@@ -13,6 +14,8 @@ import {
   type Table,
 } from './csv';
 import sourcesJson from '../../../content/datasets/sources.json';
+import benchmarkTable from '../../../content/benchmarks.json';
+import { SETTINGS } from '../app/settings';
 
 export const SCHEMA = [
   'arch',
@@ -165,6 +168,38 @@ export interface Validated {
 
 export const MAX_MEASUREMENTS = 20_000;
 
+/** Architectures the model has. */
+const ARCHES = ['x86', 'arm64'];
+const TIME_UNITS = new Set(['ns', 'us', 'ms', 's', 'cycles']);
+
+/**
+ * Keys a `variant` may use: the settings vocabulary, the benchmarks' own settings and aliases
+ * (content/benchmarks.json), `kernel` (describes the measured system) and `costs.<name>`.
+ */
+const VARIANT_KEYS = new Set<string>([
+  ...SETTINGS.map((x) => x.key),
+  'kernel',
+  'cpus',
+  'variant',
+  ...Object.values(
+    benchmarkTable as Record<string, { settings: object; aliases?: Record<string, string> }>,
+  ).flatMap((b) => [
+    ...Object.keys(b.settings),
+    ...Object.keys(b.aliases ?? {}).map((a) => a.split('=')[0]),
+  ]),
+]);
+
+/** Variant keys (`key=value` pairs split on `;`) that are not in VARIANT_KEYS. */
+export function unknownVariantKeys(variant: string): string[] {
+  if (variant.includes('->')) return [];
+  return variant
+    .split(';')
+    .map((p) => p.trim())
+    .filter((p) => p.includes('='))
+    .map((p) => p.split('=')[0].trim())
+    .filter((k) => !VARIANT_KEYS.has(k) && !k.startsWith('costs.'));
+}
+
 /**
  * Mapped rows → measurements. Rows with an error are excluded (and listed); formula- or
  * markup-bearing text is kept inert and flagged. Several rows that differ only in value and
@@ -199,6 +234,15 @@ export function toMeasurements(
     for (const c of SCHEMA) {
       const v = cell(r, c);
       text[c] = v;
+      if (v.length > MAX_CELL_CHARS) {
+        fail(
+          c,
+          v.slice(0, 40),
+          `is ${v.length.toLocaleString('en-US')} characters long, over the ${MAX_CELL_CHARS.toLocaleString('en-US')}-character cell limit`,
+        );
+        text[c] = '';
+        continue;
+      }
       if (EXPECTED_TYPE[c] !== 'text') continue;
       const flag = flagCell(v);
       if (flag) {
@@ -240,6 +284,34 @@ export function toMeasurements(
     if (!ok || value === null) {
       excluded++;
       continue;
+    }
+    const warn = (c: SchemaColumn, v: string, message: string) =>
+      issue({ severity: 'warning', kind: 'value', row, column: columnName(c), value: v, message });
+    if (value < 0 && TIME_UNITS.has(unit!)) {
+      warn('value', text.value!.trim(), `is a negative ${unit} latency; kept, but check it`);
+    }
+    if (stddev !== null && stddev > Math.abs(value) && value !== 0) {
+      warn(
+        'stddev',
+        text.stddev!.trim(),
+        `is larger than the value (${value}); kept, but the runs vary more than the mean`,
+      );
+    }
+    const arch = (text.arch ?? '').trim();
+    if (arch && !ARCHES.includes(arch)) {
+      warn(
+        'arch',
+        arch,
+        `\`${arch}\` is not an architecture the model has (x86, arm64); kept, not predicted`,
+      );
+    }
+    const unknown = unknownVariantKeys(text.variant ?? '');
+    if (unknown.length) {
+      warn(
+        'variant',
+        text.variant!.trim(),
+        `uses ${unknown.map((k) => `\`${k}\``).join(', ')}, not a setting of the model; kept, not predicted`,
+      );
     }
     accepted++;
     const m: Measurement = {

@@ -99,13 +99,36 @@ export function toOverlayCharts(
   measurements: readonly Measurement[],
   predictionOf: (m: Measurement) => PredictionState,
 ): OverlayChartModel[] {
+  return chartsOf(chartGroups(measurements), predictionOf);
+}
+
+/** A chart's id and its measurements, before any prediction is asked for. */
+export type ChartGroup = readonly [id: string, measurements: Measurement[]];
+
+const collator = new Intl.Collator();
+
+/**
+ * The chartable measurements grouped per (benchmark, metric), in chart order. Cheap: a page
+ * can group 20 k distinct series, then plan and draw only the groups it shows.
+ */
+export function chartGroups(measurements: readonly Measurement[]): ChartGroup[] {
   const groups = new Map<string, Measurement[]>();
   for (const m of measurements) {
     if (m.variant.includes('->') || m.source === MODEL_SOURCE) continue;
     if (!isTimeUnit(m.unit) && !countOf(m)) continue;
     const id = `${m.benchmark} · ${m.metric}`;
-    groups.set(id, [...(groups.get(id) ?? []), m]);
+    const list = groups.get(id);
+    if (list) list.push(m);
+    else groups.set(id, [m]);
   }
+  return [...groups].sort((a, b) => collator.compare(a[0], b[0]));
+}
+
+/** The chart models of `groups` (a group with nothing chartable gives no chart). */
+export function chartsOf(
+  groups: readonly ChartGroup[],
+  predictionOf: (m: Measurement) => PredictionState,
+): OverlayChartModel[] {
   const charts: OverlayChartModel[] = [];
   for (const [id, ms] of groups) {
     const count = countOf(ms[0]);
@@ -114,7 +137,7 @@ export function toOverlayCharts(
     const variants = [...new Set(chart.points.map((p) => p.measurement.variant))];
     charts.push({ id, benchmark: ms[0].benchmark, metric: ms[0].metric, variants, ...chart });
   }
-  return charts.sort((a, b) => a.id.localeCompare(b.id));
+  return charts;
 }
 
 function countOf(m: Measurement): CountMetric | null {
@@ -181,7 +204,7 @@ function timeChart(
   predictionOf: (m: Measurement) => PredictionState,
 ): ChartBody {
   const ns = (m: Measurement) => toNs(m.value + (m.stddev ?? 0), m.unit as TimeUnit);
-  const unit = pickUnit(Math.max(...ms.map(ns)));
+  const unit = pickUnit(ms.reduce((a, m) => Math.max(a, ns(m)), -Infinity));
   const conv = (v: number, from: TimeUnit) => fromNs(toNs(v, from), unit);
   const { series, of } = seriesIndex();
   const points = ms.map((m): OverlayPoint => {

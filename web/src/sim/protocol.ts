@@ -95,9 +95,20 @@ export type WorkerMessage =
       info: ScenarioInfo;
       /** The step check's problem, '' when the step fits, null when none was asked. */
       stepProblem: string | null;
+      /** Set when the run's budget stopped it early: the trace is the partial run. */
+      budgetError: string | null;
     }
   /** After 'done': the timeline's model of the run, built in the worker (null if it failed). */
   | { type: 'view'; id: number; view: PrebuiltView | null; error?: string }
   | { type: 'described'; id: number; infos: ScenarioInfo[] }
   | { type: 'snapshot'; id: number; json: string }
-  | { type: 'error'; id: number; path: string; line: number; message: string; scenario: boolean };
+  | {
+      type: 'error';
+      id: number;
+      path: string;
+      line: number;
+      message: string;
+      scenario: boolean;
+      /** The WASM instance trapped: the worker must be replaced. */
+      trap?: boolean;
+    };

@@ -58,6 +58,11 @@ export interface RunResult {
   info: ScenarioInfo;
   /** Problem found checking the requested step against this run ('' = fits; null = not asked). */
   stepProblem: string | null;
+  /**
+   * Set when the run's budget (max_events, max_memory_mb) stopped it before its work was done:
+   * what stopped it and how to raise it. The trace and summary are the partial run.
+   */
+  budgetError: string | null;
 }
 
 /** A scenario the simulator refused, with the field and line at fault. */
@@ -71,6 +76,14 @@ export class ScenarioLoadError extends Error {
       [line ? `line ${line}` : '', path, detail].filter(Boolean).join(': ') || 'invalid scenario',
     );
     this.name = 'ScenarioLoadError';
+  }
+}
+
+/** The simulator trapped (a bug): its worker has been replaced; the message says so. */
+export class SimulatorCrash extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SimulatorCrash';
   }
 }
 
@@ -111,6 +124,7 @@ export function runScenario(text: string, opts: RunOptions = {}): RunResult {
     if (isWasmScenarioError(e)) throw new ScenarioLoadError(e.path, e.line, e.message);
     throw e;
   }
+  let trapped = false;
   try {
     while (!sim.runFor(200_000)) opts.onProgress?.(sim.events, sim.nowNs);
     return {
@@ -128,9 +142,14 @@ export function runScenario(text: string, opts: RunOptions = {}): RunResult {
         error: null,
       },
       stepProblem: opts.checkStep === undefined ? null : sim.checkStep(opts.checkStep),
+      budgetError: sim.budgetError || null,
     };
+  } catch (e) {
+    // A trapped instance cannot be freed (that throws and hides the trap): leave it.
+    trapped = e instanceof WebAssembly.RuntimeError;
+    throw e;
   } finally {
-    sim.free();
+    if (!trapped) sim.free();
   }
 }
 
@@ -230,11 +249,28 @@ export class SimSession {
     this.cancel();
   }
 
+  /**
+   * After a trap the worker's WASM instance is unusable: drop it (and what waits on it) so the
+   * next request starts a fresh worker, without a reload.
+   */
+  private replaceWorker(): void {
+    const old = this.worker;
+    this.worker = null;
+    old?.terminate();
+    const err = new Error('The simulator was restarted after a crash; run again.');
+    for (const p of this.pending.values()) {
+      p.reject(err);
+      p.view?.(null);
+    }
+    this.pending.clear();
+  }
+
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
     w.onmessage = (e: MessageEvent<WorkerMessage>) => this.receive(e.data);
     w.onerror = (e) => {
+      w.terminate();
       const err = new Error(`The simulator worker failed: ${e.message || 'unknown error'}`);
       for (const p of this.pending.values()) {
         p.reject(err);
@@ -268,10 +304,13 @@ export class SimSession {
       return;
     }
     if (msg.type === 'error') {
+      if (msg.trap) this.replaceWorker();
       p.reject(
         msg.scenario
           ? new ScenarioLoadError(msg.path, msg.line, msg.message)
-          : new Error(msg.message),
+          : msg.trap
+            ? new SimulatorCrash(msg.message)
+            : new Error(msg.message),
       );
       return;
     }
@@ -288,6 +327,7 @@ export class SimSession {
       trace,
       info: msg.info,
       stepProblem: msg.stepProblem,
+      budgetError: msg.budgetError,
     });
   }
 }

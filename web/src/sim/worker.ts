@@ -44,6 +44,7 @@ function describe(req: DescribeRequest) {
       sim.free();
       return info;
     } catch (err) {
+      if (err instanceof WebAssembly.RuntimeError) throw err;
       const msg = String(err);
       return { title: '', hook: '', description: '', arch: '', guide: 0, steps: [], error: msg };
     }
@@ -60,6 +61,18 @@ self.onmessage = async (
 ) => {
   const req = e.data;
   await ready;
+  try {
+    handle(req);
+  } catch (err) {
+    // Scenario and run errors are answered inside; what reaches here is a trap (or a bug) in
+    // a describe, snapshot or view request, or in building a Simulator.
+    const trap = err instanceof WebAssembly.RuntimeError;
+    const message = trap ? trapMessage(err) : String(err);
+    post({ type: 'error', id: req.id, path: '', line: 0, message, scenario: false, trap });
+  }
+};
+
+function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewRequest) {
   if (req.type === 'describe') {
     describe(req);
     return;
@@ -80,6 +93,7 @@ self.onmessage = async (
   try {
     sim = new Simulator(req.text, req.overrides, req.seed);
   } catch (err) {
+    if (err instanceof WebAssembly.RuntimeError) throw err;
     const x = err as { path?: string; line?: number; message?: string };
     const scenario = typeof x === 'object' && x !== null && 'path' in x;
     post({
@@ -108,18 +122,34 @@ self.onmessage = async (
         strings: sim.strings(),
         info: infoOf(sim),
         stepProblem: req.checkStep === undefined ? null : sim.checkStep(req.checkStep),
+        budgetError: sim.budgetError || null,
       },
       Object.values(columns).map((c) => (c as Float64Array).buffer),
     );
     last = sim;
     lastRun = req.id;
   } catch (err) {
-    sim.free();
-    post({ type: 'error', id: req.id, path: '', line: 0, message: String(err), scenario: false });
+    // A trapped instance is unusable: freeing it throws and would hide the real error. The
+    // page replaces this worker (and its WASM instance) on a trap.
+    const trap = err instanceof WebAssembly.RuntimeError;
+    if (!trap) sim.free();
+    post({
+      type: 'error',
+      id: req.id,
+      path: '',
+      line: 0,
+      message: trap ? trapMessage(err) : String(err),
+      scenario: false,
+      trap,
+    });
     return;
   }
   if (req.view) postView(req.id, sim, 'time');
-};
+}
+
+function trapMessage(err: WebAssembly.RuntimeError): string {
+  return `The simulator crashed (WebAssembly trap: ${err.message}). This is a bug in tlbscope: the run's settings reproduce it. A fresh simulator has been started.`;
+}
 
 // The page has the trace already; the timeline's model (indexes, arrows, generations) is built
 // here from a second copy of the columns, so the page stays responsive meanwhile.

@@ -2,19 +2,27 @@
 // predictions. Everything happens in the browser; an import never leaves the page.
 import { useMemo, useState } from 'react';
 import { shippedDatasets, type Dataset } from '../../content/datasets';
-import { toOverlayCharts } from '../../model/overlay';
+import { chartGroups, chartsOf } from '../../model/overlay';
 import { DatasetTable } from './DatasetTable';
 import { ImportPanel } from './ImportPanel';
 import { OverlayChart } from './OverlayChart';
 import { usePredictions } from './usePredictions';
 import './data.css';
 
+/** Charts drawn at once (each is an SVG with its own legend and verdicts). */
+export const MAX_CHARTS = 40;
+
 export function DataView() {
   const [imported, setImported] = useState<Dataset[]>([]);
   const datasets = useMemo(() => [...shippedDatasets, ...imported], [imported]);
   const measurements = useMemo(() => datasets.flatMap((d) => d.measurements), [datasets]);
-  const predictionOf = usePredictions(measurements);
-  const charts = toOverlayCharts(measurements, predictionOf);
+  // Drawn charts are capped: a file with 20 k distinct series would otherwise draw 20 k charts
+  // and plan 20 k model runs. Only the shown groups' measurements are planned and predicted.
+  const groups = useMemo(() => chartGroups(measurements), [measurements]);
+  const shown = useMemo(() => groups.slice(0, MAX_CHARTS), [groups]);
+  const charted = useMemo(() => shown.flatMap(([, ms]) => ms), [shown]);
+  const predictionOf = usePredictions(charted);
+  const charts = chartsOf(shown, predictionOf);
   const pending = charts.some((c) => c.points.some((p) => p.verdict.kind === 'pending'));
 
   return (
@@ -29,6 +37,13 @@ export function DataView() {
       </section>
       <section aria-labelledby="overlays-h">
         <h3 id="overlays-h">Measured vs predicted</h3>
+        {groups.length > shown.length && (
+          <p role="status" className="limit-note" data-testid="charts-capped">
+            Showing the first {shown.length} of {groups.length.toLocaleString('en-US')} charts (the
+            chart limit is {MAX_CHARTS}): each (benchmark, metric) pair is one chart. Import fewer
+            benchmarks or metrics at a time to see the rest.
+          </p>
+        )}
         <div className="overlay-grid">
           {charts.map((c) => (
             <OverlayChart key={c.id} chart={c} />

@@ -3,8 +3,12 @@
 import { sources, type Dataset } from '../../content/datasets';
 import { MODEL_SOURCE } from '../../model/overlay';
 
+/** Rows drawn per dataset: a 20,000-row import would take seconds to render in full. */
+export const SHOWN_MEASUREMENTS = 500;
+
 export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove?: () => void }) {
   const ms = dataset.measurements;
+  const shown = ms.length > SHOWN_MEASUREMENTS ? ms.slice(0, SHOWN_MEASUREMENTS) : ms;
   const sourceIds = [...new Set(ms.map((m) => m.source))];
   const kind = ms[0]?.origin.kind ?? 'shipped';
   return (
@@ -83,7 +87,7 @@ export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove
           </tr>
         </thead>
         <tbody>
-          {ms.map((m, i) => (
+          {shown.map((m, i) => (
             <tr key={i}>
               <td>{m.benchmark}</td>
               <td>
@@ -108,6 +112,12 @@ export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove
           ))}
         </tbody>
       </table>
+      {shown.length < ms.length && (
+        <p className="limit-note">
+          The table shows the first {SHOWN_MEASUREMENTS.toLocaleString('en-US')} of{' '}
+          {ms.length.toLocaleString('en-US')} numbers; the charts use all of them.
+        </p>
+      )}
     </details>
   );
 }

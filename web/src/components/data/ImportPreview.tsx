@@ -1,7 +1,13 @@
 // The dry run of an import: detected column types, the mapping to the schema, the first rows
 // as inert text, and every problem located by row and column — before anything is added.
 import { describeIssue, type Issue } from '../../content/csv';
-import { EXPECTED_TYPE, SCHEMA, type Dataset, type Mapping } from '../../content/datasets';
+import {
+  EXPECTED_TYPE,
+  MAX_MEASUREMENTS,
+  SCHEMA,
+  type Dataset,
+  type Mapping,
+} from '../../content/datasets';
 import type { ImportState } from './useCsvImport';
 
 const SHOWN_ROWS = 12;
@@ -36,6 +42,13 @@ export function ImportPreview({
         {validated &&
           ` ${validated.accepted.toLocaleString('en-US')} rows accepted, ${validated.excluded.toLocaleString('en-US')} excluded, ${validated.measurements.length.toLocaleString('en-US')} measurements.`}
       </p>
+      {validated && validated.truncated > 0 && (
+        <p role="alert" className="limit-note" data-testid="import-truncated">
+          Only the first {MAX_MEASUREMENTS.toLocaleString('en-US')} measurements are kept (the
+          measurement limit); {validated.truncated.toLocaleString('en-US')} more were left out.
+          Split the file, or aggregate per-run rows before importing.
+        </p>
+      )}
       {missing && (
         <div role="alert" className="error-panel import-error" data-error-kind="missing-column">
           <h4>Missing column</h4>

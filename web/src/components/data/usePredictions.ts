@@ -13,10 +13,14 @@ import type { Measurement } from '../../content/datasets';
 import type { PredictionState } from '../../model/overlay';
 import { RunCancelled, SimSession } from '../../sim/session';
 
+/** Distinct model runs one page starts for measured data (each takes up to a second). */
+export const MAX_MODEL_RUNS = 100;
+
 export function usePredictions(measurements: readonly Measurement[]) {
   const [results, setResults] = useState<ReadonlyMap<string, PredictionState>>(new Map());
   const session = useRef<SimSession | null>(null);
   const started = useRef(new Set<string>());
+  const overCap = useRef(new Set<string>());
   const plans = useMemo(() => {
     const byMeasurement = new Map<Measurement, PredictionPlan>();
     for (const m of measurements) byMeasurement.set(m, planPrediction(m));
@@ -27,7 +31,13 @@ export function usePredictions(measurements: readonly Measurement[]) {
     type Run = Extract<PredictionPlan, { status: 'run' }>;
     const todo = new Map<string, Run>();
     for (const p of plans.values()) {
-      if (p.status === 'run' && !started.current.has(p.key)) todo.set(p.key, p);
+      if (p.status !== 'run' || started.current.has(p.key)) continue;
+      // Each distinct variant is a model run: beyond the cap, say so instead of running it.
+      if (started.current.size + todo.size >= MAX_MODEL_RUNS) {
+        overCap.current.add(p.key);
+        continue;
+      }
+      todo.set(p.key, p);
     }
     if (!todo.size) return;
     for (const p of todo.values()) started.current.add(p.key);
@@ -75,6 +85,7 @@ export function usePredictions(measurements: readonly Measurement[]) {
       session.current?.dispose();
       session.current = null;
       started.current.clear();
+      overCap.current.clear();
     },
     [],
   );
@@ -82,6 +93,17 @@ export function usePredictions(measurements: readonly Measurement[]) {
   return (m: Measurement): PredictionState => {
     const p = plans.get(m) ?? planPrediction(m);
     if (p.status === 'none') return p;
-    return results.get(p.key) ?? { status: 'pending' };
+    const r = results.get(p.key);
+    if (r) return r;
+    if (
+      overCap.current.has(p.key) ||
+      (!started.current.has(p.key) && started.current.size >= MAX_MODEL_RUNS)
+    ) {
+      return {
+        status: 'none',
+        reason: `not run: the page runs the model for at most ${MAX_MODEL_RUNS} distinct variants (the model-run limit)`,
+      };
+    }
+    return { status: 'pending' };
   };
 }
