@@ -39,6 +39,8 @@ export function asRun(p: ParsedRecording, provenance: string | null = null): Rec
     summary: p.summary,
     info: { title, hook: '', description, arch: 'x86', guide: 0, steps: [], error: null },
     stepProblem: null,
+    // A recording is read, not simulated: no run budget can have stopped it.
+    budgetError: null,
     recording: {
       name: p.name,
       format: FORMAT_NAMES[p.format],
