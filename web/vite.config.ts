@@ -59,5 +59,8 @@ export default defineConfig({
     root: repo,
     include: ['web/src/**/*.test.ts', 'web/cli/**/*.test.mjs'],
     environment: 'node',
+    // The CLI tests start Node processes that load the WASM build and run whole scenarios; on a
+    // loaded 2-core machine one can take well over the 5 s default without anything being wrong.
+    testTimeout: 60_000,
   },
 });
