@@ -5,6 +5,7 @@ import type { Explorer } from '../app/useExplorer';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
 import { initiatorOf } from '../model/ipis';
+import { titleForRun } from '../model/runWords';
 import type { RunResult } from '../sim/session';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
@@ -92,7 +93,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
         {a && (
           <>
             <section className="intro">
-              <h2>{a.title}</h2>
+              <h2 data-run-title>{titleForRun(a.title, a.trace.cpus)}</h2>
               {guide.index === null && <Prose text={a.description} />}
               {guide.index === null && guide.steps.length > 0 && (
                 <p>
