@@ -54,6 +54,10 @@ struct ScenarioFile {
     /// Narrated steps of a guided scenario (see `steps.rs`).
     #[serde(default)]
     steps: Vec<StepSection>,
+    /// What the numbers in the title, summary and description are (see `steps::Step::claims`),
+    /// checked against a run of the file's own settings.
+    #[serde(default)]
+    claims: Vec<String>,
 }
 
 /// One `[[steps]]` table: what the reader looks at, and what the timeline shows.
@@ -82,6 +86,9 @@ struct StepSection {
     answer: Option<String>,
     /// A measured dataset id (content/datasets/<id>.csv) to show beside the step.
     dataset: Option<String>,
+    /// What each number in the text is, e.g. `"26 µs = wakeup_latency_ns.max"`.
+    #[serde(default)]
+    claims: Vec<String>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -923,6 +930,7 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         notes: Vec::new(),
         guide,
         steps,
+        claims: f.claims,
     })
 }
 
@@ -977,6 +985,7 @@ fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step, SimError>
         question: st.question,
         answer: st.answer,
         dataset: st.dataset,
+        claims: st.claims,
         line: 0,
     })
 }
