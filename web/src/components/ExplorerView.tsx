@@ -75,6 +75,8 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
           overrides={url.overrides}
           onChange={(overrides) => onUrl({ ...url, overrides })}
           arch={a?.info.arch ?? 'x86'}
+          effective={a?.info.settings}
+          stepSet={guide.step?.set}
         />
         {url.compare && (
           <Controls
@@ -82,6 +84,8 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
             overrides={url.overridesB}
             onChange={(overridesB) => onUrl({ ...url, overridesB })}
             arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
+            effective={b?.info.settings}
+            stepSet={guide.step?.compare ?? undefined}
           />
         )}
       </aside>
