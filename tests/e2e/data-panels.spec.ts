@@ -1,8 +1,12 @@
 // The Data view as a reader sees it: one panel per source and machine on its own axis, so the
 // seed's 2.5278 vs 2.5508 µs stays visible beside a 14.5 µs local run; whole variant labels;
 // measured and predicted marks apart; plots as wide as their card; log and difference axes.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 const centreY = async (l: Locator) => {
   const b = (await l.boundingBox())!;
@@ -57,4 +61,20 @@ test('the axis can be a log scale or each variant’s difference from the first'
   await expect(seed.locator('.y-label')).toHaveText('op_latency (% vs flush_info=percpu)');
   await expect(seed.locator('line.zero')).toHaveCount(1);
   await expect(chart.getByLabel('log scale')).toBeDisabled();
+});
+
+test('an imported dataset survives a reload until the reader removes it', async ({ sim, page }) => {
+  await sim.openData();
+  await sim.importCsv(resolve(here, '../fixtures/good.csv'));
+  await page.getByRole('button', { name: 'Add 2 measurements to the charts' }).click();
+  const kept = page.locator('details.dataset[data-file="good.csv"]');
+  await expect(kept).toContainText('kept in this browser');
+  await sim.openData();
+  await expect(kept).toContainText('my-lab');
+  await expect(page.locator('.overlay-chart').first()).toContainText('(my-lab)');
+  await kept.getByRole('button', { name: 'Remove' }).click();
+  await expect(kept).toHaveCount(0);
+  await sim.openData();
+  await expect(page.locator('details.dataset').first()).toBeVisible();
+  await expect(kept).toHaveCount(0);
 });
