@@ -5,6 +5,7 @@ import { openDatasetStore } from '../../content/datasetStore';
 import { shippedDatasets, type Dataset } from '../../content/datasets';
 import { toOverlayCharts } from '../../model/overlay';
 import { DatasetTable } from './DatasetTable';
+import { FitPanel } from './FitPanel';
 import { ImportPanel } from './ImportPanel';
 import { OverlayChart } from './OverlayChart';
 import { usePredictions } from './usePredictions';
@@ -80,11 +81,13 @@ export function DataView() {
       <section aria-labelledby="datasets-h">
         <h3 id="datasets-h">Datasets</h3>
         {datasets.map((d) => (
-          <DatasetTable
-            key={`${d.measurements[0]?.origin.kind ?? 'x'}:${d.file}`}
-            dataset={d}
-            onRemove={imported.includes(d) ? () => remove(d) : undefined}
-          />
+          <div key={`${d.measurements[0]?.origin.kind ?? 'x'}:${d.file}`}>
+            <DatasetTable
+              dataset={d}
+              onRemove={imported.includes(d) ? () => remove(d) : undefined}
+            />
+            {imported.includes(d) && <FitPanel dataset={d} />}
+          </div>
         ))}
       </section>
     </div>
