@@ -8,14 +8,15 @@ export const USAGE = `usage:
                  [--costs file] [--seed N] [--format csv|json]
   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
   tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
-               [--out fitted.toml] [--max-runs N] [--format text|json]
+               [--out fitted.toml] [--max-runs N] [--map column=header ...] [--format text|json]
 
 Settings use the simulator's vocabulary, e.g. --set flush_info=stack --set preempt=preemptible_wait
 --set cpus=16 --set costs.ipi_delivery_ns=800. A sweep runs every combination of its --vary lists.
 --costs applies a [machine] preset + [costs] file (what fit --out writes) as --set overrides.
 calibrate compares the presets with the seed measurements (content/calibration.json); it exits 1
 if a row is out of tolerance (known gaps too with --strict). fit adjusts cost parameters by least
-squares to the op_latency rows of a dataset CSV and prints them with the residual of each row.
+squares to the op_latency rows of a dataset CSV and prints them with the residual of each row;
+it finds columns by the same names and synonyms as the page's import (--map names any other).
 `;
 
 export function parseArgs(argv) {
@@ -74,6 +75,9 @@ export function parseArgs(argv) {
     } else if (a === '--benchmark' || a === '--machine' || a === '--out') {
       only(a, 'fit');
       out[a.slice(2)] = value();
+    } else if (a === '--map') {
+      only(a, 'fit');
+      (out.map ??= []).push(value());
     } else if (a === '--params') {
       only(a, 'fit');
       const v = value();

@@ -3,13 +3,14 @@
 // over the simulator itself, with forward-difference Jacobians: bounded, deterministic (costs
 // are integers, every run is seeded), and capped in simulator runs.
 import { readFileSync } from 'node:fs';
-import { BENCHMARKS_FILE, loadJson, parseDataset, readSummaryPath } from './calibrate.mjs';
+import { BENCHMARKS_FILE, loadJson, readSummaryPath } from './calibrate.mjs';
 import {
   defaultParams as defaultParamsOf,
   FitError,
   fitCosts,
   selectRows as selectRowsOf,
 } from '../src/model/fitCore.mjs';
+import { parseMaps, readMappedCsv } from './mappedCsv.mjs';
 import { runOnce, ScenarioFailure } from './run.mjs';
 import { readScenarioArg } from './wasm.mjs';
 
@@ -173,6 +174,7 @@ export function costsFileOverrides(text, file) {
   return out;
 }
 
-export function readCsv(path) {
-  return parseDataset(readFileSync(path, 'utf8'), path);
+/** The dataset at `path`, its columns mapped as the page maps them (plus `--map` entries). */
+export function readCsv(path, maps = []) {
+  return readMappedCsv(readFileSync(path, 'utf8'), path, parseMaps(maps, path));
 }
