@@ -58,7 +58,8 @@ test('the axis can be a log scale or each variant’s difference from the first'
   await expect(chart.locator('.panel svg').first()).toHaveAttribute('data-scale', 'log');
   await chart.getByLabel('% difference from the first variant').check();
   const seed = chart.locator('.panel', { hasText: 'seed-000' });
-  await expect(seed.locator('.y-label')).toHaveText('op_latency (% vs flush_info=percpu)');
+  await expect(seed.locator('.y-label')).toHaveText('op_latency (% vs the first variant)');
+  await expect(seed.locator('figcaption')).toContainText('difference from flush_info=percpu');
   await expect(seed.locator('line.zero')).toHaveCount(1);
   await expect(chart.getByLabel('log scale')).toBeDisabled();
 });

@@ -32,7 +32,7 @@ export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow 
     ],
     ['High-priority wakeup latency (max)', wake ? formatNs(wake.max) : NO_SAMPLES],
     ['IPIs sent', String(summary.ipis)],
-    ['TLBI broadcasts', num(summary.broadcasts)?.toLocaleString('en-US') ?? null],
+    ['TLBI broadcasts', arm64 ? (num(summary.broadcasts)?.toLocaleString('en-US') ?? null) : null],
     [
       'Interconnect queue per broadcast (p50 / max)',
       arm64 ? (queue ? `${formatNs(queue.p50)} / ${formatNs(queue.max)}` : NO_SAMPLES) : null,

@@ -40,7 +40,8 @@ describe('panelsOf', () => {
 
   it('shows each variant as its percent difference from the first, predictions too', () => {
     const [seed] = panelsOf(chart, 'difference');
-    expect(seed.unit).toBe('% vs flush_info=percpu');
+    expect(seed.unit).toBe('% vs the first variant');
+    expect(seed.reference).toBe('flush_info=percpu');
     const [ref, unaligned] = seed.points;
     expect(ref.value).toBe(0);
     expect(unaligned.value).toBeCloseTo((2.5508 / 2.5278 - 1) * 100, 6);

@@ -20,7 +20,7 @@ export interface Panel {
   title: string;
   variants: string[];
   points: PanelPoint[];
-  /** The axis unit: the chart's, or `% vs <variant>` in difference mode. */
+  /** The axis unit: the chart's, or a percentage in difference mode (see `reference`). */
   unit: string;
   /** The unit of the measured values themselves (the chart's), for tooltips. */
   valueUnit: string;
@@ -63,7 +63,7 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
       title: `measured on ${s.machine} (${s.source})`,
       variants,
       points,
-      unit: ref ? `% vs ${ref.measurement.variant}` : chart.unit,
+      unit: ref ? '% vs the first variant' : chart.unit,
       valueUnit: chart.unit,
       reference: ref ? ref.measurement.variant : null,
       domain: domainOf(points, !!ref),

@@ -119,7 +119,7 @@ describe('renderMeasured', () => {
     );
     const diff = render(ms, { log: false, difference: true });
     expect(diff.querySelector('text.y-label')!.textContent).toBe(
-      'op_latency (% vs flush_info=percpu)',
+      'op_latency (% vs the first variant)',
     );
     expect(diff.querySelectorAll('line.zero')).toHaveLength(1);
   });

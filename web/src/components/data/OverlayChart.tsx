@@ -34,6 +34,12 @@ function PanelSvg({
           aria-hidden
         />{' '}
         {panel.title}
+        {panel.reference && (
+          <>
+            {' '}
+            — % difference from <code>{panel.reference}</code>
+          </>
+        )}
       </figcaption>
       <svg ref={ref} role="img" aria-label={`${metric}, ${panel.title}: measured vs predicted`} />
     </figure>
