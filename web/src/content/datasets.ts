@@ -13,13 +13,7 @@ import {
   type Table,
 } from './csv';
 import sourcesJson from '../../../content/datasets/sources.json';
-import {
-  REQUIRED,
-  SCHEMA,
-  suggestMapping,
-  UNIT_ALIASES,
-  type SchemaColumn,
-} from './columns.mjs';
+import { REQUIRED, SCHEMA, suggestMapping, UNIT_ALIASES, type SchemaColumn } from './columns.mjs';
 
 export { REQUIRED, SCHEMA, suggestMapping } from './columns.mjs';
 export type { SchemaColumn } from './columns.mjs';
