@@ -45,6 +45,10 @@ test('a preset fitted to an imported CSV, with residuals, runs in any scenario',
   const pct = Number(await row.locator('[data-residual-pct]').getAttribute('data-residual-pct'));
   expect(pct).toBeCloseTo((on.mean / 1220 - 1) * 100, 6);
 
+  // The fit ran x86-pcid-pingpong-bench; its x86 preset is offered to x86 scenarios only.
+  const pick = result.getByRole('combobox');
+  await expect(pick).toHaveValue('x86-pcid-pingpong-bench');
+  await expect(pick.locator('option[value="arm64-asid-rollover"]')).toHaveCount(0);
   // Use the fitted machine in another scenario.
   await result.getByRole('combobox').selectOption('x86-munmap-shootdown');
   const link = page.getByTestId('use-fitted');

@@ -2,6 +2,7 @@
 // then open any scenario with the fitted costs (`machine=<preset>` + `costs.*` overrides).
 import { useEffect, useRef, useState } from 'react';
 import type { Dataset } from '../../content/datasets';
+import { BENCHMARK_MODELS } from '../../content/benchmarks';
 import { scenarios } from '../../content/scenarios';
 import { fitRowsOf, fittedOverrides, scenarioLink } from '../../model/fitted';
 import { fitInWorker, type Fitted } from '../../sim/fitSession';
@@ -13,11 +14,12 @@ type State =
   | { kind: 'error'; message: string };
 
 const texts = Object.fromEntries(scenarios.map((s) => [s.id, s.text]));
+const archOf = (text: string) => /^arch\s*=\s*"(\w+)"/m.exec(text)?.[1] ?? 'x86';
 const us = (ns: number) => `${(ns / 1000).toFixed(4)} µs`;
 
 export function FitPanel({ dataset }: { dataset: Dataset }) {
   const [state, setState] = useState<State>({ kind: 'idle' });
-  const [target, setTarget] = useState(scenarios[0]?.id ?? '');
+  const [target, setTarget] = useState('');
   const cancelRef = useRef<(() => void) | null>(null);
   useEffect(() => () => cancelRef.current?.(), []);
 
@@ -28,7 +30,11 @@ export function FitPanel({ dataset }: { dataset: Dataset }) {
     cancelRef.current = job.cancel;
     setState({ kind: 'running', line: 'starting…', cancel: job.cancel });
     job.done.then(
-      (fitted) => setState({ kind: 'done', fitted }),
+      (fitted) => {
+        // Start from the scenario the fit ran: the preset belongs to its architecture.
+        setTarget(BENCHMARK_MODELS[fitted.result.residuals[0]?.benchmark]?.scenario ?? '');
+        setState({ kind: 'done', fitted });
+      },
       (e: unknown) =>
         setState((s) =>
           s.kind === 'running' ? { kind: 'error', message: String((e as Error).message ?? e) } : s,
@@ -74,6 +80,11 @@ function FitResultView({
 }) {
   const r = fitted.result;
   const overrides = fittedOverrides(r);
+  const fittedOn = BENCHMARK_MODELS[r.residuals[0]?.benchmark]?.scenario;
+  const arch = fittedOn && texts[fittedOn] ? archOf(texts[fittedOn]) : null;
+  // A preset is one architecture's: offer the scenarios of that architecture.
+  const offered = scenarios.filter((s) => arch === null || archOf(s.text) === arch);
+  const chosen = offered.some((s) => s.id === target) ? target : (offered[0]?.id ?? '');
   return (
     <div className="fit-result" data-testid="fit-result">
       <p>
@@ -138,15 +149,15 @@ function FitResultView({
       <p className="fit-use">
         <label>
           Run a scenario with this machine:{' '}
-          <select value={target} onChange={(e) => onTarget(e.target.value)}>
-            {scenarios.map((s) => (
+          <select value={chosen} onChange={(e) => onTarget(e.target.value)}>
+            {offered.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.id}
               </option>
             ))}
           </select>
         </label>{' '}
-        <a href={scenarioLink(target, overrides)} data-testid="use-fitted">
+        <a href={scenarioLink(chosen, overrides)} data-testid="use-fitted">
           open it with {overrides.map((o) => o).join(' ')}
         </a>
       </p>
