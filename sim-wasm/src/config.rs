@@ -381,6 +381,9 @@ pub struct Config {
     pub guide: Option<u32>,
     /// Narrated steps (empty for sandbox-only scenarios).
     pub steps: Vec<crate::steps::Step>,
+    /// What the numbers in the title, summary and description are (checked by the content
+    /// tests against a run of the file's own settings; see `steps::Step::claims`).
+    pub claims: Vec<String>,
 }
 
 impl Config {

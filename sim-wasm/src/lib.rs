@@ -25,6 +25,7 @@ pub mod rng;
 pub mod scenario;
 pub mod sched;
 pub mod session;
+pub mod settings;
 pub mod snapshot;
 pub mod steps;
 pub mod summary;
@@ -176,6 +177,18 @@ impl Simulator {
     #[wasm_bindgen(js_name = stepsJson)]
     pub fn steps_json(&self) -> String {
         self.session.steps_json()
+    }
+    /// Every setting the run used, in the `--set` vocabulary, as a JSON object of strings
+    /// (`{"cpus":"4","flush_info":"percpu",…}`): the values the page's controls show.
+    #[wasm_bindgen(js_name = settingsJson)]
+    pub fn settings_json(&self) -> String {
+        settings::effective_json(self.session.config())
+    }
+    /// The file-level `claims` (what the numbers in its title, summary and description are) as
+    /// a JSON array of strings; the steps carry their own in `stepsJson`.
+    #[wasm_bindgen(js_name = claimsJson)]
+    pub fn claims_json(&self) -> String {
+        serde_json::to_string(&self.session.config().claims).unwrap_or_else(|_| "[]".into())
     }
     /// After a run of step `index`'s settings: "" if the step fits the run, else the problem.
     #[wasm_bindgen(js_name = checkStep)]

@@ -55,6 +55,10 @@ struct ScenarioFile {
     /// Narrated steps of a guided scenario (see `steps.rs`).
     #[serde(default)]
     steps: Vec<StepSection>,
+    /// What the numbers in the title, summary and description are (see `steps::Step::claims`),
+    /// checked against a run of the file's own settings.
+    #[serde(default)]
+    claims: Vec<String>,
 }
 
 /// One `[[steps]]` table: what the reader looks at, and what the timeline shows.
@@ -85,6 +89,9 @@ struct StepSection {
     dataset: Option<String>,
     /// A kernel recording id (content/recordings/<id>.trace) to show beside the step.
     recording: Option<String>,
+    /// What each number in the text is, e.g. `"26 µs = wakeup_latency_ns.max"`.
+    #[serde(default)]
+    claims: Vec<String>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -969,6 +976,7 @@ fn validate(f: ScenarioFile) -> Result<Config, SimError> {
         notes: Vec::new(),
         guide,
         steps,
+        claims: f.claims,
     };
     check_state_fits(&cfg)?;
     Ok(cfg)
@@ -1056,6 +1064,7 @@ fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step, SimError>
         answer: st.answer,
         dataset: st.dataset,
         recording: st.recording,
+        claims: st.claims,
         line: 0,
     })
 }

@@ -31,6 +31,12 @@ pub struct Step {
     pub dataset: Option<String>,
     /// Id of a kernel recording (content/recordings/<id>.trace) to show beside the step.
     pub recording: Option<String>,
+    /// What each number the text states is, so that a test can hold the text to the run:
+    /// `"<words as written> = <what they measure>"`, e.g. `"26 µs = wakeup_latency_ns.max"`,
+    /// `"3 IPIs = ipis"`, `"6.6 µs = time(AsidRollover)"`, `"30 µs = input"` (a number the
+    /// file sets) or `"16.7 ms = source"` (quoted from `content/sources/`). The grammar and
+    /// its checks are in `tests/content_claims.rs`; the simulator itself ignores them.
+    pub claims: Vec<String>,
     /// 1-based line of the step's `[[steps]]` header in the file.
     pub line: u32,
 }

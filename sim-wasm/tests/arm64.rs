@@ -282,3 +282,47 @@ fn copy_on_write_after_fork_gains_far_less_than_the_mprotect_loop() {
     assert!(cow > 1.05 && cow < 2.0, "cow x{cow:.2}");
     assert!(mp > 5.0 * cow, "mprotect x{mp:.1} vs cow x{cow:.2}");
 }
+
+/// The rollover scenario's card says a rollover sends no IPI and no broadcast while its summary
+/// counts hundreds of TLBI broadcasts: both are true only if every broadcast comes from a
+/// process's own `madvise` flush and none from the allocator (`arch/arm64/mm/context.c` pays
+/// the rollover with `local_flush_tlb_all()` at each CPU's next switch).
+#[test]
+fn asid_rollovers_send_no_ipi_and_no_broadcast_and_every_broadcast_is_a_madvise_flush() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../content/scenarios/arm64-asid-rollover.toml"
+    );
+    let s = run(&std::fs::read_to_string(path).unwrap(), &[]);
+    let t = s.trace();
+    let sum = s.summary();
+    assert!(sum.asid_rollovers > 10, "the scenario must roll over often");
+    assert_eq!(sum.ipis, 0);
+    // 20 processes × 30 iterations of `touch 0 4; madvise 1; …`.
+    assert_eq!(sum.broadcasts, 600);
+    assert_eq!(count(t, EventKind::TlbiBroadcast), 600);
+    let kind = |r: usize| t.kind[r];
+    for b in t.rows_of(EventKind::TlbiBroadcast) {
+        let mut r = b;
+        let mut from_flush = false;
+        while t.parent[r] >= 0 {
+            r = t.parent[r] as usize;
+            assert_ne!(
+                kind(r),
+                EventKind::AsidRollover as u8,
+                "row {b}: caused by a rollover"
+            );
+            from_flush |= kind(r) == EventKind::FlushRange as u8;
+        }
+        assert!(
+            from_flush,
+            "row {b}: a broadcast that no flush_tlb_range() caused"
+        );
+    }
+    // Every CPU pays for a rollover with a local full flush (`LocalTlbi`, arg 2) instead.
+    let local_all = t
+        .rows_of(EventKind::LocalTlbi)
+        .filter(|&r| t.arg[r] == 2.0)
+        .count();
+    assert!(local_all as u64 >= sum.asid_rollovers);
+}

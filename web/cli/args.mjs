@@ -9,7 +9,7 @@ export const USAGE = `usage:
                  [--costs file] [--seed N] [--format csv|json]
   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
   tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
-               [--out fitted.toml] [--max-runs N] [--format text|json]
+               [--out fitted.toml] [--max-runs N] [--map column=header ...] [--format text|json]
   tlbscope import <recording> [--format text|json|perfetto]
 
 Settings use the simulator's vocabulary, e.g. --set flush_info=stack --set preempt=preemptible_wait
@@ -17,7 +17,8 @@ Settings use the simulator's vocabulary, e.g. --set flush_info=stack --set preem
 --costs applies a [machine] preset + [costs] file (what fit --out writes) as --set overrides.
 calibrate compares the presets with the seed measurements (content/calibration.json); it exits 1
 if a row is out of tolerance (known gaps too with --strict). fit adjusts cost parameters by least
-squares to the op_latency rows of a dataset CSV and prints them with the residual of each row.
+squares to the op_latency rows of a dataset CSV and prints them with the residual of each row;
+it finds columns by the same names and synonyms as the page's import (--map names any other).
 import reads a kernel recording (tracefs trace / trace_pipe text, trace-cmd report, perf script;
 bench/kit/trace.sh records one) and prints its summary; it exits 1 only when nothing could be read.
 --format perfetto writes the run or recording as a Chrome JSON trace for ui.perfetto.dev.
@@ -83,6 +84,9 @@ export function parseArgs(argv) {
     } else if (a === '--benchmark' || a === '--machine' || a === '--out') {
       only(a, 'fit');
       out[a.slice(2)] = value();
+    } else if (a === '--map') {
+      only(a, 'fit');
+      (out.map ??= []).push(value());
     } else if (a === '--params') {
       only(a, 'fit');
       const v = value();

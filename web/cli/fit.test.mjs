@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDataset } from './calibrate.mjs';
 import { costsFileOverrides, defaultParams, fit, selectRows, toToml } from './fit.mjs';
+import { readMappedCsv } from './mappedCsv.mjs';
 import { runOnce } from './run.mjs';
+import { parseCsvText } from '../src/content/csv';
+import { suggestMapping, toMeasurements } from '../src/content/datasets';
 import { loadWasm, readScenarioArg } from './wasm.mjs';
 
 const cli = (...args) => spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8' });
@@ -147,5 +150,47 @@ describe('tlbscope fit', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/bad\.csv:2: column `value`: `fast` is not a number/);
     expect(cli('fit').status).toBe(2);
+  });
+});
+
+describe('tlbscope fit reads the columns the page maps', () => {
+  // Other names for every column, in another order, with an extra column: what a benchmark
+  // script writes and the page's import maps without help.
+  const MAPPED = `Host,Workload,Config,Measure,Mean (us),Units,Std,Samples,Notes
+my-vm,pcid-pingpong,pcid=on,op_latency,1.22,µs,0.01,5,first
+my-vm,pcid-pingpong,pcid=off,op_latency,1.40,usec,0.01,5,second
+`;
+
+  it('maps a file the same way as the page: same rows, values and units', () => {
+    const cliRows = readMappedCsv(MAPPED, 'mapped.csv');
+    const table = parseCsvText(MAPPED);
+    const page = toMeasurements(table, suggestMapping(table.headers), {
+      kind: 'imported',
+      file: 'mapped.csv',
+    }).measurements;
+    expect(
+      cliRows.map((r) => [r.line, r.machine, r.benchmark, r.variant, r.metric, r.value, r.unit]),
+    ).toEqual(
+      page.map((m) => [m.rows[0], m.machine, m.benchmark, m.variant, m.metric, m.value, m.unit]),
+    );
+  });
+
+  it('fits it from the command line, and --map names a column no synonym finds', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tlbscope-fit-'));
+    const file = join(dir, 'mapped.csv');
+    writeFileSync(file, MAPPED);
+    const r = cli('fit', file, '--max-runs', '40');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/line 2\s+pcid-pingpong pcid=on op_latency: measured 1\.2200 us/);
+    const odd = join(dir, 'odd.csv');
+    writeFileSync(odd, MAPPED.replace('Mean (us)', 'latency'));
+    const refused = cli('fit', odd);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/odd\.csv:1: no column for `value`.*--map value=<header>/);
+    const mapped = cli('fit', odd, '--map', 'value=latency', '--max-runs', '40');
+    expect(mapped.status, mapped.stderr).toBe(0);
+    expect(mapped.stdout).toMatch(
+      /line 3\s+pcid-pingpong pcid=off op_latency: measured 1\.4000 us/,
+    );
   });
 });

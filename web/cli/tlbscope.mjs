@@ -48,7 +48,7 @@ async function main(argv) {
     return report.failures > 0 || (args.strict && report.gaps > 0) ? 1 : 0;
   }
   if (args.command === 'fit') {
-    const { selected, skipped } = selectRows(readCsv(args.scenario), {
+    const { selected, skipped } = selectRows(readCsv(args.scenario, args.map), {
       benchmark: args.benchmark,
     });
     if (selected.length === 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsFor, valueOf, withValue } from './settings';
+import { controlState, settingsFor, valueOf, withValue } from './settings';
 
 describe('override lists', () => {
   it('read the last assignment of a key', () => {
@@ -32,5 +32,34 @@ describe('settings by architecture', () => {
       expect(x86).toContain(shared);
       expect(arm).toContain(shared);
     }
+  });
+});
+
+describe('controlState', () => {
+  const effective = { flush_info: 'percpu', cpus: '4', preempt: 'pinned' };
+
+  it('shows the value the run used and says it is the scenario’s when nothing overrides it', () => {
+    expect(controlState('flush_info', [], effective)).toEqual({
+      value: 'percpu',
+      source: 'scenario',
+      overridden: false,
+    });
+  });
+
+  it('credits an override to the guided step that sets it, any other to the reader', () => {
+    const set = ['preempt=preemptible_wait'];
+    expect(controlState('preempt', set, effective, set)).toMatchObject({
+      value: 'preemptible_wait',
+      source: 'step',
+    });
+    expect(controlState('cpus', [...set, 'cpus=64'], effective, set)).toMatchObject({
+      value: '64',
+      source: 'you',
+      overridden: true,
+    });
+  });
+
+  it('shows nothing rather than a guess before the first run reports its settings', () => {
+    expect(controlState('cpus', [], undefined).value).toBe('');
   });
 });

@@ -176,3 +176,32 @@ export function withValue(
   const rest = overrides.filter((o) => !o.startsWith(`${key}=`));
   return value === undefined || value === '' ? rest : [...rest, `${key}=${value}`];
 }
+
+/** Where the value a control shows comes from. */
+export type SettingSource = 'scenario' | 'step' | 'you';
+
+export interface ControlState {
+  /** The value in effect ('' while no run has reported it). */
+  value: string;
+  source: SettingSource;
+  /** Whether the reader may reset it to the scenario's own value. */
+  overridden: boolean;
+}
+
+/**
+ * What a control shows: the value the run used (its file, its preset's defaults, or an
+ * override), and whose choice it is. An override the current guided step sets is the step's,
+ * any other override the reader's.
+ */
+export function controlState(
+  key: string,
+  overrides: readonly string[],
+  effective: Readonly<Record<string, string>> | undefined,
+  stepSet: readonly string[] = [],
+): ControlState {
+  const own = valueOf(overrides, key);
+  if (own === undefined)
+    return { value: effective?.[key] ?? '', source: 'scenario', overridden: false };
+  const source = valueOf(stepSet, key) === own ? 'step' : 'you';
+  return { value: own, source, overridden: true };
+}

@@ -1,5 +1,6 @@
 // The A and B summaries side by side with their difference.
 import { diffSummaries } from '../model/compare';
+import { NO_SAMPLES } from '../model/runWords';
 import type { Summary } from '../sim/trace';
 import { formatNs } from '../viz/scales';
 
@@ -14,8 +15,8 @@ export function CompareSummary({
   measuredA?: string;
 }) {
   const rows = diffSummaries(a, b);
-  const fmt = (v: number, unit: 'ns' | 'count') =>
-    unit === 'ns' ? formatNs(v) : v.toLocaleString('en-US');
+  const fmt = (v: number | null, unit: 'ns' | 'count') =>
+    v === null ? NO_SAMPLES : unit === 'ns' ? formatNs(v) : v.toLocaleString('en-US');
   return (
     <section className="compare-summary" aria-label="A/B comparison">
       <h2>A vs B</h2>
@@ -39,10 +40,12 @@ export function CompareSummary({
               <th scope="row">{r.metric}</th>
               <td>{fmt(r.a, r.unit)}</td>
               <td>{fmt(r.b, r.unit)}</td>
-              <td data-delta={r.delta}>
-                {r.delta === 0
-                  ? 'same'
-                  : `${r.delta > 0 ? '+' : '−'}${fmt(Math.abs(r.delta), r.unit)}`}
+              <td data-delta={r.delta ?? undefined}>
+                {r.delta === null
+                  ? '–'
+                  : r.delta === 0
+                    ? 'same'
+                    : `${r.delta > 0 ? '+' : '−'}${fmt(Math.abs(r.delta), r.unit)}`}
                 {r.ratio !== null && r.delta !== 0
                   ? ` (${r.ratio > 0 ? '+' : '−'}${Math.abs(r.ratio * 100).toFixed(1)} %)`
                   : ''}

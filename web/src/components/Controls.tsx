@@ -1,6 +1,8 @@
-// One column of design toggles and workload knobs. Values are `key=value` overrides on top
-// of the scenario file; an empty field means "as the scenario says".
-import { settingsFor, valueOf, withValue } from '../app/settings';
+// One column of design toggles and workload knobs. Each control shows the value the run used
+// and whose choice it is: the scenario's (its file or its preset's defaults), the guided
+// step's, or the reader's, which a reset button takes back. Values are `key=value` overrides
+// on top of the scenario file.
+import { controlState, settingsFor, valueOf, withValue, type SettingSource } from '../app/settings';
 
 interface Props {
   /** Distinguishes the A and B columns in ids and labels. */
@@ -9,28 +11,58 @@ interface Props {
   onChange: (overrides: string[]) => void;
   /** The architecture of the run these settings belong to. */
   arch: string;
+  /** Every setting the last run used (the simulator's settingsJson), if one has finished. */
+  effective?: Readonly<Record<string, string>>;
+  /** The current guided step's overrides, which are the step's choice, not the reader's. */
+  stepSet?: readonly string[];
 }
 
-export function Controls({ name, overrides, onChange, arch }: Props) {
+const SOURCE_LABEL: Record<SettingSource, string> = {
+  scenario: 'scenario',
+  step: 'this step',
+  you: 'yours',
+};
+
+export function Controls({ name, overrides, onChange, arch, effective, stepSet }: Props) {
   return (
     <fieldset className="controls" aria-label={`Settings ${name}`}>
       <legend>Settings {name}</legend>
       {settingsFor(valueOf(overrides, 'arch') ?? arch).map((s) => {
         const id = `set-${name}-${s.key}`;
-        const value = valueOf(overrides, s.key) ?? '';
+        const st = controlState(s.key, overrides, effective, stepSet);
+        const reset = () => onChange(withValue(overrides, s.key, undefined));
         return (
-          <div className="control" key={s.key}>
-            <label htmlFor={id} title={s.help}>
-              {s.label}
-            </label>
+          <div className="control" key={s.key} data-source={st.source}>
+            <div className="control-head">
+              <label htmlFor={id} title={s.help}>
+                {s.label}
+              </label>
+              <span className={`source source-${st.source}`} data-control-source={s.key}>
+                {SOURCE_LABEL[st.source]}
+              </span>
+              {st.overridden && (
+                <button
+                  type="button"
+                  className="linklike reset"
+                  aria-label={`Reset ${s.label} (${name}) to the scenario's value`}
+                  title="Back to the scenario's value"
+                  onClick={reset}
+                >
+                  ×
+                </button>
+              )}
+            </div>
             {s.values ? (
               <select
                 id={id}
                 data-setting={s.key}
-                value={value}
+                value={st.value}
                 onChange={(e) => onChange(withValue(overrides, s.key, e.target.value))}
               >
-                <option value="">(scenario)</option>
+                {/* A value the list does not offer (e.g. a preset from a file) is still shown. */}
+                {!s.values.includes(st.value) && (
+                  <option value={st.value}>{st.value || '…'}</option>
+                )}
                 {s.values.map((v) => (
                   <option key={v} value={v}>
                     {v}
@@ -45,15 +77,16 @@ export function Controls({ name, overrides, onChange, arch }: Props) {
                 min={s.min}
                 max={s.max}
                 step={s.step}
-                placeholder="(scenario)"
-                defaultValue={value}
-                key={value}
+                defaultValue={st.value}
+                key={`${st.source}:${st.value}`}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter') e.currentTarget.blur();
                 }}
                 onBlur={(e) => {
-                  if (e.target.value !== value)
-                    onChange(withValue(overrides, s.key, e.target.value));
+                  const v = e.target.value;
+                  if (v === st.value) return;
+                  // Clearing the field hands the value back to the scenario.
+                  onChange(withValue(overrides, s.key, v === '' ? undefined : v));
                 }}
               />
             )}

@@ -7,6 +7,7 @@ import type { UrlState } from '../app/url';
 import { initiatorOf } from '../model/ipis';
 import { isRecorded } from '../recording/asRun';
 import { busiestSender } from '../recording/focus';
+import { titleForRun } from '../model/runWords';
 import type { RunResult } from '../sim/session';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
@@ -82,6 +83,8 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
           overrides={url.overrides}
           onChange={(overrides) => onUrl({ ...url, overrides })}
           arch={a?.info.arch ?? 'x86'}
+          effective={a?.info.settings}
+          stepSet={guide.step?.set}
         />
         {url.compare && (
           <Controls
@@ -89,6 +92,8 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
             overrides={url.overridesB}
             onChange={(overridesB) => onUrl({ ...url, overridesB })}
             arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
+            effective={b?.info.settings}
+            stepSet={guide.step?.compare ?? undefined}
           />
         )}
       </aside>
@@ -100,7 +105,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
         {a && (
           <>
             <section className="intro">
-              <h2>{a.title}</h2>
+              <h2 data-run-title>{titleForRun(a.title, a.trace.cpus)}</h2>
               {guide.index === null && <Prose text={a.description} />}
               {guide.index === null && guide.steps.length > 0 && (
                 <p>

@@ -1,6 +1,7 @@
 // The run's summary as computed by the simulator, saying which model and machine preset
 // predicted it, with the invariant violations listed and one click away on the timeline.
 import { memo } from 'react';
+import { meanAboveP99, NO_SAMPLES, sampled } from '../model/runWords';
 import { EventKind, type Stats, type Summary, type Trace } from '../sim/trace';
 import { formatNs } from '../viz/scales';
 
@@ -10,29 +11,42 @@ interface Props {
   onShow: (row: number) => void;
 }
 
-const stat = (s: unknown): Stats | null =>
-  s && typeof s === 'object' && 'count' in s && (s as Stats).count > 0 ? (s as Stats) : null;
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow }: Props) {
-  const op = stat(summary.op_latency_ns);
-  const wake = stat(summary.wakeup_latency_ns);
+  const op = sampled(summary.op_latency_ns);
+  const wake = sampled(summary.wakeup_latency_ns);
+  const flush = sampled(summary.flush_latency_ns);
+  const preempt = sampled(summary.preempt_off_ns);
+  const arm64 = summary.arch === 'arm64';
+  const queue = sampled(summary.interconnect_queue_ns);
+  // A workload without measured operations simply has no such line; every other statistic is
+  // always shown, as "no samples" when nothing was measured (a 0 ns would be a claim).
   const rows: [string, string | null][] = [
-    ['Operation latency (mean / p99 / max)', op && statLine(op)],
+    ['Operation latency (p50 / p99 / max / mean)', op && statLine(op)],
     ['Flushes', String(summary.flush_latency_ns.count)],
-    ['Flush latency (mean / p99 / max)', statLine(summary.flush_latency_ns)],
+    ['Flush latency (p50 / p99 / max / mean)', flush ? statLine(flush) : NO_SAMPLES],
     [
       'Initiator preemption off (p99 / max)',
-      `${formatNs(summary.preempt_off_ns.p99)} / ${formatNs(summary.preempt_off_ns.max)}`,
+      preempt ? `${formatNs(preempt.p99)} / ${formatNs(preempt.max)}` : NO_SAMPLES,
     ],
-    ['High-priority wakeup latency (max)', wake && formatNs(wake.max)],
+    ['High-priority wakeup latency (max)', wake ? formatNs(wake.max) : NO_SAMPLES],
     ['IPIs sent', String(summary.ipis)],
-    ['TLBI broadcasts', num(summary.broadcasts)?.toLocaleString('en-US') ?? null],
+    ['TLBI broadcasts', arm64 ? (num(summary.broadcasts)?.toLocaleString('en-US') ?? null) : null],
+    [
+      'Interconnect queue per broadcast (p50 / max)',
+      arm64 ? (queue ? `${formatNs(queue.p50)} / ${formatNs(queue.max)}` : NO_SAMPLES) : null,
+    ],
+    [
+      'ASID rollovers',
+      arm64 ? (num(summary.asid_rollovers)?.toLocaleString('en-US') ?? null) : null,
+    ],
     ['TLB misses', num(summary.tlb_misses)?.toLocaleString('en-US') ?? null],
     ['Simulated time', formatNs(summary.sim_time_ns)],
     ['Simulator events', summary.events.toLocaleString('en-US')],
     ['Invariant violations', String(summary.violations.length)],
   ];
+  const skew = [op, flush].map((s) => s && meanAboveP99(s, formatNs)).find(Boolean);
   const machine =
     typeof summary.machine === 'string' && summary.machine ? summary.machine : 'default';
   const violationRows: number[] = [];
@@ -56,6 +70,11 @@ export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow 
             </div>
           ))}
       </dl>
+      {skew && (
+        <p className="muted" data-summary-note="mean-above-p99">
+          {skew}
+        </p>
+      )}
       {violationRows.length > 0 && (
         <ol className="violations" aria-label="Invariant violations">
           {violationRows.map((i) => (
@@ -76,5 +95,5 @@ export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow 
 });
 
 function statLine(s: Stats): string {
-  return `${formatNs(s.mean)} / ${formatNs(s.p99)} / ${formatNs(s.max)}`;
+  return `${formatNs(s.p50)} / ${formatNs(s.p99)} / ${formatNs(s.max)} / ${formatNs(s.mean)}`;
 }

@@ -16,31 +16,10 @@ import {
 import sourcesJson from '../../../content/datasets/sources.json';
 import benchmarkTable from '../../../content/benchmarks.json';
 import { SETTINGS } from '../app/settings';
+import { REQUIRED, SCHEMA, suggestMapping, UNIT_ALIASES, type SchemaColumn } from './columns.mjs';
 
-export const SCHEMA = [
-  'arch',
-  'machine',
-  'cpus',
-  'benchmark',
-  'variant',
-  'metric',
-  'value',
-  'unit',
-  'stddev',
-  'runs',
-  'source',
-] as const;
-export type SchemaColumn = (typeof SCHEMA)[number];
-
-/** Columns without which a row says nothing comparable; the others may be absent. */
-export const REQUIRED: readonly SchemaColumn[] = [
-  'machine',
-  'benchmark',
-  'variant',
-  'metric',
-  'value',
-  'unit',
-];
+export { REQUIRED, SCHEMA, suggestMapping } from './columns.mjs';
+export type { SchemaColumn } from './columns.mjs';
 
 export const EXPECTED_TYPE: Record<SchemaColumn, 'text' | 'number' | 'integer'> = {
   arch: 'text',
@@ -58,47 +37,6 @@ export const EXPECTED_TYPE: Record<SchemaColumn, 'text' | 'number' | 'integer'> 
 
 /** Schema column → index of the file's column, or -1 when unmapped. */
 export type Mapping = Record<SchemaColumn, number>;
-
-const SYNONYMS: Record<SchemaColumn, string[]> = {
-  arch: ['arch', 'architecture', 'isa'],
-  machine: ['machine', 'host', 'hostname', 'system', 'cpu_model'],
-  cpus: ['cpus', 'ncpus', 'nproc', 'cores', 'cpu_count'],
-  benchmark: ['benchmark', 'bench', 'test', 'workload'],
-  variant: ['variant', 'config', 'configuration', 'setting', 'settings'],
-  metric: ['metric', 'measure', 'quantity'],
-  value: ['value', 'mean', 'avg', 'average', 'result'],
-  unit: ['unit', 'units'],
-  stddev: ['stddev', 'std', 'sd', 'stdev', 'std_dev', 'standard_deviation'],
-  runs: ['runs', 'n', 'count_runs', 'repetitions', 'samples'],
-  source: ['source', 'origin', 'provenance', 'reference'],
-};
-
-const normalizeHeader = (h: string) =>
-  h
-    .trim()
-    .toLowerCase()
-    .replace(/\(.*\)$/, '')
-    .trim()
-    .replace(/[\s-]+/g, '_');
-
-/** Exact names first, then known synonyms; a file column is used at most once. */
-export function suggestMapping(headers: readonly string[]): Mapping {
-  const norm = headers.map(normalizeHeader);
-  const used = new Set<number>();
-  const m = {} as Mapping;
-  for (const col of SCHEMA) {
-    const i = norm.findIndex((h, k) => !used.has(k) && h === col);
-    m[col] = i;
-    if (i >= 0) used.add(i);
-  }
-  for (const col of SCHEMA) {
-    if (m[col] >= 0) continue;
-    const i = norm.findIndex((h, k) => !used.has(k) && SYNONYMS[col].includes(h));
-    m[col] = i;
-    if (i >= 0) used.add(i);
-  }
-  return m;
-}
 
 export function missingColumns(m: Mapping): SchemaColumn[] {
   return REQUIRED.filter((c) => m[c] < 0);
@@ -138,22 +76,6 @@ export interface Measurement {
   aggregated: boolean;
 }
 
-const UNIT_ALIASES: Record<string, string> = {
-  us: 'us',
-  µs: 'us',
-  μs: 'us',
-  usec: 'us',
-  ns: 'ns',
-  nsec: 'ns',
-  ms: 'ms',
-  s: 's',
-  cycles: 'cycles',
-  count: 'count',
-  million: 'million',
-  percent: 'percent',
-  '%': 'percent',
-  x: 'x',
-};
 export const UNITS = [...new Set(Object.values(UNIT_ALIASES))];
 
 export interface Validated {

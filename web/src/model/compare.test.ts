@@ -38,4 +38,27 @@ describe('a statistic with no samples', () => {
     );
     expect(rows.map((r) => r.metric)).not.toContain('Operation latency, mean');
   });
+
+  it('is null on the side without samples, never 0, and has no difference', () => {
+    const empty = { count: 0, mean: 0, p50: 0, p99: 0, max: 0 };
+    const base = runScenario(readScenario('x86-munmap-shootdown')).summary;
+    const rows = diffSummaries(base, { ...base, flush_latency_ns: empty });
+    const mean = rows.find((r) => r.metric === 'Flush latency, mean');
+    expect(mean).toMatchObject({ a: base.flush_latency_ns.mean, b: null, delta: null });
+  });
+});
+
+describe('arm64 metrics', () => {
+  it('compare TLBI broadcasts and rollovers of two ASID widths, and are absent on x86', () => {
+    const text = readScenario('arm64-asid-rollover');
+    const a = runScenario(text).summary;
+    const b = runScenario(text, { overrides: ['asid_bits=16'] }).summary;
+    const rows = diffSummaries(a, b);
+    const roll = rows.find((r) => r.metric === 'ASID rollovers');
+    expect(roll).toMatchObject({ a: a.asid_rollovers, b: 0 });
+    expect(roll!.a).toBeGreaterThan(0);
+    expect(rows.find((r) => r.metric === 'TLBI broadcasts')?.a).toBe(a.broadcasts);
+    const x86 = runScenario(readScenario('x86-munmap-shootdown')).summary;
+    expect(diffSummaries(x86, x86).map((r) => r.metric)).not.toContain('TLBI broadcasts');
+  });
 });

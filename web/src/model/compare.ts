@@ -4,11 +4,12 @@ import type { Stats, Summary } from '../sim/trace';
 export interface DiffRow {
   metric: string;
   unit: 'ns' | 'count';
-  a: number;
-  b: number;
-  /** b − a */
-  delta: number;
-  /** (b − a) / a, or null when a is 0 */
+  /** null: this side has no samples of the statistic (not a zero) */
+  a: number | null;
+  b: number | null;
+  /** b − a, or null when a side has no samples */
+  delta: number | null;
+  /** (b − a) / a, or null when a is 0 or a side has no samples */
   ratio: number | null;
 }
 
@@ -26,34 +27,44 @@ const num =
   (s) =>
     typeof s[key] === 'number' ? (s[key] as number) : undefined;
 
+const arm64 =
+  (pick: Pick): Pick =>
+  (s) =>
+    s.arch === 'arm64' ? pick(s) : undefined;
+
 const METRICS: [string, 'ns' | 'count', Pick][] = [
   ['Flush latency, mean', 'ns', stat('flush_latency_ns', 'mean')],
   ['Flush latency, p99', 'ns', stat('flush_latency_ns', 'p99')],
   ['Flush latency, max', 'ns', stat('flush_latency_ns', 'max')],
+  ['Operation latency, p50', 'ns', stat('op_latency_ns', 'p50')],
   ['Operation latency, mean', 'ns', stat('op_latency_ns', 'mean')],
   ['Preemption off, p99', 'ns', stat('preempt_off_ns', 'p99')],
   ['Preemption off, max', 'ns', stat('preempt_off_ns', 'max')],
   ['Wakeup latency, max', 'ns', stat('wakeup_latency_ns', 'max')],
   ['IPIs sent', 'count', num('ipis')],
+  ['TLBI broadcasts', 'count', arm64(num('broadcasts'))],
+  ['Interconnect queue, p50', 'ns', arm64(stat('interconnect_queue_ns', 'p50'))],
+  ['ASID rollovers', 'count', arm64(num('asid_rollovers'))],
   ['TLB misses', 'count', num('tlb_misses')],
   ['Invariant violations', 'count', (s) => s.violations.length],
   ['Simulated time', 'ns', num('sim_time_ns')],
 ];
 
-/** Rows for every metric both summaries carry. */
+/** Rows for every metric either summary carries; a side without samples is null. */
 export function diffSummaries(a: Summary, b: Summary): DiffRow[] {
   const rows: DiffRow[] = [];
   for (const [metric, unit, pick] of METRICS) {
-    const va = pick(a);
-    const vb = pick(b);
-    if (va === undefined || vb === undefined) continue;
+    const va = pick(a) ?? null;
+    const vb = pick(b) ?? null;
+    if (va === null && vb === null) continue;
+    const both = va !== null && vb !== null;
     rows.push({
       metric,
       unit,
       a: va,
       b: vb,
-      delta: vb - va,
-      ratio: va === 0 ? null : (vb - va) / va,
+      delta: both ? vb - va : null,
+      ratio: both && va !== 0 ? (vb - va) / va : null,
     });
   }
   return rows;

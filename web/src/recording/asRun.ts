@@ -37,7 +37,19 @@ export function asRun(p: ParsedRecording, provenance: string | null = null): Rec
     description,
     trace,
     summary: p.summary,
-    info: { title, hook: '', description, arch: 'x86', guide: 0, steps: [], error: null },
+    info: {
+      title,
+      hook: '',
+      description,
+      arch: 'x86',
+      guide: 0,
+      steps: [],
+      error: null,
+      // Nothing was configured: the recording's machine and kernel chose every value.
+      claims: [],
+      settings: {},
+      costs: {},
+    },
     stepProblem: null,
     // A recording is read, not simulated: no run budget can have stopped it.
     budgetError: null,

@@ -52,6 +52,8 @@ export interface Step {
   dataset: string | null;
   /** A kernel recording (content/recordings/<id>.trace) to show beside the step. */
   recording: string | null;
+  /** What each number in the step's text is (`"<as written> = <measure>"`; see claims.ts). */
+  claims: string[];
   /** Line of the step's [[steps]] header in the file. */
   line: number;
 }
@@ -64,6 +66,12 @@ export interface ScenarioInfo {
   arch: string;
   guide: number;
   steps: Step[];
+  /** What the numbers in the title, summary and description are (see claims.ts). */
+  claims: string[];
+  /** Every setting in effect, in the `--set` vocabulary (file, preset defaults, overrides). */
+  settings: Record<string, string>;
+  /** Every cost parameter in effect, in ns, by its `costs.<name>`. */
+  costs: Record<string, number>;
   /** Set when the file does not parse: the simulator's message with line and field. */
   error: string | null;
 }

@@ -32,6 +32,9 @@ function infoOf(sim: Simulator): ScenarioInfo {
     arch: sim.arch,
     guide: sim.guide,
     steps: JSON.parse(sim.stepsJson()) as Step[],
+    claims: JSON.parse(sim.claimsJson()) as string[],
+    settings: JSON.parse(sim.settingsJson()) as Record<string, string>,
+    costs: JSON.parse(sim.costsJson()) as Record<string, number>,
     error: null,
   };
 }
@@ -46,7 +49,18 @@ function describe(req: DescribeRequest) {
     } catch (err) {
       if (err instanceof WebAssembly.RuntimeError) throw err;
       const msg = String(err);
-      return { title: '', hook: '', description: '', arch: '', guide: 0, steps: [], error: msg };
+      return {
+        title: '',
+        hook: '',
+        description: '',
+        arch: '',
+        guide: 0,
+        steps: [],
+        claims: [],
+        settings: {},
+        costs: {},
+        error: msg,
+      };
     }
   });
   post({ type: 'described', id: req.id, infos });

@@ -29,9 +29,9 @@ const KIND_VAR: Record<number, string> = {
   [EventKind.FlushTlbFunc]: '--k-func',
   [EventKind.Lazy]: '--k-lazy',
   [EventKind.SwitchMm]: '--k-switch',
-  [EventKind.TlbiBroadcast]: '--k-flush',
-  [EventKind.InterconnectQueued]: '--k-wait',
-  [EventKind.LocalTlbi]: '--k-func',
+  [EventKind.TlbiBroadcast]: '--k-broadcast',
+  [EventKind.InterconnectQueued]: '--k-queue',
+  [EventKind.LocalTlbi]: '--k-local',
   [EventKind.VictimStall]: '--k-stall',
   [EventKind.PageWalk]: '--k-walk',
 };
@@ -46,7 +46,10 @@ const FALLBACK: Record<string, string> = {
   '--k-lazy': '#a9b4c0',
   '--k-switch': '#6c7a89',
   '--k-stall': '#d35400',
-  '--k-walk': '#8e44ad',
+  '--k-walk': '#6d4c41',
+  '--k-broadcast': '#c2185b',
+  '--k-queue': '#f48fb1',
+  '--k-local': '#9e9d24',
   '--muted': '#5b6673',
   '--fg': '#1d232b',
   '--arrow-ipi': '#1d232b',
@@ -65,6 +68,16 @@ export function toPalette(el: Element | null): (name: string) => string {
     }
     return c;
   };
+}
+
+/** The span kinds that have a colour of their own. */
+export function colouredKinds(): number[] {
+  return Object.keys(KIND_VAR).map(Number);
+}
+
+/** The light-theme colour a kind falls back to without a stylesheet. */
+export function fallbackColour(name: string): string | undefined {
+  return FALLBACK[name];
 }
 
 export function kindVar(kind: number): string {

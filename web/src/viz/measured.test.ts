@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { measurement } from '../content/measurementFixture';
 import type { Measurement } from '../content/datasets';
 import { toOverlayCharts } from '../model/overlay';
-import { renderMeasured } from './measured';
+import { panelsOf } from '../model/panels';
+import { labelLines, renderPanel } from './measured';
 
 const m = (over: Partial<Measurement>): Measurement =>
   measurement({ origin: { kind: 'shipped', file: 'seed.csv' }, rows: [3], ...over });
 
-function render(ms: Measurement[]) {
+function render(ms: Measurement[], opts = { log: false, difference: false }) {
   const [chart] = toOverlayCharts(ms, (x) =>
     x.variant === 'flush_info=stack'
       ? {
@@ -22,9 +23,14 @@ function render(ms: Measurement[]) {
         }
       : { status: 'none', reason: 'no' },
   );
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  renderMeasured(svg, chart, 400, 240);
-  return svg;
+  // Every panel into one <svg> per series, concatenated: what the card shows, in order.
+  const root = document.createElement('div');
+  for (const p of panelsOf(chart, opts.difference ? 'difference' : 'values')) {
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    renderPanel(svg, p, 400, 240, { metric: chart.metric, log: opts.log });
+    root.append(svg);
+  }
+  return root;
 }
 
 describe('renderMeasured', () => {
@@ -64,5 +70,57 @@ describe('renderMeasured', () => {
   it('marks an axis that does not start at zero', () => {
     const svg = render([m({})]);
     expect(svg.querySelector('text.y-label')!.textContent).toBe('op_latency (µs), not from 0');
+  });
+
+  it('gives each series its own panel and axis, so a far-off series does not flatten another', () => {
+    const seed = [
+      m({ variant: 'flush_info=percpu', value: 2.5278, stddev: 0.0007 }),
+      m({ variant: 'flush_info=stack_unaligned', value: 2.5508, stddev: 0.0023 }),
+    ];
+    const local = m({ variant: 'flush_info=percpu', value: 14.4632, machine: 'vm', source: 'me' });
+    const root = render([...seed, local]);
+    const svgs = root.querySelectorAll('svg');
+    expect(svgs).toHaveLength(2);
+    const ys = [...svgs[0].querySelectorAll('[data-kind="measured"]')].map((e) =>
+      Number(/,([\d.]+)\)/.exec(e.getAttribute('transform')!)![1]),
+    );
+    // 0.023 µs apart, drawn more than a third of the plot apart (not squashed by 14.5 µs).
+    expect(Math.abs(ys[0] - ys[1])).toBeGreaterThan(60);
+    expect(svgs[1].querySelectorAll('[data-kind="measured"]')).toHaveLength(1);
+  });
+
+  it('keeps the measured mark and the prediction apart on every variant', () => {
+    const root = render([m({})]);
+    const x = (kind: string) =>
+      Number(
+        /translate\(([\d.]+),/.exec(
+          root.querySelector(`[data-kind="${kind}"]`)!.getAttribute('transform')!,
+        )![1],
+      );
+    expect(x('prediction') - x('measured')).toBeGreaterThanOrEqual(14);
+  });
+
+  it('prints whole variant labels, one line per `;` part, never cut', () => {
+    const long = 'kernel=6.18.44-fc-v669;busy_threads=1';
+    expect(labelLines(long)).toEqual(['kernel=6.18.44-fc-v669;', 'busy_threads=1']);
+    const root = render([m({ variant: long })]);
+    expect(root.querySelector(`.x-axis text[data-variant="${long}"]`)!.textContent).toBe(
+      'kernel=6.18.44-fc-v669;busy_threads=1',
+    );
+  });
+
+  it('draws a log axis on request and differences from the first variant in percent', () => {
+    const ms = [
+      m({ variant: 'flush_info=percpu', value: 2.5, stddev: 0.01 }),
+      m({ variant: 'flush_info=stack', value: 2.55, stddev: 0.01 }),
+    ];
+    expect(render(ms, { log: true, difference: false }).querySelector('svg')!.dataset.scale).toBe(
+      'log',
+    );
+    const diff = render(ms, { log: false, difference: true });
+    expect(diff.querySelector('text.y-label')!.textContent).toBe(
+      'op_latency (% vs the first variant)',
+    );
+    expect(diff.querySelectorAll('line.zero')).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import {
   axisLeft,
   scaleBand,
   scaleLinear,
+  scaleLog,
   select,
   symbol,
   symbolCircle,
@@ -16,13 +17,8 @@ import {
   symbolWye,
   symbolX,
 } from 'd3';
-import {
-  describeVerdict,
-  formatValue,
-  UNIT_LABEL,
-  type OverlayChartModel,
-  type OverlayPoint,
-} from '../model/overlay';
+import { describeVerdict, formatValue, UNIT_LABEL, type OverlayPoint } from '../model/overlay';
+import type { Panel, PanelPoint } from '../model/panels';
 
 export const SERIES_SYMBOLS = [
   symbolCircle,
@@ -33,7 +29,13 @@ export const SERIES_SYMBOLS = [
 ];
 export const SERIES_SHAPE_NAMES = ['circle', 'square', 'triangle', 'diamond', 'wye'];
 
-const M = { top: 12, right: 16, bottom: 64, left: 72 };
+const M = { top: 12, right: 16, left: 72 };
+const LINE = 13;
+
+/** A variant label in lines: `a=1;b=2` splits at its `;`, nothing is cut. */
+export function labelLines(variant: string): string[] {
+  return variant.split(';').flatMap((part, i, all) => (i < all.length - 1 ? [`${part};`] : [part]));
+}
 
 function pointTitle(p: OverlayPoint, unit: string): string {
   const m = p.measurement;
@@ -51,66 +53,95 @@ function pointTitle(p: OverlayPoint, unit: string): string {
   return lines.join('\n');
 }
 
-export function renderMeasured(
+export interface PanelOptions {
+  metric: string;
+  /** A logarithmic axis (only for positive values; ignored otherwise). */
+  log: boolean;
+}
+
+/**
+ * One panel: one series' measurements (mean ± stddev) per variant and the model's prediction
+ * beside each, on the panel's own axis. The measured mark and the prediction sit left and
+ * right of the variant's centre, so they never overlap, however close their values.
+ */
+export function renderPanel(
   svgEl: SVGSVGElement,
-  chart: OverlayChartModel,
+  panel: Panel,
   width: number,
   height: number,
+  opts: PanelOptions,
 ): void {
-  const { points, unit } = chart;
-  const values = points.flatMap((p) => [p.value, p.lo, p.hi, p.predicted]);
-  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v));
-  let lo = Math.min(...finite);
-  let hi = Math.max(...finite);
-  const pad = (hi - lo || Math.abs(hi) || 1) * 0.15;
-  lo = Math.max(lo >= 0 ? 0 : -Infinity, lo - pad);
-  hi += pad;
-  const y = scaleLinear()
-    .domain([lo, hi])
+  const { points, unit } = panel;
+  const lines = Math.max(1, ...panel.variants.map((v) => labelLines(v).length));
+  const bottom = 18 + lines * LINE;
+  const positive = points.every((p) => p.value > 0 && (p.lo ?? 1) > 0 && (p.predicted ?? 1) > 0);
+  const log = opts.log && positive;
+  const y = (log ? scaleLog() : scaleLinear())
+    .domain(log ? logDomain(points) : panel.domain)
     .nice()
-    .range([height - M.bottom, M.top]);
+    .range([height - bottom, M.top]);
   const x = scaleBand<string>()
-    .domain(chart.variants)
+    .domain(panel.variants)
     .range([M.left, width - M.right])
     .padding(0.2);
-  const seriesIds = [...new Set(points.map((p) => p.series))].sort((a, b) => a - b);
-  const sub = scaleBand<number>().domain(seriesIds).range([0, x.bandwidth()]).padding(0.25);
-  const cx = (p: OverlayPoint) =>
-    (x(p.measurement.variant) ?? 0) + (sub(p.series) ?? 0) + sub.bandwidth() * 0.35;
-  const px = (p: OverlayPoint) =>
-    (x(p.measurement.variant) ?? 0) + (sub(p.series) ?? 0) + sub.bandwidth() * 0.8;
+  const gap = Math.min(14, x.bandwidth() / 4);
+  const centre = (p: PanelPoint) => (x(p.point.measurement.variant) ?? 0) + x.bandwidth() / 2;
+  const cx = (p: PanelPoint) => centre(p) - (p.predicted === null ? 0 : gap);
+  const px = (p: PanelPoint) => centre(p) + gap;
 
   const svg = select(svgEl)
     .attr('width', width)
     .attr('height', height)
-    .attr('viewBox', `0 0 ${width} ${height}`);
-  svg
+    .attr('viewBox', `0 0 ${width} ${height}`)
+    .attr('data-scale', log ? 'log' : 'linear');
+  const xAxis = svg
     .selectAll<SVGGElement, number>('g.x-axis')
     .data([0])
     .join('g')
     .attr('class', 'x-axis axis')
-    .attr('transform', `translate(0,${height - M.bottom})`)
-    .call(axisBottom(x).tickFormat((v) => (v.length > 24 ? `…${v.slice(-23)}` : v)))
-    .selectAll<SVGTextElement, string>('text')
-    .attr('transform', 'rotate(-15)')
-    .attr('text-anchor', 'end');
+    .attr('transform', `translate(0,${height - bottom})`)
+    .call(axisBottom(x).tickFormat(() => ''));
+  xAxis
+    .selectAll<SVGTextElement, string>('.tick text')
+    .attr('data-variant', (v) => v)
+    .each(function (v) {
+      const text = select(this);
+      text.selectAll('tspan').remove();
+      labelLines(v).forEach((line, i) =>
+        text
+          .append('tspan')
+          .attr('x', 0)
+          .attr('dy', i === 0 ? '0.71em' : `${LINE}px`)
+          .text(line),
+      );
+    });
   svg
     .selectAll<SVGGElement, number>('g.y-axis')
     .data([0])
     .join('g')
     .attr('class', 'y-axis axis')
     .attr('transform', `translate(${M.left},0)`)
-    .call(axisLeft(y).ticks(5));
+    .call(log ? axisLeft(y).ticks(4, '~g') : axisLeft(y).ticks(5));
+  const fromZero = y.domain()[0] <= 0 || panel.reference !== null;
   svg
     .selectAll('text.y-label')
     .data([
-      `${chart.metric} (${UNIT_LABEL[unit] ?? unit})${y.domain()[0] > 0 ? ', not from 0' : ''}`,
+      `${opts.metric} (${UNIT_LABEL[unit] ?? unit})${log ? ', log scale' : fromZero ? '' : ', not from 0'}`,
     ])
     .join('text')
     .attr('class', 'y-label')
-    .attr('transform', `translate(14,${(M.top + height - M.bottom) / 2}) rotate(-90)`)
+    .attr('transform', `translate(14,${(M.top + height - bottom) / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle')
     .text((d) => d);
+  svg
+    .selectAll('line.zero')
+    .data(panel.reference !== null ? [0] : [])
+    .join('line')
+    .attr('class', 'zero')
+    .attr('x1', M.left)
+    .attr('x2', width - M.right)
+    .attr('y1', y(0))
+    .attr('y2', y(0));
 
   const g = svg
     .selectAll<SVGGElement, number>('g.marks')
@@ -118,19 +149,20 @@ export function renderMeasured(
     .join('g')
     .attr('class', 'marks');
   const item = g
-    .selectAll<SVGGElement, OverlayPoint>('g.point')
+    .selectAll<SVGGElement, PanelPoint>('g.point')
     .data(points)
     .join('g')
     .attr('class', 'point')
-    .attr('data-variant', (p) => p.measurement.variant)
-    .attr('data-series', (p) => p.series)
-    .attr('data-verdict', (p) => p.verdict.kind);
+    .attr('data-variant', (p) => p.point.measurement.variant)
+    .attr('data-series', (p) => p.point.series)
+    .attr('data-verdict', (p) => p.point.verdict.kind);
   item.selectAll('*').remove();
-  item.append('title').text((p) => pointTitle(p, unit));
+  item.append('title').text((p) => pointTitle(p.point, panel.valueUnit));
 
-  const bars = item.filter((p) => p.lo !== null);
+  const shape = SERIES_SYMBOLS[panel.series % SERIES_SYMBOLS.length];
   const cap = 5;
-  bars
+  item
+    .filter((p) => p.lo !== null)
     .append('path')
     .attr('data-kind', 'error-bar')
     .attr('class', 'error-bar')
@@ -144,21 +176,29 @@ export function renderMeasured(
     .attr('data-kind', 'measured')
     .attr(
       'class',
-      (p) => `measured series-${p.series % SERIES_SYMBOLS.length}${p.lo === null ? ' hollow' : ''}`,
+      (p) =>
+        `measured series-${panel.series % SERIES_SYMBOLS.length}${p.lo === null ? ' hollow' : ''}`,
     )
     .attr('transform', (p) => `translate(${cx(p)},${y(p.value)})`)
-    .attr('d', (p) => symbol(SERIES_SYMBOLS[p.series % SERIES_SYMBOLS.length], 64)() ?? '');
+    .attr('d', symbol(shape, 64)() ?? '');
 
   const predicted = item.filter((p) => p.predicted !== null);
   predicted
     .append('path')
     .attr('data-kind', 'prediction-tick')
     .attr('class', 'prediction-tick')
-    .attr('d', (p) => `M${cx(p) - 8},${y(p.predicted!)}H${px(p) + 6}`);
+    .attr('d', (p) => `M${px(p) - 7},${y(p.predicted!)}H${px(p) + 7}`);
   predicted
     .append('path')
     .attr('data-kind', 'prediction')
     .attr('class', 'prediction')
     .attr('transform', (p) => `translate(${px(p)},${y(p.predicted!)})`)
     .attr('d', symbol(symbolX, 64)() ?? '');
+}
+
+function logDomain(points: readonly PanelPoint[]): [number, number] {
+  const vs = points
+    .flatMap((p) => [p.value, p.lo, p.hi, p.predicted])
+    .filter((v): v is number => v !== null && v > 0);
+  return [Math.min(...vs) / 1.2, Math.max(...vs) * 1.2];
 }

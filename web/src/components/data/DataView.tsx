@@ -1,9 +1,11 @@
 // The Data view: measured numbers (shipped and imported) with provenance, next to the model's
 // predictions. Everything happens in the browser; an import never leaves the page.
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { openDatasetStore } from '../../content/datasetStore';
 import { shippedDatasets, type Dataset } from '../../content/datasets';
 import { chartGroups, chartsOf } from '../../model/overlay';
 import { DatasetTable } from './DatasetTable';
+import { FitPanel } from './FitPanel';
 import { ImportPanel } from './ImportPanel';
 import { OverlayChart } from './OverlayChart';
 import { usePredictions } from './usePredictions';
@@ -14,6 +16,35 @@ export const MAX_CHARTS = 40;
 
 export function DataView() {
   const [imported, setImported] = useState<Dataset[]>([]);
+  const store = useMemo(() => openDatasetStore(), []);
+  const [storeProblem, setStoreProblem] = useState<string | null>(null);
+  const kept = (what: string) => (e: unknown) =>
+    setStoreProblem(`Imports are not kept after this visit (${what}: ${String(e)}).`);
+  useEffect(() => {
+    let live = true;
+    store
+      .list()
+      .then((list) => {
+        // An import made before the list arrived wins over its kept copy.
+        if (live)
+          setImported((now) => [
+            ...list.filter((d) => !now.some((x) => x.file === d.file)),
+            ...now,
+          ]);
+      })
+      .catch(kept('reading them back'));
+    return () => {
+      live = false;
+    };
+  }, [store]);
+  const add = (d: Dataset) => {
+    setImported((list) => [...list.filter((x) => x.file !== d.file), d]);
+    store.put(d).catch(kept('saving'));
+  };
+  const remove = (d: Dataset) => {
+    setImported((list) => list.filter((x) => x !== d));
+    store.remove(d.file).catch(kept('removing'));
+  };
   const datasets = useMemo(() => [...shippedDatasets, ...imported], [imported]);
   const measurements = useMemo(() => datasets.flatMap((d) => d.measurements), [datasets]);
   // Drawn charts are capped: a file with 20 k distinct series would otherwise draw 20 k charts
@@ -50,21 +81,28 @@ export function DataView() {
           ))}
         </div>
       </section>
-      <ImportPanel
-        onAdd={(d) => setImported((list) => [...list.filter((x) => x.file !== d.file), d])}
-      />
+      <ImportPanel onAdd={add} />
+      {storeProblem ? (
+        <p className="muted" role="status">
+          {storeProblem}
+        </p>
+      ) : (
+        imported.length > 0 && (
+          <p className="muted" data-testid="kept-note">
+            Your imported datasets are kept in this browser until you remove them.
+          </p>
+        )
+      )}
       <section aria-labelledby="datasets-h">
         <h3 id="datasets-h">Datasets</h3>
         {datasets.map((d) => (
-          <DatasetTable
-            key={`${d.measurements[0]?.origin.kind ?? 'x'}:${d.file}`}
-            dataset={d}
-            onRemove={
-              imported.includes(d)
-                ? () => setImported((list) => list.filter((x) => x !== d))
-                : undefined
-            }
-          />
+          <div key={`${d.measurements[0]?.origin.kind ?? 'x'}:${d.file}`}>
+            <DatasetTable
+              dataset={d}
+              onRemove={imported.includes(d) ? () => remove(d) : undefined}
+            />
+            {imported.includes(d) && <FitPanel dataset={d} />}
+          </div>
         ))}
       </section>
     </div>

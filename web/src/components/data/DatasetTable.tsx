@@ -15,7 +15,9 @@ export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove
     <details className="dataset" open={kind === 'imported'} data-file={dataset.file}>
       <summary>
         <code>{dataset.file}</code> — {ms.length} numbers{' '}
-        {kind === 'imported' ? '(imported in this browser tab only)' : '(shipped with tlbscope)'}
+        {kind === 'imported'
+          ? '(imported; kept in this browser until you remove it)'
+          : '(shipped with tlbscope)'}
         {onRemove && (
           <button type="button" onClick={onRemove}>
             Remove

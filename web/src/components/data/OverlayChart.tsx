@@ -1,44 +1,127 @@
-// One benchmark metric: measured mean ± stddev per variant beside the model's prediction.
-// React owns the <svg>; D3 (viz/measured.ts) draws into it.
-import { useEffect, useRef } from 'react';
+// One benchmark metric: measured mean ± stddev per variant beside the model's prediction, one
+// panel per series (a source on a machine) with its own axis, optionally on a log scale or as
+// each variant's difference from the first. React owns the <svg>s; D3 (viz/measured.ts)
+// draws into them at the card's width.
+import { useEffect, useRef, useState } from 'react';
 import { BENCHMARK_MODELS } from '../../content/benchmarks';
 import { describeVerdict, NOISE_RULE, type OverlayChartModel } from '../../model/overlay';
-import { renderMeasured, SERIES_SHAPE_NAMES } from '../../viz/measured';
+import { canShowDifference, panelsOf, type Panel, type PanelMode } from '../../model/panels';
+import { renderPanel, SERIES_SHAPE_NAMES } from '../../viz/measured';
 
-export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
+const PANEL_HEIGHT = 230;
+
+function PanelSvg({
+  panel,
+  metric,
+  width,
+  log,
+}: {
+  panel: Panel;
+  metric: string;
+  width: number;
+  log: boolean;
+}) {
   const ref = useRef<SVGSVGElement>(null);
   useEffect(() => {
-    if (ref.current) renderMeasured(ref.current, chart, 460, 250);
-  }, [chart]);
+    if (ref.current && width > 0)
+      renderPanel(ref.current, panel, width, PANEL_HEIGHT, { metric, log });
+  }, [panel, metric, width, log]);
+  return (
+    <figure className="panel" data-series={panel.series}>
+      <figcaption>
+        <span
+          className={`shape shape-${SERIES_SHAPE_NAMES[panel.series % SERIES_SHAPE_NAMES.length]}`}
+          aria-hidden
+        />{' '}
+        {panel.title}
+        {panel.reference && (
+          <>
+            {' '}
+            — % difference from <code>{panel.reference}</code>
+          </>
+        )}
+      </figcaption>
+      <svg ref={ref} role="img" aria-label={`${metric}, ${panel.title}: measured vs predicted`} />
+    </figure>
+  );
+}
+
+export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  const [mode, setMode] = useState<PanelMode>('values');
+  const [log, setLog] = useState(false);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const measure = () => setWidth(Math.floor(el.clientWidth));
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const panels = panelsOf(chart, mode);
   const notes = [...new Set(chart.points.map((p) => describeVerdict(p.verdict, chart.unit)))];
   const predicted = chart.points.find((p) => p.prediction.status === 'done');
   const benchNotes = BENCHMARK_MODELS[chart.benchmark]?.notes;
+  const name = `${chart.benchmark}-${chart.metric}`;
   return (
     <figure className="overlay-chart" data-benchmark={chart.benchmark} data-metric={chart.metric}>
       <figcaption>
         <strong>{chart.benchmark}</strong> · {chart.metric}
       </figcaption>
-      <svg
-        ref={ref}
-        role="img"
-        aria-label={`${chart.benchmark} ${chart.metric}: measured vs predicted`}
-      />
-      <ul className="legend">
-        {chart.series.map((s, i) => (
-          <li key={s.label}>
-            <span
-              className={`shape shape-${SERIES_SHAPE_NAMES[i % SERIES_SHAPE_NAMES.length]}`}
-              aria-hidden
-            />
-            measured on {s.machine} ({s.source})
-          </li>
+      <div className="chart-options" role="group" aria-label={`${chart.benchmark} axis`}>
+        {canShowDifference(chart) && (
+          <>
+            <label>
+              <input
+                type="radio"
+                name={`${name}-mode`}
+                checked={mode === 'values'}
+                onChange={() => setMode('values')}
+              />{' '}
+              values
+            </label>
+            <label>
+              <input
+                type="radio"
+                name={`${name}-mode`}
+                checked={mode === 'difference'}
+                onChange={() => setMode('difference')}
+              />{' '}
+              % difference from the first variant
+            </label>
+          </>
+        )}
+        <label>
+          <input
+            type="checkbox"
+            checked={log}
+            disabled={mode === 'difference'}
+            onChange={(e) => setLog(e.target.checked)}
+          />{' '}
+          log scale
+        </label>
+      </div>
+      <div className="panels" ref={box}>
+        {panels.map((p) => (
+          <PanelSvg
+            key={p.series}
+            panel={p}
+            metric={chart.metric}
+            width={width}
+            log={log && mode === 'values'}
+          />
         ))}
+      </div>
+      <ul className="legend">
+        <li>one panel per source and machine, each on its own axis</li>
         <li>bars: ± 1 stddev of the runs; hollow mark: no stddev stated</li>
         {predicted && predicted.prediction.status === 'done' && (
           <li>
             <span className="shape shape-x" aria-hidden />
             predicted by the tlbscope model ({predicted.prediction.scenario}, machine preset{' '}
-            {predicted.prediction.preset}) — × on a dashed tick
+            {predicted.prediction.preset}) — × right of each measurement
           </li>
         )}
       </ul>

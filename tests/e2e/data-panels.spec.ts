@@ -1,0 +1,81 @@
+// The Data view as a reader sees it: one panel per source and machine on its own axis, so the
+// seed's 2.5278 vs 2.5508 µs stays visible beside a 14.5 µs local run; whole variant labels;
+// measured and predicted marks apart; plots as wide as their card; log and difference axes.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Locator } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+const centreY = async (l: Locator) => {
+  const b = (await l.boundingBox())!;
+  return b.y + b.height / 2;
+};
+
+test('each source gets its own panel and axis, and the seed’s 1 % difference is visible', async ({
+  sim,
+  page,
+}) => {
+  await sim.openData();
+  const chart = page.locator(
+    '.overlay-chart[data-benchmark="madvise-touch"][data-metric="op_latency"]',
+  );
+  const seed = chart.locator('.panel', { hasText: 'measured on icelake-8336c-128 (seed-000)' });
+  const local = chart.locator('.panel', { hasText: 'local-intel-xeon-processor-2' });
+  await expect(seed).toBeVisible();
+  await expect(local).toBeVisible();
+  const percpu = seed.locator('g.point[data-variant="flush_info=percpu"] [data-kind="measured"]');
+  const unaligned = seed.locator(
+    'g.point[data-variant="flush_info=stack_unaligned"] [data-kind="measured"]',
+  );
+  // 2.5278 vs 2.5508 µs: far apart on the seed's own axis, not squashed by the 14.5 µs point.
+  expect(Math.abs((await centreY(percpu)) - (await centreY(unaligned)))).toBeGreaterThan(80);
+  // The whole variant label, no leading "…".
+  const label = local.locator('.x-axis text[data-variant="kernel=6.18.44-fc-v669;busy_threads=1"]');
+  await expect(label).toHaveText('kernel=6.18.44-fc-v669;busy_threads=1');
+  // Measured and predicted marks do not overlap.
+  const m = (await percpu.boundingBox())!;
+  const p = (await seed
+    .locator('g.point[data-variant="flush_info=percpu"] [data-kind="prediction"]')
+    .boundingBox())!;
+  expect(p.x).toBeGreaterThanOrEqual(m.x + m.width);
+  // The plot uses the card's width.
+  const card = (await chart.boundingBox())!;
+  const svg = (await seed.locator('svg').boundingBox())!;
+  expect(svg.width).toBeGreaterThan(card.width * 0.9);
+});
+
+test('the axis can be a log scale or each variant’s difference from the first', async ({
+  sim,
+  page,
+}) => {
+  await sim.openData();
+  const chart = page.locator(
+    '.overlay-chart[data-benchmark="madvise-touch"][data-metric="op_latency"]',
+  );
+  await chart.getByLabel('log scale').check();
+  await expect(chart.locator('.panel svg').first()).toHaveAttribute('data-scale', 'log');
+  await chart.getByLabel('% difference from the first variant').check();
+  const seed = chart.locator('.panel', { hasText: 'seed-000' });
+  await expect(seed.locator('.y-label')).toHaveText('op_latency (% vs the first variant)');
+  await expect(seed.locator('figcaption')).toContainText('difference from flush_info=percpu');
+  await expect(seed.locator('line.zero')).toHaveCount(1);
+  await expect(chart.getByLabel('log scale')).toBeDisabled();
+});
+
+test('an imported dataset survives a reload until the reader removes it', async ({ sim, page }) => {
+  await sim.openData();
+  await sim.importCsv(resolve(here, '../fixtures/good.csv'));
+  await page.getByRole('button', { name: 'Add 2 measurements to the charts' }).click();
+  const kept = page.locator('details.dataset[data-file="good.csv"]');
+  await expect(kept).toContainText('kept in this browser');
+  await sim.openData();
+  await expect(kept).toContainText('my-lab');
+  await expect(page.locator('.overlay-chart').first()).toContainText('(my-lab)');
+  await kept.getByRole('button', { name: 'Remove' }).click();
+  await expect(kept).toHaveCount(0);
+  await sim.openData();
+  await expect(page.locator('details.dataset').first()).toBeVisible();
+  await expect(kept).toHaveCount(0);
+});

@@ -1,0 +1,77 @@
+// A dataset CSV read the way the page's import reads it: columns found by name or a known
+// synonym in any order (web/src/content/columns.mjs), extra columns ignored, units by alias,
+// quoted cells parsed by papaparse. `--map column=header` names a column the synonyms miss,
+// as the page's mapping dropdowns do. Errors name the file, line and column.
+import Papa from 'papaparse';
+import {
+  canonicalUnit,
+  normalizeHeader,
+  REQUIRED,
+  SCHEMA,
+  suggestMapping,
+} from '../src/content/columns.mjs';
+import { DatasetError } from './calibrate.mjs';
+
+/** `--map` values (`value=latency_us`) as schema column → file header. */
+export function parseMaps(maps, file) {
+  const out = {};
+  for (const m of maps) {
+    const [col, header] = m.split('=');
+    if (!SCHEMA.includes(col) || !header) {
+      throw new DatasetError(
+        `${file}: --map ${m}: expected <column>=<header> with a column of ${SCHEMA.join(', ')}`,
+      );
+    }
+    out[col] = header;
+  }
+  return out;
+}
+
+export function readMappedCsv(text, file = 'csv', maps = {}) {
+  const parsed = Papa.parse(text.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
+  const [headers = [], ...body] = parsed.data;
+  const mapping = suggestMapping(headers);
+  for (const [col, header] of Object.entries(maps)) {
+    const i = headers.findIndex((h) => normalizeHeader(h) === normalizeHeader(header));
+    if (i < 0) throw new DatasetError(`${file}:1: --map ${col}=${header}: no such column`);
+    mapping[col] = i;
+  }
+  const missing = REQUIRED.filter((c) => mapping[c] < 0);
+  if (missing.length) {
+    throw new DatasetError(
+      `${file}:1: no column for ${missing.map((c) => `\`${c}\``).join(', ')} (headers: ${headers.join(', ')}); rename one or pass --map ${missing[0]}=<header>`,
+    );
+  }
+  return body.map((cells, k) => {
+    const line = k + 2;
+    const at = (col) => `${file}:${line}: column \`${headers[mapping[col]] ?? col}\``;
+    const get = (col) => (mapping[col] >= 0 ? String(cells[mapping[col]] ?? '').trim() : '');
+    const num = (col, optional) => {
+      const raw = get(col);
+      if (optional && raw === '') return null;
+      const n = Number(raw);
+      if (raw === '' || !Number.isFinite(n))
+        throw new DatasetError(`${at(col)}: \`${raw}\` is not a number`);
+      return n;
+    };
+    for (const col of REQUIRED) {
+      if (col !== 'variant' && !get(col)) throw new DatasetError(`${at(col)}: empty`);
+    }
+    const unit = canonicalUnit(get('unit'));
+    if (!unit) throw new DatasetError(`${at('unit')}: \`${get('unit')}\` is not a known unit`);
+    return {
+      arch: get('arch'),
+      machine: get('machine'),
+      benchmark: get('benchmark'),
+      variant: get('variant'),
+      metric: get('metric'),
+      source: get('source'),
+      unit,
+      value: num('value'),
+      stddev: num('stddev', true),
+      cpus: num('cpus', true),
+      runs: num('runs', true),
+      line,
+    };
+  });
+}

@@ -1,0 +1,58 @@
+// Imported datasets kept in the browser (IndexedDB) until the reader removes them, so a reload
+// does not lose an import. Nothing leaves the machine. Where IndexedDB is unavailable (some
+// private windows) every call rejects with a message the page shows; the import still works
+// for this visit.
+import type { Dataset } from './datasets';
+
+const DB_NAME = 'tlbscope';
+const STORE = 'imported-datasets';
+
+export interface DatasetStore {
+  /** Every kept dataset, by file name. */
+  list(): Promise<Dataset[]>;
+  /** Keeps `d`, replacing a kept dataset of the same file name. */
+  put(d: Dataset): Promise<void>;
+  remove(file: string): Promise<void>;
+}
+
+function request<T>(r: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+function open(idb: IDBFactory): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const r = idb.open(DB_NAME, 1);
+    r.onupgradeneeded = () => {
+      if (!r.result.objectStoreNames.contains(STORE))
+        r.result.createObjectStore(STORE, { keyPath: 'file' });
+    };
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error ?? new Error('cannot open IndexedDB'));
+    r.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
+  });
+}
+
+export function openDatasetStore(idb: IDBFactory | undefined = globalThis.indexedDB): DatasetStore {
+  const db: Promise<IDBDatabase> = idb
+    ? open(idb)
+    : Promise.reject(new Error('this browser offers no IndexedDB'));
+  // A rejected open is reported by the first call, not as an unhandled rejection.
+  db.catch(() => undefined);
+  const tx = async (mode: IDBTransactionMode) =>
+    (await db).transaction(STORE, mode).objectStore(STORE);
+  return {
+    async list() {
+      const all = (await request((await tx('readonly')).getAll())) as Dataset[];
+      return all.sort((a, b) => a.file.localeCompare(b.file));
+    },
+    async put(d) {
+      await request((await tx('readwrite')).put(d));
+    },
+    async remove(file) {
+      await request((await tx('readwrite')).delete(file));
+    },
+  };
+}
