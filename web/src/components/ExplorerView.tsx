@@ -63,10 +63,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
       <aside>
         <ScenarioFile
           name={ownFileName}
-          onLoad={(f) => {
-            onOwnFile(f);
-            onUrl({ ...url, step: null });
-          }}
+          onLoad={onOwnFile}
         />
         <MeasuredEventsFile value={measured} onLoad={setMeasured} />
         <Controls
