@@ -7,11 +7,13 @@ import { ExplorerView } from '../components/ExplorerView';
 import { Header } from '../components/Header';
 import { HelpOverlay } from '../components/HelpOverlay';
 import { Home } from '../components/Home';
+import { EmbedView } from '../components/share/EmbedView';
 import { LinkNotice } from '../components/share/LinkNotice';
 import { ShareButtons } from '../components/share/ShareButtons';
 import { DEFAULT_SCENARIO, findScenario } from '../content/scenarios';
 import { openLink } from './openLink';
 import { writeUrl, type UrlState } from './url';
+import { useEmbedHost } from './useEmbedHost';
 import { useExplorer } from './useExplorer';
 import type { SetUrl } from './useGuide';
 import { useShortcuts } from './useShortcuts';
@@ -56,6 +58,7 @@ export function App() {
       x.restore(p.view);
     },
   });
+  useEmbedHost(url, setUrl, x, url.custom?.name ?? scenarioId);
   const here = (u: UrlState) =>
     `${window.location.origin}${window.location.pathname}${writeUrl(u, x.viewState())}`;
 
@@ -85,6 +88,31 @@ export function App() {
       else if (!x.cancel()) x.setSelected(null);
     },
   });
+
+  const fileName = url.custom?.name ?? `content/scenarios/${scenarioId}.toml`;
+  if (url.embed) {
+    return (
+      <div className="app" data-state={idle ? 'idle' : 'busy'}>
+        {url.view === 'data' ? (
+          <main className="data-main">
+            <ErrorBoundary label="the data view">
+              <DataView />
+            </ErrorBoundary>
+          </main>
+        ) : (
+          <ErrorBoundary label="the embedded diagram">
+            <EmbedView
+              x={x}
+              url={url}
+              fileName={fileName}
+              fullLink={here({ ...url, embed: false, origin: null })}
+            />
+          </ErrorBoundary>
+        )}
+        <LinkNotice ignored={ignored} onDismiss={() => setIgnored([])} />
+      </div>
+    );
+  }
 
   return (
     <div className="app" data-state={idle ? 'idle' : 'busy'}>
@@ -129,7 +157,7 @@ export function App() {
           x={x}
           url={url}
           onUrl={setUrl}
-          fileName={url.custom?.name ?? `content/scenarios/${scenarioId}.toml`}
+          fileName={fileName}
           ownFileName={url.custom?.name ?? null}
           onOwnFile={(custom) => setUrl({ ...url, custom, step: null })}
         />

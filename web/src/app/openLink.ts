@@ -11,5 +11,8 @@ export function openLink(search: string): ParsedUrl {
     scenarios.map((s) => s.id),
     DEFAULT_SCENARIO,
   );
-  return { url: c.value, view: p.view, ignored: [...p.ignored, ...c.ignored] };
+  // An embed always shows a diagram: the landing page's is the default scenario's.
+  const url =
+    c.value.embed && c.value.view === 'home' ? { ...c.value, view: 'explore' as const } : c.value;
+  return { url, view: p.view, ignored: [...p.ignored, ...c.ignored] };
 }

@@ -61,10 +61,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
   return (
     <div className="layout">
       <aside>
-        <ScenarioFile
-          name={ownFileName}
-          onLoad={onOwnFile}
-        />
+        <ScenarioFile name={ownFileName} onLoad={onOwnFile} />
         <MeasuredEventsFile value={measured} onLoad={setMeasured} />
         <Controls
           name="A"
