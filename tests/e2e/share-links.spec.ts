@@ -173,15 +173,34 @@ test('back and forward walk through the guided steps and runs', async ({ sim }) 
   await expect(title).toHaveText(first ?? '');
   await sim.page.goForward();
   await expect(title).toHaveText(second ?? '');
-  // A run (here: a new seed) is a place too; the zoom of the one before comes back with it.
-  await sim.page.getByRole('button', { name: 'Free sandbox →' }).count();
+  // A run (here: a new seed) is a place too, and the zoom of the one before comes back with it.
+  await sim.page.locator('.timeline').first().focus();
+  for (const key of ['w', 'w']) await sim.page.keyboard.press(key);
+  await expect(sim.page).toHaveURL(/[?&]win=/);
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const [was, now] = [last, sim.page.url()];
+        last = now;
+        return now === was;
+      },
+      { intervals: [400] },
+    )
+    .toBe(true);
+  const zoomed = await picture(sim.page);
   await sim.page.getByLabel('Seed').fill('5');
   await sim.waitForIdle();
   await expect(sim.page).toHaveURL(/seed=5/);
+  await expect(sim.page).not.toHaveURL(/win=/);
   await sim.page.goBack();
   await sim.waitForIdle();
   await expect(sim.page).not.toHaveURL(/seed=5/);
   await expect(sim.page.getByLabel('Seed')).toHaveValue('1');
+  await expect.poll(async () => (await picture(sim.page)).ticks).toEqual(zoomed.ticks);
+  expect(new URL(sim.page.url()).searchParams.get('win')).toBe(
+    new URL(last).searchParams.get('win'),
+  );
   expect(sim.consoleErrors).toEqual([]);
 });
 
