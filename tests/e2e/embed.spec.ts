@@ -1,5 +1,6 @@
 // ?embed inside someone else's page: fills any frame without scrollbars or cut labels, obeys
 // the host API only from the trusted origin, and leaves the host its keys until focused.
+import AxeBuilder from '@axe-core/playwright';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
@@ -247,4 +248,22 @@ test('"Embed" gives an iframe snippet of the current view', async ({ sim, contex
   await sim.page.goto(src);
   await sim.waitForIdle();
   await expect(sim.page.locator('.embed')).toHaveAttribute('data-step', '2');
+});
+
+test('the embed, its link notice and the forced themes have no serious accessibility violations', async ({
+  sim,
+}) => {
+  for (const theme of ['light', 'dark']) {
+    // A broken part too, so the notice is checked in the embed's layout.
+    await sim.page.goto(`${STEP3}&theme=${theme}&bogus=1`);
+    await sim.waitForIdle();
+    await expect(sim.page.getByRole('alert')).toContainText('bogus');
+    const results = await new AxeBuilder({ page: sim.page }).analyze();
+    const serious = results.violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
+  }
 });
