@@ -56,6 +56,8 @@ describe('url state', () => {
     expect(q).toContain('talk=1');
     expect(q).toContain('embed=1');
     expect(readUrl(q)).toEqual(s);
+    expect(readUrl('?scenario=x&embed&talk')).toMatchObject({ embed: true, talk: true });
+    expect(readUrl('?scenario=x&embed=0')).toMatchObject({ embed: false, talk: false });
     expect(readUrl(writeUrl({ ...base, view: 'home', talk: true }))).toMatchObject({
       view: 'home',
       talk: true,

@@ -152,8 +152,8 @@ export function parseUrl(search: string): ParsedUrl {
       compare,
       overridesB,
       theme: rawTheme === 'light' || rawTheme === 'dark' ? rawTheme : null,
-      talk: q.get('talk') === '1',
-      embed: q.get('embed') === '1',
+      talk: flag(q, 'talk'),
+      embed: flag(q, 'embed'),
       origin: goodOrigin ? origin : null,
     },
     view: { cursor, window, selected, spacing: rawSpacing === 'event' ? 'event' : 'time' },
@@ -202,6 +202,11 @@ export function isNewPlace(a: UrlState, b: UrlState): boolean {
 
 // Times to 0.1 ns: far below a pixel at any zoom, and links stay short.
 const ns = (x: number) => String(Math.round(x * 10) / 10);
+
+/** `?embed`, `?embed=1` and `?embed=true` all mean yes; `?embed=0` no. */
+function flag(q: URLSearchParams, name: string): boolean {
+  return q.has(name) && !['0', 'false'].includes(q.get(name) ?? '');
+}
 
 function setting(s: string, name: string, ignored: string[]): boolean {
   if (/^[a-z_0-9]+=[^=\s]+$/.test(s)) return true;
