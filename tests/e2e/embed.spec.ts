@@ -19,7 +19,7 @@ async function clipped(page: Page): Promise<string[]> {
       bad.push(`page scrolls: ${doc.scrollWidth}×${doc.scrollHeight} in ${W}×${H}`);
     const fit = document.querySelector('.fit-box')?.getBoundingClientRect();
     const labels = document.querySelectorAll(
-      '.embed-caption, .legend li, .embed-controls > *, .timeline svg text, .timeline-bar span',
+      '.embed-caption, .legend li, .embed-controls > *, .timeline svg text, .timeline-bar span, .overlay-chart svg text',
     );
     if (labels.length < 10) bad.push(`only ${labels.length} labels found`);
     for (const el of labels) {
@@ -79,6 +79,42 @@ const hostPage = (src: string) => `<!doctype html><title>host</title>
   addEventListener('keydown', (e) => keys.push(e.key));
   window.send = (m) => document.getElementById('f').contentWindow.postMessage({ type: 'tlbscope', ...m }, '*');
 </script>`;
+
+test('a Measured data chart embeds alone, fitted at both sizes, and steps to the next chart', async ({
+  sim,
+}, info) => {
+  for (const [w, h] of [
+    [480, 270],
+    [1920, 1080],
+  ] as const) {
+    await sim.page.setViewportSize({ width: w, height: h });
+    await sim.page.goto('./?view=data&embed');
+    const embed = sim.page.locator('.data-embed');
+    await expect(embed).toHaveAttribute('data-state', 'idle', { timeout: 20_000 });
+    await expect(sim.page.locator('.embed-caption')).toContainText(
+      w > 1100 ? 'measured on' : 'measured',
+    );
+    await expect(sim.page.locator('.embed-caption')).toContainText(
+      'predicted by the tlbscope model',
+    );
+    await expect(
+      sim.page
+        .locator('.overlay-chart svg .point, .overlay-chart svg path, .overlay-chart svg circle')
+        .first(),
+    ).toBeAttached();
+    await expect(sim.page.locator('.import-panel, .dataset-table, header')).toHaveCount(0);
+    await expect.poll(() => clipped(sim.page)).toEqual([]);
+    await sim.page.screenshot({ path: info.outputPath(`chart-embed-${w}x${h}.png`) });
+  }
+  const first = await sim.page.locator('[data-embed-title]').textContent();
+  await sim.page.getByRole('button', { name: 'Next chart →' }).click();
+  await expect(sim.page.locator('[data-embed-title]')).not.toHaveText(first ?? '');
+  await expect(sim.page).toHaveURL(/[?&]chart=/);
+  await sim.page.goto('./?view=data&embed=1&chart=nothing');
+  await expect(sim.page.getByRole('alert')).toContainText('chart=nothing: no such chart');
+  await expect(sim.page.locator('[data-embed-title]')).toHaveText(first ?? '');
+  expect(sim.consoleErrors).toEqual([]);
+});
 
 /** A host page on the site's own origin holding the embed at `src`, logging its messages. */
 async function openHost(page: Page, hostUrl: string, src: string): Promise<void> {

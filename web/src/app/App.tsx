@@ -7,6 +7,7 @@ import { ExplorerView } from '../components/ExplorerView';
 import { Header } from '../components/Header';
 import { HelpOverlay } from '../components/HelpOverlay';
 import { Home } from '../components/Home';
+import { DataEmbed } from '../components/share/DataEmbed';
 import { EmbedView } from '../components/share/EmbedView';
 import { LinkNotice } from '../components/share/LinkNotice';
 import { ShareButtons } from '../components/share/ShareButtons';
@@ -94,11 +95,14 @@ export function App() {
     return (
       <div className="app" data-state={idle ? 'idle' : 'busy'}>
         {url.view === 'data' ? (
-          <main className="data-main">
-            <ErrorBoundary label="the data view">
-              <DataView />
-            </ErrorBoundary>
-          </main>
+          <ErrorBoundary label="the embedded chart">
+            <DataEmbed
+              chart={url.chart ?? null}
+              onChart={(chart) => setUrl({ ...url, chart })}
+              onIgnored={addIgnored}
+              fullLink={here({ ...url, embed: false, origin: null, chart: null })}
+            />
+          </ErrorBoundary>
         ) : (
           <ErrorBoundary label="the embedded diagram">
             <EmbedView

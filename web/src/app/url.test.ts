@@ -16,6 +16,7 @@ const base: UrlState = {
   talk: false,
   embed: false,
   origin: null,
+  chart: null,
 };
 
 describe('url state', () => {
@@ -155,6 +156,12 @@ describe('the data view', () => {
     expect(url).toBe('?view=data');
     expect(readUrl(url).view).toBe('data');
     expect(readUrl('?view=bogus').view).toBe('home');
+  });
+
+  it('names the chart an embed of it shows', () => {
+    const s = { ...base, view: 'data' as const, scenario: null, embed: true, chart: 'b · m' };
+    expect(writeUrl(s)).toBe('?view=data&chart=b+%C2%B7+m&embed=1');
+    expect(readUrl(writeUrl(s))).toEqual(s);
   });
 });
 

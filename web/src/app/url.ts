@@ -3,7 +3,7 @@
 // what it cannot use is named in `ignored` and left out, so a broken link opens the nearest
 // valid view.
 //
-// (nothing) = the landing page | ?view=data | ?view=explore | ?scenario=<id> or
+// (nothing) = the landing page | ?view=data[&chart=<benchmark · metric>] | ?view=explore | ?scenario=<id> or
 // ?file=<name>&src=<lz-string> (the user's own scenario text) then
 // &step=<n>&seed=<n>&set=key=value…&compare=1&setB=key=value…
 // &t=<cursor ns>&win=<from ns>,<to ns>&ev=<event row>&spacing=event
@@ -37,6 +37,8 @@ export interface UrlState {
   embed?: boolean;
   /** The embedding page's origin, the only one whose messages an embed obeys. */
   origin?: string | null;
+  /** The Measured data chart an embed of the data view shows (its id); null = the first. */
+  chart?: string | null;
 }
 
 /** The explorer's continuous state: where the user looks. null = the view's default. */
@@ -74,6 +76,7 @@ const KNOWN = new Set([
   'talk',
   'embed',
   'origin',
+  'chart',
 ]);
 
 export function parseUrl(search: string): ParsedUrl {
@@ -155,6 +158,7 @@ export function parseUrl(search: string): ParsedUrl {
       talk: flag(q, 'talk'),
       embed: flag(q, 'embed'),
       origin: goodOrigin ? origin : null,
+      chart: q.get('chart') || null,
     },
     view: { cursor, window, selected, spacing: rawSpacing === 'event' ? 'event' : 'time' },
     ignored,
@@ -168,7 +172,10 @@ export function readUrl(search: string): UrlState {
 /** The query string (with its `?`, or '' for the plain landing page) of a state. */
 export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
   const q = new URLSearchParams();
-  if (state.view === 'data') q.set('view', 'data');
+  if (state.view === 'data') {
+    q.set('view', 'data');
+    if (state.chart) q.set('chart', state.chart);
+  }
   if (state.view === 'explore') {
     if (state.custom) {
       q.set('file', state.custom.name);
