@@ -54,6 +54,10 @@ export default defineConfig({
     emptyOutDir: true,
     // Top-level await for the wasm init.
     target: 'es2022',
+    // The app, and the example reveal.js deck that embeds it (talk-demo/, README "Embedding").
+    rolldownOptions: {
+      input: { main: `${root}index.html`, deck: `${root}talk-demo/index.html` },
+    },
   },
   test: {
     root: repo,

@@ -64,7 +64,10 @@ test('overrides in the URL re-run the simulator with more CPUs', async ({ sim })
 test('a bad override shows the simulator error naming the field, not a blank page', async ({
   sim,
 }) => {
-  await sim.open({ set: ['cpus=0'] });
+  // Typed into the control: a link with cpus=0 never reaches the simulator (share-links.spec.ts).
+  await sim.open();
+  await sim.page.locator('input[data-setting="cpus"]').first().fill('0');
+  await sim.page.keyboard.press('Enter');
   await expect(sim.page.getByRole('alert')).toContainText(
     'machine.cpus: must be between 1 and 512, got 0',
   );

@@ -1,29 +1,73 @@
 // The page: URL-backed state, the header, and one of three views (guide, explorer, data);
 // page-wide shortcuts and the help overlay.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { DataView } from '../components/data/DataView';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { ExplorerView } from '../components/ExplorerView';
 import { Header } from '../components/Header';
 import { HelpOverlay } from '../components/HelpOverlay';
 import { Home } from '../components/Home';
+import { DataEmbed } from '../components/share/DataEmbed';
+import { EmbedView } from '../components/share/EmbedView';
+import { LinkNotice } from '../components/share/LinkNotice';
+import { ShareButtons } from '../components/share/ShareButtons';
 import { DEFAULT_SCENARIO, findScenario } from '../content/scenarios';
-import { readUrl, writeUrl, type UrlState } from './url';
+import { openLink } from './openLink';
+import { writeUrl, type UrlState } from './url';
+import { useEmbedHost } from './useEmbedHost';
 import { useExplorer } from './useExplorer';
+import type { SetUrl } from './useGuide';
 import { useShortcuts } from './useShortcuts';
+import { useUrlSync } from './useUrlSync';
 
 export function App() {
-  const [url, setUrl] = useState<UrlState>(() => readUrl(window.location.search));
-  const [ownFile, setOwnFile] = useState<{ name: string; text: string } | null>(null);
+  const [link] = useState(() => openLink(window.location.search));
+  const [url, setUrlState] = useState<UrlState>(link.url);
+  const [ignored, setIgnored] = useState<string[]>(link.ignored);
   const [help, setHelp] = useState(false);
   const [homeReady, setHomeReady] = useState(false);
+  const [copyRequest, setCopyRequest] = useState(0);
+  const replaceNext = useRef(false);
+  const setUrl: SetUrl = useCallback((u, how) => {
+    if (how?.replace) replaceNext.current = true;
+    setUrlState(u);
+  }, []);
   const scenarioId = url.scenario ?? DEFAULT_SCENARIO;
-  const x = useExplorer(url, setUrl, ownFile?.text ?? findScenario(scenarioId)?.text);
+  const addIgnored = useCallback(
+    (more: string[]) => setIgnored((old) => [...old, ...more.filter((m) => !old.includes(m))]),
+    [],
+  );
+  const x = useExplorer(
+    url,
+    setUrl,
+    url.custom?.text ?? findScenario(scenarioId)?.text,
+    link.view,
+    addIgnored,
+  );
   const { guide } = x;
 
+  const sync = useUrlSync({
+    url,
+    view: () => (url.view !== 'explore' || x.fresh ? x.viewState() : null),
+    viewKey: [x.cursor, x.selected, x.spacing, x.logWindow, x.fresh],
+    replaceNext,
+    onPop: (search) => {
+      const p = openLink(search);
+      sync.settle(p.url);
+      setUrlState(p.url);
+      setIgnored(p.ignored);
+      x.restore(p.view);
+    },
+  });
+  useEmbedHost(url, setUrl, x, url.custom?.name ?? scenarioId);
+  const here = (u: UrlState) =>
+    `${window.location.origin}${window.location.pathname}${writeUrl(u, x.viewState())}`;
+
   useEffect(() => {
-    window.history.replaceState(null, '', writeUrl(url) || window.location.pathname);
-  }, [url]);
+    const root = document.documentElement;
+    if (url.theme) root.dataset.theme = url.theme;
+    else delete root.dataset.theme;
+  }, [url.theme]);
 
   const onHomeReady = useCallback(() => setHomeReady(true), []);
   const idle = url.view === 'home' ? homeReady : url.view === 'data' || x.idle;
@@ -34,7 +78,8 @@ export function App() {
     ',': () => x.step(-1),
     Space: () => x.setPlaying((p) => !p),
     e: () => x.setSpacing((s) => (s === 'time' ? 'event' : 'time')),
-    c: () => setUrl((u) => ({ ...u, compare: !u.compare })),
+    c: () => setUrl({ ...url, compare: !url.compare }),
+    l: () => setCopyRequest((n) => n + 1),
     ArrowRight: () =>
       guide.index !== null &&
       guide.go(guide.index + 1 < guide.steps.length ? guide.index + 1 : null),
@@ -45,9 +90,44 @@ export function App() {
     },
   });
 
+  const fileName = url.custom?.name ?? `content/scenarios/${scenarioId}.toml`;
+  if (url.embed) {
+    return (
+      <div className="app" data-state={idle ? 'idle' : 'busy'}>
+        {url.view === 'data' ? (
+          <ErrorBoundary label="the embedded chart">
+            <DataEmbed
+              chart={url.chart ?? null}
+              onChart={(chart) => setUrl({ ...url, chart })}
+              onIgnored={addIgnored}
+              fullLink={here({ ...url, embed: false, origin: null, chart: null })}
+            />
+          </ErrorBoundary>
+        ) : (
+          <ErrorBoundary label="the embedded diagram">
+            <EmbedView
+              x={x}
+              url={url}
+              fileName={fileName}
+              fullLink={here({ ...url, embed: false, origin: null })}
+            />
+          </ErrorBoundary>
+        )}
+        <LinkNotice ignored={ignored} onDismiss={() => setIgnored([])} />
+      </div>
+    );
+  }
+
   return (
     <div className="app" data-state={idle ? 'idle' : 'busy'}>
-      <Header url={url} scenarioId={scenarioId} onUrl={setUrl} onHelp={() => setHelp(true)} />
+      <Header url={url} scenarioId={scenarioId} onUrl={setUrl} onHelp={() => setHelp(true)}>
+        <ShareButtons
+          link={() => here(url)}
+          embedLink={() => here({ ...url, embed: true })}
+          copyRequest={copyRequest}
+        />
+      </Header>
+      <LinkNotice ignored={ignored} onDismiss={() => setIgnored([])} />
       {url.view === 'home' && (
         <main className="home-main">
           <ErrorBoundary label="the guide">
@@ -58,6 +138,7 @@ export function App() {
                   view: 'explore',
                   scenario,
                   step,
+                  custom: null,
                   overrides: [],
                   overridesB: [],
                   compare: false,
@@ -80,9 +161,9 @@ export function App() {
           x={x}
           url={url}
           onUrl={setUrl}
-          fileName={ownFile?.name ?? `content/scenarios/${scenarioId}.toml`}
-          ownFileName={ownFile?.name ?? null}
-          onOwnFile={setOwnFile}
+          fileName={fileName}
+          ownFileName={url.custom?.name ?? null}
+          onOwnFile={(custom) => setUrl({ ...url, custom, step: null })}
         />
       )}
       {help && <HelpOverlay onClose={() => setHelp(false)} />}

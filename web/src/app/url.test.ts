@@ -1,10 +1,28 @@
+import { compressToEncodedURIComponent } from 'lz-string';
 import { describe, expect, it } from 'vitest';
-import { readUrl, writeUrl } from './url';
+import { checkAgainstRun, checkLink } from './linkCheck';
+import { NO_VIEW, parseUrl, readUrl, writeUrl, type UrlState, type ViewState } from './url';
+
+const base: UrlState = {
+  view: 'explore',
+  step: null,
+  scenario: 'x',
+  custom: null,
+  seed: 1,
+  overrides: [],
+  compare: false,
+  overridesB: [],
+  theme: null,
+  talk: false,
+  embed: false,
+  origin: null,
+  chart: null,
+};
 
 describe('url state', () => {
   it('round-trips scenario, seed, overrides and the B side of a comparison', () => {
     const s = {
-      view: 'explore' as const,
+      ...base,
       step: 3,
       scenario: 'x86-munmap-shootdown',
       seed: 42,
@@ -15,41 +33,135 @@ describe('url state', () => {
     expect(readUrl(writeUrl(s))).toEqual(s);
   });
 
-  it('leaves B out of the URL when not comparing', () => {
-    expect(
-      writeUrl({
-        view: 'explore',
-        step: null,
-        scenario: 'x',
-        seed: 1,
-        overrides: [],
-        compare: false,
-        overridesB: ['pcid=off'],
-      }),
-    ).toBe('?scenario=x');
+  it('round-trips where the user looks: cursor, window, selected event and spacing', () => {
+    const view: ViewState = {
+      cursor: 1234.5,
+      window: [1000, 25000.3],
+      selected: 17,
+      spacing: 'event',
+    };
+    const p = parseUrl(writeUrl(base, view));
+    expect(p.view).toEqual(view);
+    expect(p.ignored).toEqual([]);
   });
 
-  it('falls back to seed 1 for a seed that is not a u32', () => {
-    expect(readUrl('?seed=-3').seed).toBe(1);
-    expect(readUrl('?seed=abc').seed).toBe(1);
-    expect(readUrl('?seed=4294967296').seed).toBe(1);
+  it('carries the theme and the talk, embed and origin flags unchanged', () => {
+    const s = {
+      ...base,
+      theme: 'dark' as const,
+      talk: true,
+      embed: true,
+      origin: 'https://slides.example',
+    };
+    const q = writeUrl(s);
+    expect(q).toContain('talk=1');
+    expect(q).toContain('embed=1');
+    expect(readUrl(q)).toEqual(s);
+    expect(readUrl('?scenario=x&embed&talk')).toMatchObject({ embed: true, talk: true });
+    expect(readUrl('?scenario=x&embed=0')).toMatchObject({ embed: false, talk: false });
+    expect(readUrl(writeUrl({ ...base, view: 'home', talk: true }))).toMatchObject({
+      view: 'home',
+      talk: true,
+    });
+  });
+
+  it('packs the user’s own scenario text with lz-string and unpacks it', () => {
+    const text = '[scenario]\ntitle = "mine"\n# ünïcode & = ?\n'.repeat(20);
+    const s = { ...base, scenario: null, custom: { name: 'mine.toml', text } };
+    const q = writeUrl(s);
+    expect(q).toContain('src=');
+    expect(q.length).toBeLessThan(text.length);
+    expect(readUrl(q)).toEqual(s);
+  });
+
+  it('leaves B out of the URL when not comparing, and the view at its defaults', () => {
+    expect(writeUrl({ ...base, overridesB: ['pcid=off'] }, NO_VIEW)).toBe('?scenario=x');
+  });
+
+  it('falls back to seed 1 for a seed that is not a u32, and says so', () => {
+    for (const bad of ['-3', 'abc', '4294967296', '']) {
+      const p = parseUrl(`?scenario=x&seed=${bad}`);
+      expect(p.url.seed).toBe(1);
+      expect(p.ignored).toEqual([expect.stringContaining('seed=')]);
+    }
+  });
+
+  it('names every part of a broken link it ignores and keeps the rest', () => {
+    const p = parseUrl(
+      '?scenario=x&step=0&t=-5&win=9,3&ev=1.5&spacing=wide&theme=pink&set=oops&zoom=3&origin=nope&src=%%%',
+    );
+    expect(p.url).toMatchObject({ view: 'explore', scenario: 'x', step: null, overrides: [] });
+    expect(p.view).toEqual(NO_VIEW);
+    const names = p.ignored.map((i) => i.split(/[=:]/)[0]);
+    expect(names.sort()).toEqual(
+      ['ev', 'origin', 'set', 'spacing', 'src', 'step', 't', 'theme', 'win', 'zoom'].sort(),
+    );
+  });
+
+  it('reports a truncated scenario text instead of running garbage', () => {
+    const src = compressToEncodedURIComponent('[scenario]\ntitle = "cut"\n'.repeat(10));
+    const p = parseUrl(`?file=a.toml&src=${src.slice(0, src.length / 2)}`);
+    expect(p.url.custom).toBeNull();
+    expect(p.ignored[0]).toMatch(/^src=.*damaged/);
+  });
+});
+
+describe('checking a link against what the app has', () => {
+  it('replaces an unknown scenario by the default and drops settings the controls lack', () => {
+    const c = checkLink(
+      {
+        ...base,
+        scenario: 'gone',
+        overrides: ['cpus=8', 'warp=9', 'pcid=maybe', 'cpus=9999'],
+        compare: true,
+        overridesB: ['pcid=off'],
+      },
+      ['x86-munmap-shootdown'],
+      'x86-munmap-shootdown',
+    );
+    expect(c.value.scenario).toBe('x86-munmap-shootdown');
+    expect(c.value.overrides).toEqual(['cpus=8']);
+    expect(c.value.overridesB).toEqual(['pcid=off']);
+    expect(c.ignored).toEqual([
+      'scenario=gone: no such scenario; showing x86-munmap-shootdown',
+      'set=warp=9: there is no setting warp',
+      'set=pcid=maybe: pcid is one of on, off',
+      'set=cpus=9999: cpus is from 1 to 512',
+    ]);
+  });
+
+  it('drops a step, event, cursor or window the run does not have', () => {
+    const run = { steps: 4, events: 100, extent: [0, 5000] as [number, number] };
+    const c = checkAgainstRun(
+      9,
+      { cursor: 6000, window: [7000, 8000], selected: 100, spacing: 'time' },
+      run,
+    );
+    expect(c.value).toEqual({ step: null, view: NO_VIEW });
+    expect(c.ignored).toHaveLength(4);
+    expect(c.ignored[0]).toBe('step=9: this scenario has 4 steps; showing the free sandbox');
+    const ok = checkAgainstRun(
+      2,
+      { cursor: 10, window: [5, 90], selected: 99, spacing: 'event' },
+      run,
+    );
+    expect(ok.ignored).toEqual([]);
+    expect(ok.value.step).toBe(2);
   });
 });
 
 describe('the data view', () => {
   it('is named in the URL and read back', () => {
-    const url = writeUrl({
-      view: 'data',
-      step: null,
-      scenario: null,
-      seed: 1,
-      overrides: [],
-      compare: false,
-      overridesB: [],
-    });
+    const url = writeUrl({ ...base, view: 'data', scenario: null });
     expect(url).toBe('?view=data');
     expect(readUrl(url).view).toBe('data');
     expect(readUrl('?view=bogus').view).toBe('home');
+  });
+
+  it('names the chart an embed of it shows', () => {
+    const s = { ...base, view: 'data' as const, scenario: null, embed: true, chart: 'b · m' };
+    expect(writeUrl(s)).toBe('?view=data&chart=b+%C2%B7+m&embed=1');
+    expect(readUrl(writeUrl(s))).toEqual(s);
   });
 });
 

@@ -1,56 +1,254 @@
-// App state that belongs in the URL, so any view can be linked and tests can deep-link:
-// (nothing) = the landing page | ?view=data | ?scenario=<id>[&step=<n>]&seed=<n>&set=key=value&...
-// &compare=1&setB=key=value&...
+// Everything needed to reproduce a view lives in the URL, so a link shows the same picture on
+// another machine (README "Links"). Pure: parse and write, nothing else. Parsing never throws;
+// what it cannot use is named in `ignored` and left out, so a broken link opens the nearest
+// valid view.
+//
+// (nothing) = the landing page | ?view=data[&chart=<benchmark · metric>] | ?view=explore | ?scenario=<id> or
+// ?file=<name>&src=<lz-string> (the user's own scenario text) then
+// &step=<n>&seed=<n>&set=key=value…&compare=1&setB=key=value…
+// &t=<cursor ns>&win=<from ns>,<to ns>&ev=<event row>&spacing=event
+// and, on any view, &theme=light|dark &talk=1 &embed=1 &origin=<host origin>.
+import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
+
 export type View = 'home' | 'explore' | 'data';
+export type Theme = 'light' | 'dark';
+
+/** A scenario file the user loaded, carried whole in the link. */
+export interface OwnScenario {
+  name: string;
+  text: string;
+}
 
 export interface UrlState {
   view: View;
   /** 1-based step of a guided scenario; null = the free sandbox. */
   step: number | null;
   scenario: string | null;
+  /** The user's own scenario, run instead of `scenario`. */
+  custom?: OwnScenario | null;
   seed: number;
   overrides: string[];
   compare: boolean;
   overridesB: string[];
+  /** Forced colour theme; absent = follow the system. */
+  theme?: Theme | null;
+  /** Flags other parts of the app own; carried through every URL change unchanged. */
+  talk?: boolean;
+  embed?: boolean;
+  /** The embedding page's origin, the only one whose messages an embed obeys. */
+  origin?: string | null;
+  /** The Measured data chart an embed of the data view shows (its id); null = the first. */
+  chart?: string | null;
 }
 
-export function readUrl(search: string): UrlState {
+/** The explorer's continuous state: where the user looks. null = the view's default. */
+export interface ViewState {
+  cursor: number | null;
+  window: [number, number] | null;
+  selected: number | null;
+  spacing: 'time' | 'event';
+}
+
+export const NO_VIEW: ViewState = { cursor: null, window: null, selected: null, spacing: 'time' };
+
+export interface ParsedUrl {
+  url: UrlState;
+  view: ViewState;
+  /** One line per part of the link that was not used, saying what and why. */
+  ignored: string[];
+}
+
+const KNOWN = new Set([
+  'view',
+  'scenario',
+  'file',
+  'src',
+  'step',
+  'seed',
+  'set',
+  'compare',
+  'setB',
+  't',
+  'win',
+  'ev',
+  'spacing',
+  'theme',
+  'talk',
+  'embed',
+  'origin',
+  'chart',
+]);
+
+export function parseUrl(search: string): ParsedUrl {
   const q = new URLSearchParams(search);
-  const seed = Number(q.get('seed') ?? '1');
+  const ignored: string[] = [];
+  const skip = (name: string, why: string) =>
+    ignored.push(`${name}=${clip(q.get(name) ?? '')}: ${why}`);
+
+  for (const k of new Set(q.keys())) {
+    if (!KNOWN.has(k)) ignored.push(`${k}: not something a tlbscope link holds`);
+  }
+
+  let custom: OwnScenario | null = null;
+  if (q.has('src')) {
+    const text = decompressFromEncodedURIComponent(q.get('src') ?? '');
+    if (text) custom = { name: q.get('file') || 'scenario.toml', text };
+    else skip('src', 'the scenario text is damaged (cut short?) and cannot be unpacked');
+  }
+
+  const rawView = q.get('view');
+  if (rawView !== null && !['data', 'explore'].includes(rawView))
+    skip('view', 'the views are explore and data');
+  const scenario = q.get('scenario') || null;
+  const view: View =
+    rawView === 'data'
+      ? 'data'
+      : scenario || q.has('src') || rawView === 'explore'
+        ? 'explore'
+        : 'home';
+
+  let seed = 1;
+  if (q.has('seed')) {
+    const n = Number(q.get('seed'));
+    if (isU32(q.get('seed'))) seed = n;
+    else skip('seed', 'a seed is a whole number from 0 to 4294967295; using seed 1');
+  }
+
+  const step = q.has('step') ? positiveInt(q.get('step')) : null;
+  if (q.has('step') && step === null) skip('step', 'steps are numbered from 1');
+
+  const overrides = q.getAll('set').filter((s) => setting(s, 'set', ignored));
+  const compare = q.get('compare') === '1';
+  if (q.has('compare') && !['0', '1'].includes(q.get('compare') ?? ''))
+    skip('compare', 'compare is 1 or 0');
+  const overridesB = q.getAll('setB').filter((s) => setting(s, 'setB', ignored));
+
+  const cursor = q.has('t') ? finiteNonNeg(q.get('t')) : null;
+  if (q.has('t') && cursor === null) skip('t', 'the cursor is a time in ns, 0 or more');
+  let window: [number, number] | null = null;
+  if (q.has('win')) {
+    const parts = (q.get('win') ?? '').split(',').map(finiteNonNeg);
+    if (parts.length === 2 && parts[0] !== null && parts[1] !== null && parts[0] < parts[1])
+      window = [parts[0], parts[1]];
+    else skip('win', 'the window is two times in ns, from,to, with from < to');
+  }
+  const selected = q.has('ev') ? nonNegInt(q.get('ev')) : null;
+  if (q.has('ev') && selected === null) skip('ev', 'events are numbered from 0');
+  const rawSpacing = q.get('spacing');
+  if (rawSpacing !== null && !['time', 'event'].includes(rawSpacing))
+    skip('spacing', 'spacing is time or event');
+  const rawTheme = q.get('theme');
+  if (rawTheme !== null && rawTheme !== 'light' && rawTheme !== 'dark')
+    skip('theme', 'the themes are light and dark');
+  const origin = q.get('origin');
+  const goodOrigin = origin !== null && isOrigin(origin);
+  if (origin !== null && !goodOrigin) skip('origin', 'an origin is scheme://host[:port]');
+
   return {
-    view:
-      q.get('view') === 'data'
-        ? 'data'
-        : q.get('scenario') || q.get('view') === 'explore'
-          ? 'explore'
-          : 'home',
-    step: positiveInt(q.get('step')),
-    scenario: q.get('scenario'),
-    seed: Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32 ? seed : 1,
-    overrides: q.getAll('set'),
-    compare: q.get('compare') === '1',
-    overridesB: q.getAll('setB'),
+    url: {
+      view,
+      step,
+      scenario,
+      custom,
+      seed,
+      overrides,
+      compare,
+      overridesB,
+      theme: rawTheme === 'light' || rawTheme === 'dark' ? rawTheme : null,
+      talk: flag(q, 'talk'),
+      embed: flag(q, 'embed'),
+      origin: goodOrigin ? origin : null,
+      chart: q.get('chart') || null,
+    },
+    view: { cursor, window, selected, spacing: rawSpacing === 'event' ? 'event' : 'time' },
+    ignored,
   };
 }
 
-export function writeUrl(state: UrlState): string {
+export function readUrl(search: string): UrlState {
+  return parseUrl(search).url;
+}
+
+/** The query string (with its `?`, or '' for the plain landing page) of a state. */
+export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
   const q = new URLSearchParams();
-  if (state.view === 'data') q.set('view', 'data');
-  if (state.view === 'home') return '';
-  if (state.view === 'explore' && !state.scenario) q.set('view', 'explore');
-  if (state.scenario) q.set('scenario', state.scenario);
-  if (state.step !== null) q.set('step', String(state.step));
-  if (state.seed !== 1) q.set('seed', String(state.seed));
-  for (const o of state.overrides) q.append('set', o);
-  if (state.compare) {
-    q.set('compare', '1');
-    for (const o of state.overridesB) q.append('setB', o);
+  if (state.view === 'data') {
+    q.set('view', 'data');
+    if (state.chart) q.set('chart', state.chart);
   }
+  if (state.view === 'explore') {
+    if (state.custom) {
+      q.set('file', state.custom.name);
+      q.set('src', compressToEncodedURIComponent(state.custom.text));
+    } else if (state.scenario) q.set('scenario', state.scenario);
+    else q.set('view', 'explore');
+    if (state.step !== null) q.set('step', String(state.step));
+    if (state.seed !== 1) q.set('seed', String(state.seed));
+    for (const o of state.overrides) q.append('set', o);
+    if (state.compare) {
+      q.set('compare', '1');
+      for (const o of state.overridesB) q.append('setB', o);
+    }
+    if (view.cursor !== null) q.set('t', ns(view.cursor));
+    if (view.window) q.set('win', `${ns(view.window[0])},${ns(view.window[1])}`);
+    if (view.selected !== null) q.set('ev', String(view.selected));
+    if (view.spacing === 'event') q.set('spacing', 'event');
+  }
+  if (state.theme) q.set('theme', state.theme);
+  if (state.talk) q.set('talk', '1');
+  if (state.embed) q.set('embed', '1');
+  if (state.origin) q.set('origin', state.origin);
   const s = q.toString();
   return s ? `?${s}` : '';
 }
 
+/** Whether going from `a` to `b` is a new place to go back to (a step, a run, a view). */
+export function isNewPlace(a: UrlState, b: UrlState): boolean {
+  return writeUrl(a) !== writeUrl(b);
+}
+
+// Times to 0.1 ns: far below a pixel at any zoom, and links stay short.
+const ns = (x: number) => String(Math.round(x * 10) / 10);
+
+/** `?embed`, `?embed=1` and `?embed=true` all mean yes; `?embed=0` no. */
+function flag(q: URLSearchParams, name: string): boolean {
+  return q.has(name) && !['0', 'false'].includes(q.get(name) ?? '');
+}
+
+function setting(s: string, name: string, ignored: string[]): boolean {
+  if (/^[a-z_0-9]+=[^=\s]+$/.test(s)) return true;
+  ignored.push(`${name}=${clip(s)}: a setting is written key=value`);
+  return false;
+}
+
+function clip(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+function isU32(s: string | null): boolean {
+  const n = Number(s);
+  return s !== null && s.trim() !== '' && Number.isInteger(n) && n >= 0 && n < 2 ** 32;
+}
+
 function positiveInt(s: string | null): number | null {
   const n = Number(s);
-  return s !== null && Number.isInteger(n) && n >= 1 ? n : null;
+  return s !== null && s.trim() !== '' && Number.isInteger(n) && n >= 1 ? n : null;
+}
+
+function nonNegInt(s: string | null): number | null {
+  const n = Number(s);
+  return s !== null && s.trim() !== '' && Number.isInteger(n) && n >= 0 ? n : null;
+}
+
+function finiteNonNeg(s: string | null): number | null {
+  const n = Number(s);
+  return s !== null && s.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+function isOrigin(s: string): boolean {
+  try {
+    return new URL(s).origin === s;
+  } catch {
+    return false;
+  }
 }

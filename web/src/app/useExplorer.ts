@@ -1,13 +1,14 @@
 // The explorer's state: the A (and B) runs of the selected scenario, the window, cursor and
 // selection every view shares, the guided step, playback, and the machine state at the cursor.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { extentOf, nextRow, prevRow } from '../model/events';
 import type { RecordedRun } from '../recording/asRun';
 import type { RunResult } from '../sim/session';
-import type { UrlState } from './url';
-import { useGuide } from './useGuide';
+import { checkAgainstRun } from './linkCheck';
+import type { UrlState, ViewState } from './url';
+import { useGuide, type SetUrl } from './useGuide';
 import { usePlayback } from './usePlayback';
-import { useRun, type RunState } from './useRun';
+import { ranWith, useRun, type RunState } from './useRun';
 import { useSnapshot } from './useSnapshot';
 import { createWindowStore, useSettledWindow } from './windowStore';
 
@@ -16,11 +17,18 @@ const reducedMotion = () =>
 
 export type Explorer = ReturnType<typeof useExplorer>;
 
-/** `text`: the scenario to run (undefined: unknown scenario); nothing runs outside the explorer. */
+/**
+ * `text`: the scenario to run (undefined: unknown scenario); nothing runs outside the explorer.
+ * `linked`: the window, cursor and selection a link asks for, shown once its run is done
+ * (`restore` asks again, for the browser's back and forward); `onIgnored` hears what of it the
+ * run does not have.
+ */
 export function useExplorer(
   url: UrlState,
-  setUrl: (u: UrlState) => void,
+  setUrl: SetUrl,
   text: string | undefined,
+  linked: ViewState | null = null,
+  onIgnored: (what: string[]) => void = () => {},
 ) {
   const explore = url.view === 'explore';
   // An imported kernel recording takes A's place (the model then runs only as B).
@@ -44,7 +52,7 @@ export function useExplorer(
   const logWindow = useSettledWindow(view); // the log follows once a zoom or pan rests
   const [cursor, setCursor] = useState<number | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
-  const [spacing, setSpacing] = useState<'time' | 'event'>('time');
+  const [spacing, setSpacing] = useState<'time' | 'event'>(linked?.spacing ?? 'time');
   const [playing, setPlaying] = useState(false);
   const [rate, setRate] = useState(1000);
   const [rendered, setRendered] = useState<ReadonlySet<number>>(new Set());
@@ -56,15 +64,58 @@ export function useExplorer(
     recording ? null : (a?.trace.version ?? null),
   );
 
-  // A new run, or a new step, shows the step's window (or the whole run) with nothing selected.
+  // A new run, or a new step, shows the step's window (or the whole run) with nothing selected;
+  // unless a link asked for more, which waits until the runs are those the URL names.
   const stepWindow = guide.step?.window ?? null;
+  const freshA = a !== null && ranWith(a, text, url.overrides, url.seed);
+  const freshB = !url.compare || (b !== null && ranWith(b, text, url.overridesB, url.seed));
+  const pending = useRef<ViewState | null>(linked);
+  const [restores, setRestores] = useState(0);
+  const restore = useCallback((v: ViewState) => {
+    pending.current = v;
+    setSpacing(v.spacing);
+    setRestores((n) => n + 1);
+  }, []);
+  const ignoredRef = useRef(onIgnored);
+  ignoredRef.current = onIgnored;
+  const urlRef = useRef(url);
+  urlRef.current = url;
   useEffect(() => {
-    if (!a) return;
+    if (!a || !freshA) return;
+    setPlaying(false);
+    const want = pending.current;
+    if (want && freshB) {
+      pending.current = null;
+      const extent = fullExtent;
+      const { value, ignored } = checkAgainstRun(urlRef.current.step, want, {
+        steps: a.info.steps.length,
+        events: a.trace.n,
+        extent,
+      });
+      if (value.step !== urlRef.current.step)
+        setUrl({ ...urlRef.current, step: value.step }, { replace: true });
+      const w = value.view.window;
+      view.set(w ? [Math.max(w[0], extent[0]), Math.min(w[1], extent[1])] : (stepWindow ?? extent));
+      setSelected(value.view.selected);
+      setCursor(
+        value.view.cursor ??
+          (value.view.selected !== null ? a.trace.time[value.view.selected] : null),
+      );
+      if (ignored.length) ignoredRef.current(ignored);
+      return;
+    }
     view.set(stepWindow ?? fullExtent);
     setSelected(null);
     setCursor(null);
-    setPlaying(false);
-  }, [a, fullExtent, stepWindow, view]);
+  }, [a, freshA, freshB, fullExtent, stepWindow, view, restores, setUrl]);
+
+  /** Where the user looks, as a link writes it (null where it is the view's default). */
+  const viewState = useCallback((): ViewState => {
+    const w = view.get();
+    const def = stepWindow ?? fullExtent;
+    const isDefault = Math.abs(w[0] - def[0]) < 0.05 && Math.abs(w[1] - def[1]) < 0.05;
+    return { cursor, window: isDefault ? null : w, selected, spacing };
+  }, [view, stepWindow, fullExtent, cursor, selected, spacing]);
 
   // Selecting an event also puts the cursor on it, so the machine state shown is its moment.
   const selectRow = useCallback(
@@ -148,5 +199,9 @@ export function useExplorer(
     idle,
     markRendered,
     cancel,
+    /** Both runs are those the URL names (not a previous one still on screen). */
+    fresh: freshA && freshB,
+    restore,
+    viewState,
   };
 }

@@ -16,19 +16,28 @@ export interface Guide {
   go: (index: number | null) => void;
 }
 
+/** Changes the URL state; `replace` for changes that are no new place to go back to. */
+export type SetUrl = (u: UrlState, how?: { replace?: boolean }) => void;
+
 const same = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 
 export function useGuide(
   url: UrlState,
-  setUrl: (u: UrlState) => void,
+  setUrl: SetUrl,
   result: RunResult | null,
   fullExtent: [number, number],
 ): Guide {
   const steps = result?.info.steps ?? [];
   const index = url.step !== null && url.step <= steps.length ? url.step - 1 : null;
   const step = index === null ? null : steps[index];
-  const applied = useRef<string | null>(null);
+  // A link that names its own settings keeps them (the user changed them on this step); a bare
+  // ?scenario=…&step=N takes the step's.
+  const applied = useRef<string | null>(
+    url.step !== null && (url.overrides.length > 0 || url.compare)
+      ? `${url.scenario}#${url.step - 1}`
+      : null,
+  );
 
   const go = (i: number | null) => {
     if (i === null || i < 0 || i >= steps.length) {
@@ -58,7 +67,10 @@ export function useGuide(
       url.compare !== (step.compare !== null) ||
       !same(url.overridesB, wantB)
     ) {
-      setUrl({ ...url, overrides: step.set, compare: step.compare !== null, overridesB: wantB });
+      setUrl(
+        { ...url, overrides: step.set, compare: step.compare !== null, overridesB: wantB },
+        { replace: true },
+      );
     }
   });
 

@@ -17,6 +17,21 @@ export interface Run {
   snapshot: (t: number) => Promise<string>;
 }
 
+// Which request each result answers, so the explorer can tell a fresh result from the one still
+// on screen while a newer run is on its way (a link's window and selection wait for it).
+const requests = new WeakMap<RunResult, { text: string; key: string; seed: number }>();
+
+/** Whether `result` is the run of exactly this scenario text, overrides and seed. */
+export function ranWith(
+  result: RunResult,
+  text: string | null | undefined,
+  overrides: readonly string[],
+  seed: number,
+): boolean {
+  const r = requests.get(result);
+  return !!r && r.text === text && r.key === overrides.join('\n') && r.seed === seed;
+}
+
 /** `text` null: nothing to run; undefined: the scenario does not exist. */
 export function useRun(
   text: string | null | undefined,
@@ -51,6 +66,7 @@ export function useRun(
       (result) => {
         if (!live) return;
         performance.mark('tlbscope:run-done');
+        requests.set(result, { text, key, seed });
         setState({ status: 'done', result });
       },
       (e: unknown) => {

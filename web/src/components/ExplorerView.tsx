@@ -69,13 +69,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
   return (
     <div className="layout">
       <aside>
-        <ScenarioFile
-          name={ownFileName}
-          onLoad={(f) => {
-            onOwnFile(f);
-            onUrl({ ...url, step: null });
-          }}
-        />
+        <ScenarioFile name={ownFileName} onLoad={onOwnFile} />
         <MeasuredEventsFile value={measured} onLoad={setMeasured} />
         <RecordingFile value={x.recording} onLoad={x.setRecording} />
         <Controls

@@ -1,4 +1,5 @@
 // The page header: views, and in the explorer the scenario, seed, compare and help buttons.
+import type { ReactNode } from 'react';
 import { scenarios } from '../content/scenarios';
 import { writeUrl, type UrlState, type View } from '../app/url';
 
@@ -7,6 +8,8 @@ interface Props {
   scenarioId: string;
   onUrl: (u: UrlState) => void;
   onHelp: () => void;
+  /** Page-wide tools shown before the help button (Copy link, Embed). */
+  children?: ReactNode;
 }
 
 const VIEWS: [View, string][] = [
@@ -15,7 +18,7 @@ const VIEWS: [View, string][] = [
   ['data', 'Measured data'],
 ];
 
-export function Header({ url, scenarioId, onUrl, onHelp }: Props) {
+export function Header({ url, scenarioId, onUrl, onHelp, children }: Props) {
   const explore = url.view === 'explore';
   return (
     <header>
@@ -48,6 +51,7 @@ export function Header({ url, scenarioId, onUrl, onHelp }: Props) {
                 onUrl({
                   ...url,
                   scenario: e.target.value,
+                  custom: null,
                   step: null,
                   overrides: [],
                   overridesB: [],
@@ -82,6 +86,7 @@ export function Header({ url, scenarioId, onUrl, onHelp }: Props) {
           </button>
         </>
       )}
+      {children}
       <button
         type="button"
         className="help-button"

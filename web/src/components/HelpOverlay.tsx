@@ -10,6 +10,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['Space', 'play / pause'],
   ['E', 'switch between true-time and one-step-per-event spacing'],
   ['C', 'compare two settings side by side'],
+  ['L', 'copy a link to this exact view'],
   ['Escape', 'cancel a run, clear the selection, close dialogs'],
 ];
 

@@ -124,8 +124,11 @@ function sizeSvg(svg: SVGSVGElement, width: number, height: number): void {
 // frame; resolve the colours once per canvas and colour scheme instead of once per draw.
 const palettes = new WeakMap<Element, { dark: boolean; color: (name: string) => string }>();
 function paletteOf(canvas: HTMLCanvasElement): (name: string) => string {
-  const dark =
-    typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+  // A link's theme (data-theme on the root) wins over the system's, as in app.css.
+  const forced = canvas.ownerDocument.documentElement.dataset.theme;
+  const dark = forced
+    ? forced === 'dark'
+    : typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
   let p = palettes.get(canvas);
   if (!p || p.dark !== dark) palettes.set(canvas, (p = { dark, color: toPalette(canvas) }));
   return p.color;

@@ -1,0 +1,71 @@
+// Keeps the address bar on the view. A new place (view, scenario, step, seed, settings,
+// comparison) is a new history entry, so back and forward walk through steps and runs; where
+// the user looks (window, cursor, selection, spacing) rewrites the current entry once it rests.
+// Inside an embed nothing is pushed: the host page's history is not the diagram's.
+import { useEffect, useRef } from 'react';
+import { isNewPlace, writeUrl, type UrlState, type ViewState } from './url';
+
+const REST_MS = 250;
+
+interface Options {
+  url: UrlState;
+  /** The view part of the link, or null while the runs on screen are not yet the URL's. */
+  view: () => ViewState | null;
+  /** Changes whenever what `view` returns may have (so the entry is rewritten). */
+  viewKey: unknown;
+  /** Set by a change that is no new place; read and cleared here. */
+  replaceNext: { current: boolean };
+  /** Back or forward: the new entry's query string. */
+  onPop: (search: string) => void;
+}
+
+export function useUrlSync({ url, view, viewKey, replaceNext, onPop }: Options): {
+  /** Records that the state now is `u` without a new entry (after back/forward). */
+  settle: (u: UrlState) => void;
+} {
+  const last = useRef(url);
+  const latest = useRef({ url, view });
+  latest.current = { url, view };
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const rewrite = () => {
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    const v = latest.current.view();
+    if (v === null) return;
+    const q = writeUrl(latest.current.url, v) || window.location.pathname;
+    if (q !== window.location.search) window.history.replaceState(null, '', q);
+  };
+
+  useEffect(() => {
+    const replace = replaceNext.current || !!url.embed;
+    replaceNext.current = false;
+    if (isNewPlace(last.current, url) && !replace) {
+      window.history.pushState(null, '', writeUrl(url) || window.location.pathname);
+    }
+    last.current = url;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(rewrite, REST_MS);
+  }, [url, viewKey]);
+
+  const popRef = useRef(onPop);
+  popRef.current = onPop;
+  useEffect(() => {
+    const pop = () => {
+      clearTimeout(timer.current);
+      timer.current = undefined;
+      popRef.current(window.location.search);
+    };
+    window.addEventListener('popstate', pop);
+    return () => {
+      window.removeEventListener('popstate', pop);
+      clearTimeout(timer.current);
+    };
+  }, []);
+
+  return {
+    settle: (u) => {
+      last.current = u;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// ?embed: the diagram alone for someone else's page or slide: the timeline(s), their legend,
+// a one-line caption saying what it shows and where the numbers come from, and minimal step
+// controls. It fills the frame it is given (FitBox) and never takes focus by itself, so the
+// host page keeps its keys until the viewer clicks into the diagram.
+import type { Explorer } from '../../app/useExplorer';
+import type { UrlState } from '../../app/url';
+import { initiatorOf } from '../../model/ipis';
+import type { RunResult } from '../../sim/session';
+import { ErrorBoundary } from '../ErrorBoundary';
+import { Legend } from '../Legend';
+import { RunProblem } from '../RunProblem';
+import { Timeline } from '../Timeline';
+import { FitBox, FitLine } from './FitBox';
+import './embed.css';
+
+interface Props {
+  x: Explorer;
+  url: UrlState;
+  fileName: string;
+  /** The same view, full page, for "open in tlbscope". */
+  fullLink: string;
+}
+
+export function EmbedView({ x, url, fileName, fullLink }: Props) {
+  const { a, b, guide } = x;
+  const timeline = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => (
+    <ErrorBoundary label={`timeline ${side}`} resetKey={r.trace.version}>
+      <Timeline
+        trace={r.trace}
+        label={
+          url.compare ? `${side}: ${overrides.join(' ') || 'as the scenario says'}` : undefined
+        }
+        view={x.view}
+        fullExtent={x.fullExtent}
+        cursor={x.cursor}
+        onCursorChange={x.setCursor}
+        selected={side === 'A' ? x.selected : null}
+        onSelect={side === 'A' ? x.selectRow : undefined}
+        highlight={side === 'A' ? guide.highlight : undefined}
+        spacing={x.spacing}
+        initiator={initiatorOf(r.trace)}
+        onRendered={() => x.markRendered(r)}
+      />
+    </ErrorBoundary>
+  );
+  const machine = a && typeof a.summary.machine === 'string' ? a.summary.machine : 'default';
+  const settings = url.overrides.join(' ');
+  return (
+    <div className="embed" data-step={guide.index === null ? '' : String(guide.index + 1)}>
+      <RunProblem label="A" state={x.runA.state} file={fileName} />
+      {url.compare && <RunProblem label="B" state={x.runB.state} file={fileName} />}
+      {a && (
+        <>
+          <FitLine className="embed-caption">
+            <strong data-embed-title>{guide.step ? guide.step.title : a.title}</strong>
+            <span className="embed-wide"> · {fileName.replace(/^.*\//, '')}</span>
+            <span className="embed-wide"> · simulated by the tlbscope model</span>
+            <span className="embed-wide">
+              {' '}
+              ({machine}
+              {settings ? `, ${settings}` : ''}, seed {url.seed})
+            </span>
+            <span className="embed-narrow"> · simulated</span>
+            <span>, not measured · </span>
+            <a href={fullLink} target="_blank" rel="noreferrer">
+              <span className="embed-wide">open in </span>tlbscope ↗
+            </a>
+          </FitLine>
+          <FitBox className="embed-diagram">
+            <Legend trace={a.trace} />
+            {timeline(a, 'A', url.overrides)}
+            {b && timeline(b, 'B', url.overridesB)}
+          </FitBox>
+          <nav className="embed-controls" aria-label="Steps">
+            {guide.steps.length > 0 && (
+              <>
+                <button
+                  type="button"
+                  onClick={() =>
+                    guide.go(guide.index === null ? guide.steps.length - 1 : guide.index - 1)
+                  }
+                  disabled={guide.index === 0}
+                >
+                  ← Previous
+                </button>
+                <span className="embed-step" aria-live="polite">
+                  {guide.index === null
+                    ? `Sandbox (${guide.steps.length} steps)`
+                    : `Step ${guide.index + 1} of ${guide.steps.length}`}
+                </span>
+                <button
+                  type="button"
+                  onClick={() =>
+                    guide.go(
+                      guide.index === null
+                        ? 0
+                        : guide.index + 1 < guide.steps.length
+                          ? guide.index + 1
+                          : null,
+                    )
+                  }
+                >
+                  Next →
+                </button>
+              </>
+            )}
+            <button type="button" aria-pressed={x.playing} onClick={() => x.setPlaying((p) => !p)}>
+              {x.playing ? '❚❚ Pause' : '▶ Play'}
+            </button>
+          </nav>
+        </>
+      )}
+    </div>
+  );
+}
