@@ -1,13 +1,16 @@
 // The page: URL-backed state, the header, and one of three views (guide, explorer, data);
 // page-wide shortcuts and the help overlay.
 import { useCallback, useEffect, useState } from 'react';
+import './talk.css';
 import { DataView } from '../components/data/DataView';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { ExplorerView } from '../components/ExplorerView';
 import { Header } from '../components/Header';
 import { HelpOverlay } from '../components/HelpOverlay';
 import { Home } from '../components/Home';
+import { TalkBlank } from '../components/TalkBlank';
 import { DEFAULT_SCENARIO, findScenario } from '../content/scenarios';
+import { talkKeys, useClickerSteps, useTalk } from './talk';
 import { readUrl, writeUrl, type UrlState } from './url';
 import { useExplorer } from './useExplorer';
 import { useShortcuts } from './useShortcuts';
@@ -24,6 +27,9 @@ export function App() {
   useEffect(() => {
     window.history.replaceState(null, '', writeUrl(url) || window.location.pathname);
   }, [url]);
+  // After the URL effect above, so that talk mode's parameter survives its rewrite.
+  const talk = useTalk();
+  const clicker = useClickerSteps(guide, url.step, (step) => setUrl((u) => ({ ...u, step })));
 
   const onHomeReady = useCallback(() => setHomeReady(true), []);
   const idle = url.view === 'home' ? homeReady : url.view === 'data' || x.idle;
@@ -43,11 +49,22 @@ export function App() {
       if (help) setHelp(false);
       else if (!x.cancel()) x.setSelected(null);
     },
+    t: talk.toggle,
+    ...(talk.on && url.view === 'explore'
+      ? talkKeys(clicker.steps, clicker.index, clicker.go)
+      : {}),
   });
 
   return (
-    <div className="app" data-state={idle ? 'idle' : 'busy'}>
-      <Header url={url} scenarioId={scenarioId} onUrl={setUrl} onHelp={() => setHelp(true)} />
+    <div className={talk.on ? 'app talk' : 'app'} data-state={idle ? 'idle' : 'busy'}>
+      <Header
+        url={url}
+        scenarioId={scenarioId}
+        onUrl={setUrl}
+        onHelp={() => setHelp(true)}
+        talk={talk.on}
+        onTalk={talk.toggle}
+      />
       {url.view === 'home' && (
         <main className="home-main">
           <ErrorBoundary label="the guide">
@@ -86,6 +103,7 @@ export function App() {
         />
       )}
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {talk.blank && <TalkBlank onUnblank={() => talk.setBlank(false)} />}
     </div>
   );
 }

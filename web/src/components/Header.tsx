@@ -7,6 +7,8 @@ interface Props {
   scenarioId: string;
   onUrl: (u: UrlState) => void;
   onHelp: () => void;
+  talk: boolean;
+  onTalk: () => void;
 }
 
 const VIEWS: [View, string][] = [
@@ -15,7 +17,7 @@ const VIEWS: [View, string][] = [
   ['data', 'Measured data'],
 ];
 
-export function Header({ url, scenarioId, onUrl, onHelp }: Props) {
+export function Header({ url, scenarioId, onUrl, onHelp, talk, onTalk }: Props) {
   const explore = url.view === 'explore';
   return (
     <header>
@@ -82,6 +84,15 @@ export function Header({ url, scenarioId, onUrl, onHelp }: Props) {
           </button>
         </>
       )}
+      <button
+        type="button"
+        className="talk-button"
+        aria-pressed={talk}
+        title="Talk mode: large type for a projector (T)"
+        onClick={onTalk}
+      >
+        Talk mode
+      </button>
       <button
         type="button"
         className="help-button"

@@ -11,6 +11,10 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['E', 'switch between true-time and one-step-per-event spacing'],
   ['C', 'compare two settings side by side'],
   ['Escape', 'cancel a run, clear the selection, close dialogs'],
+  ['T', 'talk mode: large type for a projector, no sidebars'],
+  ['Space / PageDown / →', 'talk mode: next guided step (a clicker’s keys)'],
+  ['PageUp / ←', 'talk mode: previous guided step'],
+  ['B', 'talk mode: blank the screen (any key brings it back)'],
 ];
 
 export function HelpOverlay({ onClose }: { onClose: () => void }) {

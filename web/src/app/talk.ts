@@ -1,0 +1,119 @@
+// Talk mode (?talk=1): the page laid out for a projector. Its state is the `talk` URL
+// parameter alone, written with replaceState and leaving every other parameter as it is, so
+// it composes with however the rest of the URL is written (app/url.ts).
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** `?talk`, `?talk=1`, `?talk=true` and `?talk=on` turn talk mode on; anything else is off. */
+export function readTalk(search: string): boolean {
+  const v = new URLSearchParams(search).get('talk');
+  return v !== null && ['', '1', 'true', 'on', 'yes'].includes(v.toLowerCase());
+}
+
+/** `search` with the talk parameter set to `on`, every other parameter kept in its order. */
+export function withTalk(search: string, on: boolean): string {
+  const q = new URLSearchParams(search);
+  if (on) q.set('talk', '1');
+  else q.delete('talk');
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+function syncUrl(on: boolean): void {
+  const { pathname, search, hash } = window.location;
+  if (readTalk(search) === on) return;
+  window.history.replaceState(window.history.state, '', pathname + withTalk(search, on) + hash);
+}
+
+export interface Talk {
+  on: boolean;
+  toggle: () => void;
+  /** The screen is blanked (the `b` key a presenter uses to pull the audience's eyes away). */
+  blank: boolean;
+  setBlank: (b: boolean) => void;
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName));
+}
+
+/**
+ * Talk mode's state and its blanking key. Call it after the effect that writes the rest of
+ * the URL: its own effect runs after that one on every render and puts `talk` back if the
+ * other writer dropped it.
+ */
+export function useTalk(): Talk {
+  const [on, setOn] = useState(() => readTalk(window.location.search));
+  const [blank, setBlank] = useState(false);
+  useEffect(() => syncUrl(on));
+  const toggle = useCallback(() => {
+    setOn((o) => !o);
+    setBlank(false);
+  }, []);
+
+  useEffect(() => {
+    if (!on) return;
+    // Capture phase, ahead of the page's shortcuts: while blanked, any key only unblanks.
+    const onKey = (e: KeyboardEvent) => {
+      if (blank) {
+        if (['Shift', 'Control', 'Alt', 'Meta'].includes(e.key)) return;
+        e.preventDefault();
+        e.stopPropagation();
+        setBlank(false);
+        return;
+      }
+      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      if (e.key === 'b' || e.key === 'B') {
+        e.preventDefault();
+        e.stopPropagation();
+        setBlank(true);
+      }
+    };
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
+  }, [on, blank]);
+
+  return { on, toggle, blank, setBlank };
+}
+
+/**
+ * The keys a presentation clicker sends (Space / PageDown / → forward, PageUp / ← back),
+ * walking the guided steps. They stop at the first and the last step: in front of a room,
+ * one click too many should not leave the narration.
+ */
+export function talkKeys(
+  steps: number,
+  index: number | null,
+  go: (index: number) => void,
+): Record<string, () => void> {
+  const next = () => {
+    if (steps === 0) return;
+    if (index === null) go(0);
+    else if (index + 1 < steps) go(index + 1);
+  };
+  const prev = () => {
+    if (index !== null && index > 0) go(index - 1);
+  };
+  return { Space: next, PageDown: next, ArrowRight: next, PageUp: prev, ArrowLeft: prev };
+}
+
+/**
+ * The guided steps as the clicker sees them. While a step's re-run is under way the guide
+ * knows no steps (it reads them from the finished run), so the last known count and the
+ * URL's step stand in: a click during a re-run moves on rather than being lost, and the
+ * guide applies that step's settings when its run arrives.
+ */
+export function useClickerSteps(
+  guide: { steps: readonly unknown[]; index: number | null; go: (i: number) => void },
+  urlStep: number | null,
+  setStep: (step: number) => void,
+): { steps: number; index: number | null; go: (i: number) => void } {
+  const known = useRef(0);
+  if (guide.steps.length) known.current = guide.steps.length;
+  if (guide.steps.length) return { steps: guide.steps.length, index: guide.index, go: guide.go };
+  return {
+    steps: known.current,
+    index: urlStep === null ? null : urlStep - 1,
+    go: (i) => setStep(i + 1),
+  };
+}
