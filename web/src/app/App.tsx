@@ -8,12 +8,14 @@ import { ExplorerView } from '../components/ExplorerView';
 import { Header } from '../components/Header';
 import { HelpOverlay } from '../components/HelpOverlay';
 import { Home } from '../components/Home';
+import { DropNotice } from '../components/DropNotice';
 import { TalkBlank } from '../components/TalkBlank';
 import { DEFAULT_SCENARIO, findScenario } from '../content/scenarios';
 import { talkKeys, useClickerSteps, useTalk } from './talk';
 import { readUrl, writeUrl, type UrlState } from './url';
 import { useExplorer } from './useExplorer';
 import { useShortcuts } from './useShortcuts';
+import { useSvgDrop } from './useSvgDrop';
 
 export function App() {
   const [url, setUrl] = useState<UrlState>(() => readUrl(window.location.search));
@@ -29,6 +31,7 @@ export function App() {
   }, [url]);
   // After the URL effect above, so that talk mode's parameter survives its rewrite.
   const talk = useTalk();
+  const drop = useSvgDrop();
   const clicker = useClickerSteps(guide, url.step, (step) => setUrl((u) => ({ ...u, step })));
 
   const onHomeReady = useCallback(() => setHomeReady(true), []);
@@ -65,6 +68,7 @@ export function App() {
         talk={talk.on}
         onTalk={talk.toggle}
       />
+      {drop.message && <DropNotice message={drop.message} onDismiss={drop.dismiss} />}
       {url.view === 'home' && (
         <main className="home-main">
           <ErrorBoundary label="the guide">

@@ -20,7 +20,10 @@ import {
   renderTimeline,
   type RenderStats,
 } from '../viz/timeline';
+import { exportTimelineSvg, svgToPng, type ExportText } from '../viz/exportTimeline';
 import { attachInteractions } from '../viz/zoom';
+import { download } from '../app/download';
+import { ExportButtons } from './ExportButtons';
 import type { WindowStore } from '../app/windowStore';
 import '../viz/timeline.css';
 
@@ -42,6 +45,8 @@ export interface TimelineProps {
   onRendered?: () => void;
   /** Per-event measurements drawn under the CPU lanes (viz/marks/measured.ts). */
   measured?: MeasuredEvents | null;
+  /** Title, caption and state link for an export, read when the user exports; none: no export. */
+  exportText?: () => ExportText & { fileName: string };
 }
 
 const NONE: readonly number[] = [];
@@ -315,7 +320,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
         const p = live.current.props;
         const s = stats.current;
         const el = target instanceof Element ? target : null;
-        if (!s || el?.closest('.group-toggle')) return;
+        if (!s || el?.closest('.group-toggle, .timeline-bar')) return;
         const mark = el?.closest('.mark[data-row]');
         if (mark) {
           p.onSelect?.(Number(mark.getAttribute('data-row')));
@@ -351,6 +356,33 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     };
   }, [drawNow, schedule, placed]);
 
+  const exportAs = useCallback(async (format: 'svg' | 'png') => {
+    const { props: p, model: m, collapsed: c, width: w, win } = live.current;
+    const text = p.exportText?.();
+    const host = boxRef.current?.parentElement;
+    if (!text || !host) return;
+    const out = exportTimelineSvg(
+      host,
+      m,
+      {
+        window: win,
+        width: w,
+        cursor: p.cursor,
+        selected: p.selected,
+        highlight: p.highlight ?? NONE,
+        collapsed: c,
+        initiator: p.initiator ?? -1,
+        measured: p.measured ?? null,
+      },
+      text,
+    );
+    if (format === 'svg') {
+      download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
+    } else {
+      download(await svgToPng(out), `${text.fileName}.png`);
+    }
+  }, []);
+
   const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
   return (
     <div
@@ -366,6 +398,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       <div className="timeline-bar">
         {label && <span className="timeline-label">{label}</span>}
         <span className="timeline-status" ref={statusRef} />
+        {props.exportText && <ExportButtons what={name} onExport={exportAs} />}
       </div>
       <div className="timeline-plot">
         <svg className="timeline-base" ref={baseRef} />

@@ -2,6 +2,8 @@
 // source's provenance (mail, author, date, conditions) from sources.json.
 import { sources, type Dataset } from '../../content/datasets';
 import { MODEL_SOURCE } from '../../model/overlay';
+import { download } from '../../app/download';
+import { measurementsToCsv } from '../../content/csvExport';
 
 export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove?: () => void }) {
   const ms = dataset.measurements;
@@ -15,6 +17,20 @@ export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove
         {onRemove && (
           <button type="button" onClick={onRemove}>
             Remove
+          </button>
+        )}
+        {kind === 'imported' && (
+          <button
+            type="button"
+            aria-label={`Export ${dataset.file} as CSV`}
+            onClick={() =>
+              download(
+                new Blob([measurementsToCsv(ms)], { type: 'text/csv;charset=utf-8' }),
+                dataset.file.replace(/(\.csv)?$/i, '-export.csv'),
+              )
+            }
+          >
+            Export CSV
           </button>
         )}
       </summary>
