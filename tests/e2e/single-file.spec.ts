@@ -63,3 +63,27 @@ test('the Data view parses a CSV in its worker from file://', async ({ sim }) =>
   await expect(sim.importPreview()).toContainText('rows accepted');
   expect(sim.consoleErrors).toEqual([]);
 });
+
+test('talk mode and export work from the file too', async ({ sim }) => {
+  const { page } = sim;
+  const url = pathToFileURL(FILE);
+  url.search = '?scenario=x86-munmap-shootdown&step=2&talk=1';
+  await page.goto(url.href);
+  await sim.waitForIdle();
+  await expect(page.locator('.narration')).toContainText('Step 2 of');
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('.narration')).toContainText('Step 3 of');
+  await sim.waitForIdle();
+  await page.keyboard.press('t');
+  const [svg] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: /as SVG$/ }).click(),
+  ]);
+  expect(svg.suggestedFilename()).toBe('tlbscope-x86-munmap-shootdown-step3.svg');
+  const [png] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: /as PNG$/ }).click(),
+  ]);
+  expect(png.suggestedFilename()).toBe('tlbscope-x86-munmap-shootdown-step3.png');
+  expect(sim.consoleErrors).toEqual([]);
+});
