@@ -186,3 +186,38 @@ test('an imported CSV exports back as CSV with formula cells made inert', async 
       .getByRole('button', { name: /as CSV$/ }),
   ).toHaveCount(0);
 });
+
+test('a Data view chart exports as SVG and 2× PNG with its legend and provenance', async ({
+  sim,
+}, info) => {
+  const { page } = sim;
+  await sim.openData();
+  const figure = page.locator('figure.overlay-chart').first();
+  const benchmark = (await figure.getAttribute('data-benchmark')) ?? '';
+  const metric = (await figure.getAttribute('data-metric')) ?? '';
+  const points = await figure.locator('svg [data-kind="measured"]').count();
+  expect(points).toBeGreaterThan(0);
+  const [svgDl, bytes] = await downloaded(page, () =>
+    figure.getByRole('button', { name: /as SVG$/ }).click(),
+  );
+  const svg = await readSvg(page, bytes.toString('utf8'));
+  expect(svg.ok).toBe(true);
+  expect(svg.texts).toContain(`${benchmark} · ${metric}: measured vs predicted`);
+  expect(svg.texts.some((t) => t.startsWith('measured on '))).toBe(true);
+  expect(svg.texts.join(' ')).toContain('Predicted: the tlbscope model, not measured.');
+  expect(svg.link).toBe(page.url());
+  const marks = await page.evaluate(
+    (t) =>
+      new DOMParser().parseFromString(t, 'image/svg+xml').querySelectorAll('[data-kind="measured"]')
+        .length,
+    bytes.toString('utf8'),
+  );
+  expect(marks).toBe(points);
+  const [pngDl, png] = await downloaded(page, () =>
+    figure.getByRole('button', { name: /as PNG$/ }).click(),
+  );
+  expect(pngSize(png)).toEqual([2 * svg.width, 2 * svg.height]);
+  await svgDl.saveAs(info.outputPath('export-chart.svg'));
+  await pngDl.saveAs(info.outputPath('export-chart.png'));
+  expect(sim.consoleErrors).toEqual([]);
+});

@@ -12,8 +12,9 @@ const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
 export interface LegendSwatch {
   label: string;
-  /** A filled box (span marks) or a line (arrows). */
-  swatch: 'rect' | 'line';
+  /** A filled box (span marks), a line (arrows) or a character (a chart's point symbols). */
+  swatch: 'rect' | 'line' | 'glyph';
+  glyph?: string;
   color: string;
   opacity?: number;
   dash?: string;
@@ -152,6 +153,10 @@ export function composeDiagram(doc: Document, parts: DiagramParts): SVGSVGElemen
           fill: item.color,
           'fill-opacity': item.opacity ?? 1,
         }),
+      );
+    } else if (item.swatch === 'glyph') {
+      g.appendChild(
+        el(doc, 'text', { x: 4, y: 10, fill: item.color, 'font-weight': 700 }, item.glyph ?? '●'),
       );
     } else {
       const line = el(doc, 'line', { x1: 0, x2: 22, y1: 6, y2: 6, stroke: item.color });
