@@ -42,6 +42,30 @@ function readSvg(page: Page, text: string): Promise<SvgFacts> {
   }, text);
 }
 
+/**
+ * The share of a PNG's middle band (where the diagram is) in colours far from its corner's
+ * background: a picture whose marks did not come out is near 0.
+ */
+function inkInMiddle(page: Page, png: Buffer): Promise<number> {
+  return page.evaluate(async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const ctx = c.getContext('2d') as OffscreenCanvasRenderingContext2D;
+    ctx.drawImage(bmp, 0, 0);
+    const bg = ctx.getImageData(1, 1, 1, 1).data;
+    const y0 = Math.floor(bmp.height * 0.3);
+    const { data } = ctx.getImageData(0, y0, bmp.width, Math.floor(bmp.height * 0.4));
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const d =
+        Math.abs(data[i] - bg[0]) + Math.abs(data[i + 1] - bg[1]) + Math.abs(data[i + 2] - bg[2]);
+      if (d > 60) ink++;
+    }
+    return ink / (data.length / 4);
+  }, png.toString('base64'));
+}
+
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(b: Buffer): [number, number] {
   expect(b.subarray(1, 4).toString('latin1')).toBe('PNG');
@@ -86,6 +110,8 @@ test('the timeline exports as an SVG with title, legend, caption and state link,
   );
   expect(pngDl.suggestedFilename()).toBe('tlbscope-x86-munmap-shootdown-step3.png');
   expect(pngSize(png)).toEqual([2 * svg.width, 2 * svg.height]);
+  // The lanes and their marks are drawn, not just the frame around them.
+  expect(await inkInMiddle(page, png)).toBeGreaterThan(0.05);
   await svgDl.saveAs(info.outputPath('export-timeline.svg'));
   await pngDl.saveAs(info.outputPath('export-timeline.png'));
   // Exporting moved nothing on the page.
@@ -95,7 +121,7 @@ test('the timeline exports as an SVG with title, legend, caption and state link,
 
 test('dense canvas lanes go into the SVG as an embedded image of the whole timeline', async ({
   sim,
-}) => {
+}, info) => {
   test.setTimeout(60_000);
   const { page } = sim;
   await sim.open({ scenario: 'x86-bench-128cpu' });
@@ -112,6 +138,12 @@ test('dense canvas lanes go into the SVG as an embedded image of the whole timel
   );
   expect(svg.height).toBeGreaterThan(plotHeight);
   expect(plotHeight).toBeGreaterThan(await page.evaluate(() => innerHeight));
+  const [pngDl, png] = await downloaded(page, () =>
+    page.getByRole('button', { name: /as PNG$/ }).click(),
+  );
+  expect(pngSize(png)).toEqual([2 * svg.width, 2 * svg.height]);
+  expect(await inkInMiddle(page, png)).toBeGreaterThan(0.02);
+  await pngDl.saveAs(info.outputPath('export-dense.png'));
 });
 
 async function dropFile(page: Page, name: string, type: string, text: string): Promise<void> {
@@ -217,6 +249,7 @@ test('a Data view chart exports as SVG and 2× PNG with its legend and provenanc
     figure.getByRole('button', { name: /as PNG$/ }).click(),
   );
   expect(pngSize(png)).toEqual([2 * svg.width, 2 * svg.height]);
+  expect(await inkInMiddle(page, png)).toBeGreaterThan(0.01);
   await svgDl.saveAs(info.outputPath('export-chart.svg'));
   await pngDl.saveAs(info.outputPath('export-chart.png'));
   expect(sim.consoleErrors).toEqual([]);

@@ -280,7 +280,6 @@ const STYLED = [
   'paint-order',
   'text-anchor',
   'text-decoration-line',
-  'visibility',
 ] as const;
 const DEFAULTS: Record<string, string> = {
   'fill-opacity': '1',
@@ -291,7 +290,6 @@ const DEFAULTS: Record<string, string> = {
   'paint-order': 'normal',
   'text-anchor': 'start',
   'text-decoration-line': 'none',
-  visibility: 'visible',
 };
 
 type StyleOf = (e: Element) => Pick<CSSStyleDeclaration, 'getPropertyValue'>;
