@@ -10,7 +10,11 @@ const MAX_SVG_BYTES = 64 * 1024 * 1024;
 export function useSvgDrop(): { message: string; dismiss: () => void } {
   const [message, setMessage] = useState('');
   useEffect(() => {
-    const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+    // A file input takes a drop itself (the sidebar's scenario and CSV pickers): leave those.
+    const onInput = (e: DragEvent) =>
+      e.target instanceof HTMLInputElement && e.target.type === 'file';
+    const hasFiles = (e: DragEvent) =>
+      !onInput(e) && Array.from(e.dataTransfer?.types ?? []).includes('Files');
     // Without this the browser would open a dropped file in place of the page.
     const onOver = (e: DragEvent) => {
       if (!hasFiles(e) || e.defaultPrevented) return;
