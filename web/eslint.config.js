@@ -15,7 +15,15 @@ const react = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'sim-wasm/**', 'test-results/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/dist-single/**',
+      '**/node_modules/**',
+      'sim-wasm/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

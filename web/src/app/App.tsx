@@ -1,6 +1,7 @@
 // The page: URL-backed state, the header, and one of three views (guide, explorer, data);
 // page-wide shortcuts and the help overlay.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import './talk.css';
 import { DataView } from '../components/data/DataView';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { ExplorerView } from '../components/ExplorerView';
@@ -15,10 +16,14 @@ import { DEFAULT_SCENARIO, findScenario } from '../content/scenarios';
 import { openLink } from './openLink';
 import { writeUrl, type UrlState } from './url';
 import { useEmbedHost } from './useEmbedHost';
+import { DropNotice } from '../components/DropNotice';
+import { TalkBlank } from '../components/TalkBlank';
+import { talkKeys, useClickerSteps, useTalk } from './talk';
 import { useExplorer } from './useExplorer';
 import type { SetUrl } from './useGuide';
 import { useShortcuts } from './useShortcuts';
 import { useUrlSync } from './useUrlSync';
+import { useSvgDrop } from './useSvgDrop';
 
 export function App() {
   const [link] = useState(() => openLink(window.location.search));
@@ -68,6 +73,9 @@ export function App() {
     if (url.theme) root.dataset.theme = url.theme;
     else delete root.dataset.theme;
   }, [url.theme]);
+  const talk = useTalk(!!url.talk, (on) => setUrl({ ...url, talk: on }, { replace: true }));
+  const drop = useSvgDrop();
+  const clicker = useClickerSteps(guide, url.step, (step) => setUrl({ ...url, step }));
 
   const onHomeReady = useCallback(() => setHomeReady(true), []);
   const idle = url.view === 'home' ? homeReady : url.view === 'data' || x.idle;
@@ -88,6 +96,10 @@ export function App() {
       if (help) setHelp(false);
       else if (!x.cancel()) x.setSelected(null);
     },
+    t: talk.toggle,
+    ...(talk.on && url.view === 'explore'
+      ? talkKeys(clicker.steps, clicker.index, clicker.go)
+      : {}),
   });
 
   const fileName = url.custom?.name ?? `content/scenarios/${scenarioId}.toml`;
@@ -119,8 +131,15 @@ export function App() {
   }
 
   return (
-    <div className="app" data-state={idle ? 'idle' : 'busy'}>
-      <Header url={url} scenarioId={scenarioId} onUrl={setUrl} onHelp={() => setHelp(true)}>
+    <div className={talk.on ? 'app talk' : 'app'} data-state={idle ? 'idle' : 'busy'}>
+      <Header
+        url={url}
+        scenarioId={scenarioId}
+        onUrl={setUrl}
+        onHelp={() => setHelp(true)}
+        talk={talk.on}
+        onTalk={talk.toggle}
+      >
         <ShareButtons
           link={() => here(url)}
           embedLink={() => here({ ...url, embed: true })}
@@ -128,6 +147,7 @@ export function App() {
         />
       </Header>
       <LinkNotice ignored={ignored} onDismiss={() => setIgnored([])} />
+      {drop.message && <DropNotice message={drop.message} onDismiss={drop.dismiss} />}
       {url.view === 'home' && (
         <main className="home-main">
           <ErrorBoundary label="the guide">
@@ -167,6 +187,7 @@ export function App() {
         />
       )}
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {talk.blank && <TalkBlank onUnblank={() => talk.setBlank(false)} />}
     </div>
   );
 }

@@ -8,6 +8,8 @@ import { initiatorOf } from '../model/ipis';
 import { isRecorded } from '../recording/asRun';
 import { busiestSender } from '../recording/focus';
 import { titleForRun } from '../model/runWords';
+import { fileNameOf } from '../app/download';
+import { formatNs } from '../viz/scales';
 import type { RunResult } from '../sim/session';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
@@ -42,6 +44,31 @@ interface Props {
 export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }: Props) {
   const { a, b, guide } = x;
   const [measured, setMeasured] = useState<MeasuredEvents | null>(null);
+  // What an exported picture says about itself; read at export time (the link is the page's
+  // address then).
+  const exportText = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => () => {
+    const machine =
+      typeof r.summary.machine === 'string' && r.summary.machine ? r.summary.machine : 'default';
+    const [w0, w1] = x.view.get();
+    const settings = overrides.join(' ') || 'settings as the scenario says';
+    const step = guide.index !== null ? guide.steps[guide.index] : null;
+    const parts = [
+      step && `Step ${(guide.index ?? 0) + 1} of ${guide.steps.length}: ${step.title}`,
+      url.compare && `Side ${side}`,
+    ].filter(Boolean);
+    return {
+      title: r.title,
+      subtitle: parts.join(' · ') || undefined,
+      caption: `Predicted by the tlbscope model with the ${machine} machine preset, not measured. ${fileName}, seed ${url.seed}, ${settings}; window ${formatNs(w0)} to ${formatNs(w1)}.`,
+      link: window.location.href,
+      fileName: fileNameOf(
+        'tlbscope',
+        url.scenario ?? ownFileName?.replace(/\.toml$/, ''),
+        step && `step${(guide.index ?? 0) + 1}`,
+        url.compare && side,
+      ),
+    };
+  };
   // Both timelines share window, cursor and spacing; only A is selectable and highlighted.
   const timeline = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => (
     <ErrorBoundary label={`timeline ${side}`} resetKey={r.trace.version}>
@@ -63,6 +90,7 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
         initiator={isRecorded(r) ? busiestSender(r.trace) : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
         measured={side === 'A' ? measured : null}
+        exportText={exportText(r, side, overrides)}
       />
     </ErrorBoundary>
   );

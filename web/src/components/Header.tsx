@@ -10,6 +10,8 @@ interface Props {
   onHelp: () => void;
   /** Page-wide tools shown before the help button (Copy link, Embed). */
   children?: ReactNode;
+  talk: boolean;
+  onTalk: () => void;
 }
 
 const VIEWS: [View, string][] = [
@@ -18,7 +20,7 @@ const VIEWS: [View, string][] = [
   ['data', 'Measured data'],
 ];
 
-export function Header({ url, scenarioId, onUrl, onHelp, children }: Props) {
+export function Header({ url, scenarioId, onUrl, onHelp, talk, onTalk, children }: Props) {
   const explore = url.view === 'explore';
   return (
     <header>
@@ -87,6 +89,15 @@ export function Header({ url, scenarioId, onUrl, onHelp, children }: Props) {
         </>
       )}
       {children}
+      <button
+        type="button"
+        className="talk-button"
+        aria-pressed={talk}
+        title="Talk mode: large type for a projector (T)"
+        onClick={onTalk}
+      >
+        Talk mode
+      </button>
       <button
         type="button"
         className="help-button"

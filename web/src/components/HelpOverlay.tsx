@@ -12,6 +12,10 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['C', 'compare two settings side by side'],
   ['L', 'copy a link to this exact view'],
   ['Escape', 'cancel a run, clear the selection, close dialogs'],
+  ['T', 'talk mode: large type for a projector, no sidebars'],
+  ['Space / PageDown / →', 'talk mode: next guided step (a clicker’s keys)'],
+  ['PageUp / ←', 'talk mode: previous guided step'],
+  ['B', 'talk mode: blank the screen (any key brings it back)'],
 ];
 
 export function HelpOverlay({ onClose }: { onClose: () => void }) {

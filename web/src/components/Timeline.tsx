@@ -20,7 +20,10 @@ import {
   renderTimeline,
   type RenderStats,
 } from '../viz/timeline';
+import { exportTimelineSvg, svgToPng, type ExportText } from '../viz/exportTimeline';
 import { attachInteractions } from '../viz/zoom';
+import { download } from '../app/download';
+import { ExportButtons } from './ExportButtons';
 import type { WindowStore } from '../app/windowStore';
 import '../viz/timeline.css';
 
@@ -42,6 +45,8 @@ export interface TimelineProps {
   onRendered?: () => void;
   /** Per-event measurements drawn under the CPU lanes (viz/marks/measured.ts). */
   measured?: MeasuredEvents | null;
+  /** Title, caption and state link for an export, read when the user exports; none: no export. */
+  exportText?: () => ExportText & { fileName: string };
 }
 
 const NONE: readonly number[] = [];
@@ -129,24 +134,28 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   // reading it forces a layout of whatever the page changed since the last frame (the event
   // log, for one), so within a gesture it is read once and reused. The draw uses it to cover
   // only the rows on screen.
-  const place = useRef({ at: -Infinity, left: 0, top: 0 });
+  // `k` is the CSS zoom the timeline is shown at (talk mode draws it larger): client
+  // coordinates are k times the drawing's own.
+  const place = useRef({ at: -Infinity, left: 0, top: 0, k: 1 });
   const placed = useCallback(() => {
     const el = topRef.current;
     const now = performance.now();
     if (el && now - place.current.at > 250) {
       const r = el.getBoundingClientRect();
-      place.current = { at: now, left: r.left, top: r.top };
+      const own = el.width.baseVal.value;
+      const k = own > 0 && r.width > 0 ? r.width / own : 1;
+      place.current = { at: now, left: r.left, top: r.top, k };
     }
     place.current.at = now;
     return place.current;
   }, []);
   const viewOf = (): [number, number] => {
-    const { top } = placed();
+    const { top, k } = placed();
     const h = window.innerHeight || 1e6;
     // A margin above and below, so a scroll shows drawn rows while the next draw catches up.
     return [
-      Math.floor((-top - VIEW_MARGIN) / 64) * 64,
-      Math.ceil((h - top + VIEW_MARGIN) / 64) * 64,
+      Math.floor((-top / k - VIEW_MARGIN) / 64) * 64,
+      Math.ceil(((h - top) / k + VIEW_MARGIN) / 64) * 64,
     ];
   };
 
@@ -203,7 +212,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       collapsed: c,
       initiator: p.initiator ?? -1,
       measured: p.measured ?? null,
-      dpr: window.devicePixelRatio || 1,
+      dpr: (window.devicePixelRatio || 1) * place.current.k,
       view,
       previousMode: stats.current?.mode,
       onToggleGroup: tg,
@@ -267,9 +276,9 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     if (!box || !top) return;
     const pos = () => live.current.model.pos;
     const plotBounds = (): [number, number] => {
-      const { left } = placed();
+      const { left, k } = placed();
       const [a, b] = stats.current?.scales.plot ?? [0, 1];
-      return [left + a, left + b];
+      return [left + a * k, left + b * k];
     };
     const fresh = () => (place.current.at = -Infinity);
     // A scroll moves the slice on screen: redraw the rows that come into view.
@@ -311,7 +320,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
         const p = live.current.props;
         const s = stats.current;
         const el = target instanceof Element ? target : null;
-        if (!s || el?.closest('.group-toggle')) return;
+        if (!s || el?.closest('.group-toggle, .timeline-bar')) return;
         const mark = el?.closest('.mark[data-row]');
         if (mark) {
           p.onSelect?.(Number(mark.getAttribute('data-row')));
@@ -320,7 +329,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
         const [l, r] = plotBounds();
         const [a, b] = s.scales.x.domain();
         const at = a + ((clientX - l) / Math.max(1, r - l)) * (b - a);
-        const hit = s.layout.rowAt(clientY - top.getBoundingClientRect().top);
+        const hit = s.layout.rowAt((clientY - top.getBoundingClientRect().top) / placed().k);
         if (hit && hit.track >= 0 && hit.row.type !== 'group') {
           const tolerance = (3 * (b - a)) / Math.max(1, r - l);
           const m = live.current.model;
@@ -347,6 +356,33 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     };
   }, [drawNow, schedule, placed]);
 
+  const exportAs = useCallback(async (format: 'svg' | 'png') => {
+    const { props: p, model: m, collapsed: c, width: w, win } = live.current;
+    const text = p.exportText?.();
+    const host = boxRef.current?.parentElement;
+    if (!text || !host) return;
+    const out = exportTimelineSvg(
+      host,
+      m,
+      {
+        window: win,
+        width: w,
+        cursor: p.cursor,
+        selected: p.selected,
+        highlight: p.highlight ?? NONE,
+        collapsed: c,
+        initiator: p.initiator ?? -1,
+        measured: p.measured ?? null,
+      },
+      text,
+    );
+    if (format === 'svg') {
+      download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
+    } else {
+      download(await svgToPng(out), `${text.fileName}.png`);
+    }
+  }, []);
+
   const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
   return (
     <div
@@ -362,6 +398,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       <div className="timeline-bar">
         {label && <span className="timeline-label">{label}</span>}
         <span className="timeline-status" ref={statusRef} />
+        {props.exportText && <ExportButtons what={name} onExport={exportAs} />}
       </div>
       <div className="timeline-plot">
         <svg className="timeline-base" ref={baseRef} />

@@ -2,6 +2,8 @@
 // source's provenance (mail, author, date, conditions) from sources.json.
 import { sources, type Dataset } from '../../content/datasets';
 import { MODEL_SOURCE } from '../../model/overlay';
+import { download } from '../../app/download';
+import { measurementsToCsv } from '../../content/csvExport';
 
 /** Rows drawn per dataset: a 20,000-row import would take seconds to render in full. */
 export const SHOWN_MEASUREMENTS = 500;
@@ -21,6 +23,20 @@ export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove
         {onRemove && (
           <button type="button" onClick={onRemove}>
             Remove
+          </button>
+        )}
+        {kind === 'imported' && (
+          <button
+            type="button"
+            aria-label={`Export ${dataset.file} as CSV`}
+            onClick={() =>
+              download(
+                new Blob([measurementsToCsv(ms)], { type: 'text/csv;charset=utf-8' }),
+                dataset.file.replace(/(\.csv)?$/i, '-export.csv'),
+              )
+            }
+          >
+            Export CSV
           </button>
         )}
       </summary>

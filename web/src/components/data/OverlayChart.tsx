@@ -7,6 +7,11 @@ import { BENCHMARK_MODELS } from '../../content/benchmarks';
 import { describeVerdict, NOISE_RULE, type OverlayChartModel } from '../../model/overlay';
 import { canShowDifference, panelsOf, type Panel, type PanelMode } from '../../model/panels';
 import { renderPanel, SERIES_SHAPE_NAMES } from '../../viz/measured';
+import { download, fileNameOf } from '../../app/download';
+import { exportChartSvg, SHAPE_GLYPHS } from '../../viz/exportChart';
+import { svgToPng } from '../../viz/exportTimeline';
+import type { LegendSwatch } from '../../viz/exportSvg';
+import { ExportButtons } from '../ExportButtons';
 
 const PANEL_HEIGHT = 230;
 
@@ -65,10 +70,42 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
   const predicted = chart.points.find((p) => p.prediction.status === 'done');
   const benchNotes = BENCHMARK_MODELS[chart.benchmark]?.notes;
   const name = `${chart.benchmark}-${chart.metric}`;
+  const exportAs = async (format: 'svg' | 'png') => {
+    const svgs = Array.from(box.current?.querySelectorAll('svg') ?? []);
+    if (!svgs.length) return;
+    const style = getComputedStyle(svgs[0]!);
+    const legend: LegendSwatch[] = chart.series.map((s, i) => ({
+      label: `measured on ${s.machine} (${s.source})`,
+      swatch: 'glyph',
+      glyph: SHAPE_GLYPHS[SERIES_SHAPE_NAMES[i % SERIES_SHAPE_NAMES.length]!] ?? '●',
+      color: style.getPropertyValue(`--measured-${i % SERIES_SHAPE_NAMES.length}`).trim(),
+    }));
+    if (predicted && predicted.prediction.status === 'done') {
+      legend.push({
+        label: `predicted by the tlbscope model (${predicted.prediction.scenario}, machine preset ${predicted.prediction.preset})`,
+        swatch: 'glyph',
+        glyph: '×',
+        color: style.getPropertyValue('--predicted').trim(),
+      });
+    }
+    const out = exportChartSvg(
+      svgs,
+      {
+        title: `${chart.benchmark} · ${chart.metric}: measured vs predicted`,
+        caption: `Measured: ${chart.series.map((s) => `${s.machine} (${s.source})`).join('; ')}; one panel per source and machine, each on its own axis; bars ± 1 stddev of the runs, hollow marks have no stddev stated. Predicted: the tlbscope model, not measured. ${notes.join(' · ')}`,
+        link: window.location.href,
+      },
+      legend,
+    );
+    const file = fileNameOf('tlbscope', chart.benchmark, chart.metric);
+    if (format === 'svg') download(new Blob([out.svg], { type: 'image/svg+xml' }), `${file}.svg`);
+    else download(await svgToPng(out), `${file}.png`);
+  };
   return (
     <figure className="overlay-chart" data-benchmark={chart.benchmark} data-metric={chart.metric}>
       <figcaption>
-        <strong>{chart.benchmark}</strong> · {chart.metric}
+        <strong>{chart.benchmark}</strong> · {chart.metric}{' '}
+        <ExportButtons what={`the ${chart.benchmark} ${chart.metric} chart`} onExport={exportAs} />
       </figcaption>
       <div className="chart-options" role="group" aria-label={`${chart.benchmark} axis`}>
         {canShowDifference(chart) && (

@@ -1,0 +1,36 @@
+// What each mark means, for the kinds a run actually has: shared by the page's legend and the
+// exported diagrams, so the two say the same thing.
+import { EventKind, type Trace } from '../sim/trace';
+
+const SPANS: [EventKind, string][] = [
+  [EventKind.TaskRun, 'task running'],
+  [EventKind.Lazy, 'lazy TLB (kernel thread on a borrowed mm)'],
+  [EventKind.PreemptOff, 'preemption off'],
+  [EventKind.IrqsOff, 'interrupts off (IPI pending)'],
+  [EventKind.FlushRange, 'flush_tlb_mm_range (initiator)'],
+  [EventKind.IpiHandler, 'IPI handler (target)'],
+  [EventKind.IpiWait, 'csd_lock_wait: waiting for acks'],
+  [EventKind.FlushTlbFunc, 'flush_tlb_func: TLB invalidation'],
+  [EventKind.SwitchMm, 'switch_mm_irqs_off'],
+  [EventKind.TlbiBroadcast, 'TLBI …IS + DSB ISH (broadcast)'],
+  [EventKind.InterconnectQueued, 'queued for the interconnect'],
+  [EventKind.LocalTlbi, 'local TLBI + DSB NSH'],
+  [EventKind.VictimStall, 'victim stall (another CPU’s broadcast)'],
+  [EventKind.PageWalk, 'page walk in flight'],
+];
+
+export type LegendEntry =
+  { mark: 'span'; kind: EventKind; label: string } | { mark: 'ipi' | 'ack'; label: string };
+
+export function legendEntries(trace: Pick<Trace, 'n' | 'kind'>): LegendEntry[] {
+  const seen = new Set<number>();
+  for (let i = 0; i < trace.n; i++) seen.add(trace.kind[i]);
+  const out: LegendEntry[] = SPANS.filter(([k]) => seen.has(k)).map(([kind, label]) => ({
+    mark: 'span',
+    kind,
+    label,
+  }));
+  if (seen.has(EventKind.IpiSent)) out.push({ mark: 'ipi', label: 'IPI sent → handled' });
+  if (seen.has(EventKind.CsdUnlocked)) out.push({ mark: 'ack', label: 'csd unlocked (ack)' });
+  return out;
+}

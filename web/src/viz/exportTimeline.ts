@@ -1,0 +1,149 @@
+// The timeline as an exported picture: drawn afresh, whole (every lane, not just the slice on
+// screen), into elements of its own beside the live timeline (so the page's style sheets and
+// theme apply to it), then copied out with those styles inlined. Marks stay vector while the
+// view draws them as SVG; dense canvas lanes go in as an embedded raster image at `scale`.
+import { legendEntries } from '../model/legend';
+import type { TimelineModel } from '../model/timelineModel';
+import { EventKind } from '../sim/trace';
+import { kindVar, toPalette } from './columns';
+import {
+  composeDiagram,
+  inlineStyles,
+  serializeDiagram,
+  SVG_NS,
+  type LegendSwatch,
+} from './exportSvg';
+import { describeStats, renderTimeline, type TimelineState } from './timeline';
+
+export interface ExportText {
+  title: string;
+  subtitle?: string;
+  caption: string;
+  link: string;
+}
+
+export interface ExportedSvg {
+  svg: string;
+  width: number;
+  height: number;
+  /** What the dense lanes became: vector marks, or a raster image of the canvas. */
+  marks: 'vector' | 'raster';
+}
+
+type Drawn = Omit<TimelineState, 'view' | 'dpr' | 'previousMode' | 'onToggleGroup'>;
+
+export function exportTimelineSvg(
+  host: HTMLElement,
+  model: TimelineModel,
+  state: Drawn,
+  text: ExportText,
+  scale = 2,
+): ExportedSvg {
+  const doc = host.ownerDocument;
+  // Off screen but laid out and styled like the real one (zoom reset: talk mode's is for
+  // the screen, not the file).
+  const box = doc.createElement('div');
+  box.className = 'timeline timeline-export';
+  box.setAttribute('aria-hidden', 'true');
+  box.style.cssText = `position:fixed;left:-100000px;top:0;width:${state.width}px;visibility:hidden;zoom:1;pointer-events:none`;
+  const plot = box.appendChild(doc.createElement('div'));
+  plot.className = 'timeline-plot';
+  const base = plot.appendChild(doc.createElementNS(SVG_NS, 'svg')) as SVGSVGElement;
+  base.setAttribute('class', 'timeline-base');
+  const canvas = plot.appendChild(doc.createElement('canvas'));
+  canvas.className = 'timeline-canvas';
+  const top = plot.appendChild(doc.createElementNS(SVG_NS, 'svg')) as SVGSVGElement;
+  top.setAttribute('class', 'timeline-top');
+  host.appendChild(box);
+  try {
+    const stats = renderTimeline({ base, top, canvas }, model, {
+      ...state,
+      view: [0, Number.MAX_SAFE_INTEGER],
+      dpr: scale,
+    });
+    const { width, height } = stats.scales;
+    const styleOf = (e: Element) => getComputedStyle(e);
+    const layer = (svg: SVGSVGElement) => {
+      const g = doc.createElementNS(SVG_NS, 'g');
+      const originals = Array.from(svg.children);
+      const copies = originals.map((c) => g.appendChild(c.cloneNode(true)) as Element);
+      // Styles are read from the originals, in place; the copies take them.
+      originals.forEach((c, i) => inlineStyles(c, copies[i], styleOf));
+      return g;
+    };
+    const layers: Element[] = [layer(base)];
+    const raster = stats.canvasRects > 0 || stats.arrowMode === 'canvas';
+    if (raster) {
+      const img = doc.createElementNS(SVG_NS, 'image');
+      img.setAttribute('x', '0');
+      img.setAttribute('y', '0');
+      img.setAttribute('width', String(width));
+      img.setAttribute('height', String(height));
+      img.setAttribute('preserveAspectRatio', 'none');
+      img.setAttribute('href', canvas.toDataURL('image/png'));
+      layers.push(img);
+    }
+    layers.push(layer(top));
+
+    const panel = getComputedStyle(box);
+    const color = toPalette(box);
+    // What the drawing leaves out at this zoom belongs with it, as it does on the page.
+    const note = describeStats(stats);
+    const svg = composeDiagram(doc, {
+      ...text,
+      caption: note ? `${text.caption} Drawn as: ${note}.` : text.caption,
+      legend: legendOf(model, color),
+      width,
+      body: { height, layers },
+      colors: {
+        background: panel.backgroundColor || '#ffffff',
+        text: color('--fg'),
+        muted: color('--muted'),
+      },
+    });
+    const out = serializeDiagram(svg);
+    const h = Number(svg.getAttribute('height'));
+    return { svg: out, width, height: h, marks: raster ? 'raster' : 'vector' };
+  } finally {
+    box.remove();
+  }
+}
+
+function legendOf(model: TimelineModel, color: (name: string) => string): LegendSwatch[] {
+  return legendEntries(model.trace).map((e) =>
+    e.mark === 'span'
+      ? {
+          label: e.label,
+          swatch: 'rect',
+          color: color(kindVar(e.kind)),
+          opacity: e.kind === EventKind.IpiWait ? 0.75 : 1,
+        }
+      : e.mark === 'ipi'
+        ? { label: e.label, swatch: 'line', color: color('--arrow-ipi') }
+        : { label: e.label, swatch: 'line', color: color('--arrow-ack'), dash: '3 2' },
+  );
+}
+
+/** The exported SVG drawn at `scale` times its size, as a PNG. */
+export async function svgToPng(exported: ExportedSvg, scale = 2): Promise<Blob> {
+  const url = URL.createObjectURL(new Blob([exported.svg], { type: 'image/svg+xml' }));
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(exported.width * scale);
+    canvas.height = Math.round(exported.height * scale);
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('no 2D canvas to draw the PNG on');
+    ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob(
+        (b) => (b ? resolve(b) : reject(new Error('the PNG could not be encoded'))),
+        'image/png',
+      ),
+    );
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}

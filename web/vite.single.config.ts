@@ -1,0 +1,66 @@
+// `npm run build:single`: the whole site as one HTML file (dist-single/tlbscope.html) that runs
+// from file:// with no network, the speaker's fallback when a venue's network fails. JS and CSS
+// are inlined by vite-plugin-singlefile; the WASM by inlining every asset as a data: URL
+// (assetsInlineLimit, set by the plugin), which the simulator's init fetches like any URL; the
+// Web Workers by building them as inline (blob) workers, since a page opened from a file may
+// not start a worker from another file.
+import { fileURLToPath } from 'node:url';
+import { mergeConfig, type Plugin, type UserConfig } from 'vite';
+import { viteSingleFile } from 'vite-plugin-singlefile';
+import base from './vite.config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+const WORKER =
+  /new Worker\(\s*new URL\(\s*(['"])([^'"]+)\1\s*,\s*import\.meta\.url\s*\)\s*(?:,\s*\{[^}]*\}\s*)?\)/g;
+
+/**
+ * Rewrites `new Worker(new URL('./x.ts', import.meta.url), …)` (how the app starts its
+ * workers, which the normal build emits as files) into Vite's `./x.ts?worker&inline`, whose
+ * code travels inside the bundle.
+ */
+export function inlineWorkers(): Plugin {
+  return {
+    name: 'tlbscope:inline-workers',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/\.[cm]?[jt]sx?$/.test(id) || !code.includes('new Worker(')) return null;
+      const imports: string[] = [];
+      const out = code.replace(WORKER, (_all, _quote, path: string) => {
+        const name = `__tlbscopeInlineWorker${imports.length}`;
+        imports.push(`import ${name} from ${JSON.stringify(`${path}?worker&inline`)};`);
+        return `new ${name}()`;
+      });
+      return imports.length ? { code: `${imports.join('\n')}\n${out}`, map: null } : null;
+    },
+  };
+}
+
+/** The one file keeps a name that says what it is. */
+function renameHtml(to: string): Plugin {
+  return {
+    name: 'tlbscope:single-file-name',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (html) html.fileName = to;
+    },
+  };
+}
+
+const single: UserConfig = {
+  plugins: [inlineWorkers(), viteSingleFile(), renameHtml('tlbscope.html')],
+  // Classic workers: Chromium refuses a module worker from a blob: URL on a file:// page.
+  worker: { format: 'iife', plugins: () => [inlineWorkers()] },
+  build: {
+    outDir: `${repo}/dist-single`,
+    emptyOutDir: true,
+  },
+};
+
+const merged = mergeConfig(base, single);
+// One page only: whatever other pages the site build serves, this file is the app.
+merged.build.rolldownOptions = { ...merged.build.rolldownOptions, input: `${root}index.html` };
+delete merged.build.rollupOptions;
+export default merged;
