@@ -32,6 +32,10 @@ const sources = [
   ...readdirSync(resolve('content/datasets'))
     .filter((f) => f.endsWith('.csv'))
     .map((f) => `content/datasets/${f}`),
+  // A recording's provenance (machine, kernel, command) is a source a step may quote too.
+  ...readdirSync(resolve('content/recordings'))
+    .filter((f) => f.endsWith('.source.json'))
+    .map((f) => `content/recordings/${f}`),
 ].map((p) => readFileSync(resolve(p), 'utf8'));
 
 /** The file without its prose: where a number "the file sets" must be found. */
@@ -121,7 +125,9 @@ function problemsOf(unit: Unit, toml: string, costNames: Set<string>): string[] 
     }
     if (c.measure === 'source') {
       if (!inSources(c.said, sources))
-        out.push(`"${c.said}" = source: not found in content/sources/ or content/datasets/`);
+        out.push(
+          `"${c.said}" = source: not found in content/sources/, content/datasets/ or content/recordings/`,
+        );
       continue;
     }
     const got = measureOf(c.measure, unit.runs());
