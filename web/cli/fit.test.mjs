@@ -58,7 +58,8 @@ describe('fit', () => {
     }
     expect(r.rms_pct).toBeLessThan(0.05);
     expect(r.runs).toBeLessThanOrEqual(400);
-  });
+    // Many simulator runs (and child processes): slow when the machine is busy.
+  }, 60_000);
 
   it('selects the rows a scenario predicts and says why it leaves the others', () => {
     const rows = parseDataset(readFileSync(LOCAL, 'utf8'), LOCAL);
@@ -140,7 +141,8 @@ describe('tlbscope fit', () => {
       ).stdout,
     );
     expect(viaFile.op_latency_ns).toEqual(viaSet.op_latency_ns);
-  });
+    // Many simulator runs (and child processes): slow when the machine is busy.
+  }, 60_000);
 
   it('names the file, line and column of a bad CSV', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tlbscope-fit-'));
@@ -192,5 +194,6 @@ my-vm,pcid-pingpong,pcid=off,op_latency,1.40,usec,0.01,5,second
     expect(mapped.stdout).toMatch(
       /line 3\s+pcid-pingpong pcid=off op_latency: measured 1\.4000 us/,
     );
-  });
+    // Many simulator runs (and child processes): slow when the machine is busy.
+  }, 60_000);
 });

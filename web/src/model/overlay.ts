@@ -301,7 +301,7 @@ export function describeVerdict(v: Verdict, unit: string): string {
     case 'noise-unknown':
       return `off by ${formatValue(Math.abs(v.diff), unit)}; no stddev stated, so whether that is noise is unknown`;
     case 'other-machine':
-      return `no verdict: the model has no preset for this machine, and the × is its prediction for ${v.preset} (${v.diff > 0 ? 'slower' : 'faster'} by ${formatValue(Math.abs(v.diff), unit)}); fit one with npx tlbscope fit`;
+      return `no verdict: the model has no preset for this machine, and the × is its prediction for ${v.preset} (${v.diff > 0 ? 'slower' : 'faster'} by ${formatValue(Math.abs(v.diff), unit)}); fit one to your CSV below (Fit a machine preset) or with npx tlbscope fit`;
     case 'no-prediction':
       return `no model prediction yet ${v.reason}`;
     case 'reference':
