@@ -36,18 +36,19 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
         color: style.getPropertyValue('--predicted').trim(),
       });
     }
+    const link = window.location.href;
     const out = exportChartSvg(
       el,
       {
         title: `${chart.benchmark} · ${chart.metric}: measured vs predicted`,
         caption: `Measured: ${chart.series.map((s) => `${s.machine} (${s.source})`).join('; ')}; bars ± 1 stddev of the runs, hollow marks have no stddev stated. Predicted: the tlbscope model, not measured. ${notes.join(' · ')}`,
-        link: window.location.href,
+        link,
       },
       legend,
     );
     const name = fileNameOf('tlbscope', chart.benchmark, chart.metric);
     if (format === 'svg') download(new Blob([out.svg], { type: 'image/svg+xml' }), `${name}.svg`);
-    else download(await svgToPng(out), `${name}.png`);
+    else download(await svgToPng(out, link), `${name}.png`);
   };
   return (
     <figure className="overlay-chart" data-benchmark={chart.benchmark} data-metric={chart.metric}>
