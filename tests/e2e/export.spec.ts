@@ -146,20 +146,26 @@ test('dense canvas lanes go into the SVG as an embedded image of the whole timel
   await pngDl.saveAs(info.outputPath('export-dense.png'));
 });
 
-async function dropFile(page: Page, name: string, type: string, text: string): Promise<void> {
+async function dropFile(
+  page: Page,
+  name: string,
+  type: string,
+  content: string | Buffer,
+): Promise<void> {
+  const b64 = Buffer.from(content).toString('base64');
   const dt = await page.evaluateHandle(
     ([n, y, t]) => {
       const d = new DataTransfer();
-      d.items.add(new File([t], n, { type: y }));
+      d.items.add(new File([Uint8Array.from(atob(t), (c) => c.charCodeAt(0))], n, { type: y }));
       return d;
     },
-    [name, type, text] as const,
+    [name, type, b64] as const,
   );
   await page.locator('body').dispatchEvent('dragover', { dataTransfer: dt });
   await page.locator('body').dispatchEvent('drop', { dataTransfer: dt });
 }
 
-test('dropping an exported SVG on the page reopens its view; a foreign one is refused', async ({
+test('dropping an exported SVG or PNG on the page reopens its view; a foreign one is refused', async ({
   sim,
 }) => {
   const { page } = sim;
@@ -170,9 +176,19 @@ test('dropping an exported SVG on the page reopens its view; a foreign one is re
     page.getByRole('button', { name: /as SVG$/ }).click(),
   );
   const exported = bytes.toString('utf8');
+  const [, png] = await downloaded(page, () =>
+    page.getByRole('button', { name: /as PNG$/ }).click(),
+  );
 
   await sim.openHome();
   await dropFile(page, 'tlbscope-x86-lazy-tlb-step2.svg', 'image/svg+xml', exported);
+  await page.waitForURL(link);
+  await sim.waitForIdle();
+  await expect(page.locator('[data-step-title]')).toHaveText(stepTitle);
+
+  // The PNG carries the same link in a text chunk.
+  await sim.openHome();
+  await dropFile(page, 'tlbscope-x86-lazy-tlb-step2.png', 'image/png', png);
   await page.waitForURL(link);
   await sim.waitForIdle();
   await expect(page.locator('[data-step-title]')).toHaveText(stepTitle);

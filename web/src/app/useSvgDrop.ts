@@ -1,8 +1,11 @@
-// Dropping an SVG that tlbscope exported anywhere on the page reopens the view it shows: the
-// state link in its <metadata> is followed, if it points into this same app. Drops a drop
-// zone has taken (the Data view's CSV import) are left alone.
+// Dropping an SVG or PNG that tlbscope exported anywhere on the page reopens the view it
+// shows: the state link in the SVG's <metadata> (or the PNG's tEXt chunk) is followed, if it
+// points into this same app. Drops a drop zone has taken (the Data view's CSV import) are
+// left alone.
 import { useEffect, useState } from 'react';
 import { reopenTarget, stateLinkOf } from '../viz/exportSvg';
+import { PNG_LINK_KEY } from '../viz/exportTimeline';
+import { readPngText } from '../viz/pngText';
 
 /** Larger than any exported SVG with an embedded canvas image; refuses a huge file early. */
 const MAX_SVG_BYTES = 64 * 1024 * 1024;
@@ -26,9 +29,11 @@ export function useSvgDrop(): { message: string; dismiss: () => void } {
       e.preventDefault();
       const file = e.dataTransfer?.files[0];
       if (!file) return;
-      if (file.type !== 'image/svg+xml' && !/\.svg$/i.test(file.name)) {
+      const svg = file.type === 'image/svg+xml' || /\.svg$/i.test(file.name);
+      const png = file.type === 'image/png' || /\.png$/i.test(file.name);
+      if (!svg && !png) {
         setMessage(
-          `${file.name} is not an SVG: drop an SVG exported by tlbscope to reopen the view it shows (CSV files go in the Measured data view's import panel).`,
+          `${file.name} is not an SVG or PNG: drop a picture exported by tlbscope to reopen the view it shows (CSV files go in the Measured data view's import panel).`,
         );
         return;
       }
@@ -36,12 +41,15 @@ export function useSvgDrop(): { message: string; dismiss: () => void } {
         setMessage(`${file.name} is ${file.size} bytes, too large for an SVG tlbscope exported.`);
         return;
       }
-      file.text().then(
-        (text) => {
-          const link = stateLinkOf(text);
+      file.arrayBuffer().then(
+        (buffer) => {
+          const bytes = new Uint8Array(buffer);
+          const link = png
+            ? readPngText(bytes, PNG_LINK_KEY)
+            : stateLinkOf(new TextDecoder().decode(bytes));
           if (!link) {
             setMessage(
-              `${file.name} has no tlbscope state link in its <metadata>: it was not exported by tlbscope, so there is no view to reopen.`,
+              `${file.name} has no tlbscope state link in its ${png ? 'PNG text' : '<metadata>'}: it was not exported by tlbscope, so there is no view to reopen.`,
             );
             return;
           }

@@ -379,7 +379,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     if (format === 'svg') {
       download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
     } else {
-      download(await svgToPng(out), `${text.fileName}.png`);
+      download(await svgToPng(out, text.link), `${text.fileName}.png`);
     }
   }, []);
 

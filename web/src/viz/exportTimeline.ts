@@ -13,6 +13,7 @@ import {
   SVG_NS,
   type LegendSwatch,
 } from './exportSvg';
+import { addPngText } from './pngText';
 import { describeStats, renderTimeline, type TimelineState } from './timeline';
 
 export interface ExportText {
@@ -124,8 +125,11 @@ function legendOf(model: TimelineModel, color: (name: string) => string): Legend
   );
 }
 
-/** The exported SVG drawn at `scale` times its size, as a PNG. */
-export async function svgToPng(exported: ExportedSvg, scale = 2): Promise<Blob> {
+/** The PNG text keyword under which an exported PNG carries its state link (viz/pngText.ts). */
+export const PNG_LINK_KEY = 'tlbscope-state';
+
+/** The exported SVG drawn at `scale` times its size, as a PNG carrying `link` in a tEXt chunk. */
+export async function svgToPng(exported: ExportedSvg, link: string, scale = 2): Promise<Blob> {
   const url = URL.createObjectURL(new Blob([exported.svg], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
@@ -137,12 +141,14 @@ export async function svgToPng(exported: ExportedSvg, scale = 2): Promise<Blob> 
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('no 2D canvas to draw the PNG on');
     ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
-    return await new Promise<Blob>((resolve, reject) =>
+    const png = await new Promise<Blob>((resolve, reject) =>
       canvas.toBlob(
         (b) => (b ? resolve(b) : reject(new Error('the PNG could not be encoded'))),
         'image/png',
       ),
     );
+    const bytes = addPngText(new Uint8Array(await png.arrayBuffer()), PNG_LINK_KEY, link);
+    return new Blob([bytes as BlobPart], { type: 'image/png' });
   } finally {
     URL.revokeObjectURL(url);
   }

@@ -88,18 +88,19 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
         color: style.getPropertyValue('--predicted').trim(),
       });
     }
+    const link = window.location.href;
     const out = exportChartSvg(
       svgs,
       {
         title: `${chart.benchmark} · ${chart.metric}: measured vs predicted`,
         caption: `Measured: ${chart.series.map((s) => `${s.machine} (${s.source})`).join('; ')}; one panel per source and machine, each on its own axis; bars ± 1 stddev of the runs, hollow marks have no stddev stated. Predicted: the tlbscope model, not measured. ${notes.join(' · ')}`,
-        link: window.location.href,
+        link,
       },
       legend,
     );
     const file = fileNameOf('tlbscope', chart.benchmark, chart.metric);
     if (format === 'svg') download(new Blob([out.svg], { type: 'image/svg+xml' }), `${file}.svg`);
-    else download(await svgToPng(out), `${file}.png`);
+    else download(await svgToPng(out, link), `${file}.png`);
   };
   return (
     <figure className="overlay-chart" data-benchmark={chart.benchmark} data-metric={chart.metric}>
