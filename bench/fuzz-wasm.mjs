@@ -2,8 +2,9 @@
 // Fuzzes the real WASM build (the `--target web` package, loaded the way the CLI loads it, by
 // web/cli/wasm.mjs) with generated scenarios, settings and mangled scenario files, including
 // 512-CPU and never-ending runs that must stop at their budget. A worker thread runs the cases
-// while this thread watches the clock: a case that does not answer within --hang-ms is a hang
-// (the worker is replaced), a WebAssembly.RuntimeError is a trap (the instance is replaced).
+// while this thread watches the clock: a case that does not answer within --hang-ms (ten times
+// that for a big case) is a hang (the worker is replaced); a WebAssembly.RuntimeError is a trap
+// (the instance is replaced).
 // Prints cases tried, outcomes, traps, hangs, max memory and speed.
 //
 //   npm run fuzz -- [--cases N] [--seed S] [--hang-ms MS]
@@ -353,7 +354,7 @@ function mangled(r, text) {
         t = t.slice(0, at) + '['.repeat(r.int(1, 5000)) + t.slice(at);
         break;
       default:
-        t = t.slice(0, at) + String(r.pick([2 ** 64, -1, 1e309, 'nan'])) + t.slice(at);
+        t = t.slice(0, at) + r.pick(['18446744073709551616', '-1', '1e309', 'nan']) + t.slice(at);
     }
   }
   return t;
@@ -504,7 +505,10 @@ export async function fuzz({
   await ready;
   for (let i = first; i < first + cases; i++) {
     const reply = await new Promise((res) => {
-      const timer = setTimeout(() => res({ i, outcome: 'hang' }), hangMs);
+      // A big case (512 CPUs at the default memory budget) may take tens of seconds of CPU:
+      // it gets ten times as long before it counts as a hang.
+      const limit = makeCase(seed, i).kind === 'big' ? hangMs * 10 : hangMs;
+      const timer = setTimeout(() => res({ i, outcome: 'hang' }), limit);
       const done = (m) => {
         clearTimeout(timer);
         worker.off('error', failed);
