@@ -7,7 +7,7 @@ import { runOnce, SimulatorTrap } from './run.mjs';
 const cli = (...args) =>
   spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8', timeout: 60_000 });
 
-describe('the run budget on the real WASM build', () => {
+describe('the run budget on the real WASM build', { timeout: 90_000 }, () => {
   it('stops a task that never ends (repeat = 0) and prints the partial run', () => {
     const r = cli('run', 'sim-wasm/tests/fixtures/forever.toml', '--set', 'max_memory_mb=32');
     expect(r.status).toBe(1);

@@ -92,7 +92,8 @@ describe('tlbscope calibrate', () => {
     );
     expect(csv).toHaveLength(1 + table.rows.length + table.checks.length);
     expect(cli('calibrate', '--strict', '--format', 'json').status).toBe(1);
-  });
+    // Three CLI runs: over vitest's 5 s default on a busy 2-core machine.
+  }, 60_000);
 });
 
 describe('parseDataset', () => {

@@ -1,23 +1,36 @@
 // Loads the same --target web WASM build the site uses, synchronously, in Node.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const pkg = resolve(repo, 'sim-wasm/pkg');
 export const SCENARIO_DIR = resolve(repo, 'content/scenarios');
 
-export function loadWasm() {
+let instances = 0;
+let lastExports = null;
+
+/**
+ * The simulator module, initialised. `fresh`: a new module instance with its own WASM memory
+ * (the fuzzer's way to go on after a trap, which leaves an instance unusable).
+ */
+export function loadWasm({ fresh = false } = {}) {
   const wasmFile = resolve(pkg, 'tlbscope_sim_bg.wasm');
   if (!existsSync(wasmFile)) {
     throw new Error(
       `the simulator is not built (${wasmFile} is missing): run \`npm run wasm\` first`,
     );
   }
-  return import(resolve(pkg, 'tlbscope_sim.js')).then((m) => {
-    m.initSync({ module: readFileSync(wasmFile) });
+  const url = pathToFileURL(resolve(pkg, 'tlbscope_sim.js')).href;
+  return import(fresh ? `${url}?instance=${++instances}` : url).then((m) => {
+    lastExports = m.initSync({ module: readFileSync(wasmFile) });
     return m;
   });
+}
+
+/** Bytes of linear memory of the instance loaded last (it grows and never shrinks). */
+export function wasmMemoryBytes() {
+  return lastExports?.memory?.buffer.byteLength ?? 0;
 }
 
 export function scenarioIds() {
