@@ -31,6 +31,12 @@ test('an imported recording is drawn as run A with its lanes, IPI arrows and sum
     String(count(/tlb_flush:/)),
   );
   await expect(summary).toContainText('Measured, not predicted');
+  // A handler's row names the line it was read from.
+  // (Selected in the event log: a handler's mark is under a pixel wide at this zoom.)
+  await page.getByRole('row').filter({ hasText: 'IpiHandler' }).first().click();
+  const line = await page.locator('[data-recorded="line"]').textContent();
+  const n = Number(/line (\d+) of/.exec(line ?? '')?.[1]);
+  expect(text.split('\n')[n - 1]).toMatch(/call_function_single_entry:/);
   expect(sim.consoleErrors).toEqual([]);
 });
 

@@ -8,14 +8,15 @@ import { webModules } from './webModules.mjs';
 
 export class RecordingFailure extends Error {}
 
-// `tlbscope import x --format perfetto | head` closes the pipe early: that is not an error.
-process.stdout.on('error', (e) => {
-  if (e.code === 'EPIPE') process.exit(0);
-  throw e;
-});
-
-/** Writes chunks to stdout, waiting when the pipe is full (exports can be hundreds of MB). */
+/**
+ * Writes chunks to stdout, waiting when the pipe is full (exports can be hundreds of MB).
+ * `tlbscope import x --format perfetto | head` closes the pipe early: that is not an error.
+ */
 async function writeAll(chunks) {
+  process.stdout.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   for (const c of chunks) {
     if (!process.stdout.write(c)) await once(process.stdout, 'drain');
   }

@@ -22,6 +22,7 @@ import { MeasuredEventsFile } from './MeasuredEventsFile';
 import { Narration } from './Narration';
 import { PerfettoButton } from './PerfettoButton';
 import { Prose } from './Prose';
+import { RecordedRow } from './RecordedRow';
 import { RecordingFile } from './RecordingFile';
 import { RecordingSummary } from './RecordingSummary';
 import { RunProblem } from './RunProblem';
@@ -183,12 +184,15 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
             </ErrorBoundary>
             <ErrorBoundary label="the inspector" resetKey={a.trace.version}>
               <div className="details">
-                <Inspector
-                  trace={a.trace}
-                  selected={x.selected}
-                  cursor={x.cursor}
-                  onSelect={x.selectRow}
-                />
+                <div>
+                  <Inspector
+                    trace={a.trace}
+                    selected={x.selected}
+                    cursor={x.cursor}
+                    onSelect={x.selectRow}
+                  />
+                  {isRecorded(a) && <RecordedRow run={a} row={x.selected} />}
+                </div>
                 <EventLog
                   trace={a.trace}
                   window={x.logWindow}

@@ -99,10 +99,9 @@ export class RecordingParser {
     if (r === 'skip') return;
     if ('problem' in r) {
       this.issueCount++;
-      const message =
-        last && !('name' in r)
-          ? `${r.problem}; the last line has no newline (file cut short?)`
-          : r.problem;
+      const message = last
+        ? `${r.problem}; the last line has no newline (file cut short?)`
+        : r.problem;
       if (this.issues.length < MAX_ISSUES)
         this.issues.push({ line, message, excerpt: excerpt(text) });
       return;
