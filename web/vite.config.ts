@@ -23,14 +23,15 @@ const CSP = [
   "form-action 'none'",
 ].join('; ');
 
-function csp(): Plugin {
+/** Writes `policy` as a CSP <meta> into the built page; the single-file build passes its own. */
+export function csp(policy = CSP): Plugin {
   return {
     name: 'tlbscope-csp',
     apply: 'build',
     transformIndexHtml: () => [
       {
         tag: 'meta',
-        attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP },
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: policy },
         injectTo: 'head-prepend',
       },
     ],

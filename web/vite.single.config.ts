@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { mergeConfig, type Plugin, type UserConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
-import base from './vite.config';
+import base, { csp } from './vite.config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -49,8 +49,23 @@ function renameHtml(to: string): Plugin {
   };
 }
 
+// The site's policy allows only scripts from its own origin, which a page whose every script is
+// inline cannot meet. The one file gets a policy of its own that says what it is for: inline
+// code, WebAssembly and workers from data:/blob: URLs, and no network at all.
+const OFFLINE_CSP = [
+  "default-src 'none'",
+  "script-src 'unsafe-inline' 'wasm-unsafe-eval' data: blob:",
+  'worker-src data: blob:',
+  "style-src 'unsafe-inline'",
+  'img-src data: blob:',
+  'connect-src data: blob:',
+  'font-src data:',
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
 const single: UserConfig = {
-  plugins: [inlineWorkers(), viteSingleFile(), renameHtml('tlbscope.html')],
+  plugins: [inlineWorkers(), viteSingleFile(), renameHtml('tlbscope.html'), csp(OFFLINE_CSP)],
   // Classic workers: Chromium refuses a module worker from a blob: URL on a file:// page.
   worker: { format: 'iife', plugins: () => [inlineWorkers()] },
   build: {
@@ -59,7 +74,13 @@ const single: UserConfig = {
   },
 };
 
-const merged = mergeConfig(base, single);
+const merged = mergeConfig(
+  {
+    ...base,
+    plugins: base.plugins?.filter((p) => !(p && 'name' in p && p.name === 'tlbscope-csp')),
+  },
+  single,
+);
 // One page only: whatever other pages the site build serves, this file is the app.
 merged.build.rolldownOptions = { ...merged.build.rolldownOptions, input: `${root}index.html` };
 delete merged.build.rollupOptions;
