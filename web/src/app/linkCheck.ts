@@ -1,5 +1,5 @@
 // What a link may name that only the app knows is wrong: a scenario that is not shipped, a
-// setting the controls do not offer, and (once the run exists) a step, event or time the run
+// value the controls do not offer, and (once the run exists) a step, event or time the run
 // does not have. Each check returns the nearest valid state and says what it left out.
 import { SETTINGS } from './settings';
 import type { UrlState, ViewState } from './url';
@@ -33,12 +33,17 @@ export function checkLink(
   return { value: { ...url, scenario, overrides, overridesB }, ignored };
 }
 
+const SETTING_KEY = /^(?:(?:machine|design|workload|costs)\.)?[a-z][a-z0-9_]*$/;
+
 export function settingProblem(o: string): string | null {
   const i = o.indexOf('=');
   const key = o.slice(0, i);
   const value = o.slice(i + 1);
   const s = SETTINGS.find((x) => x.key === key);
-  if (!s) return `there is no setting ${key}`;
+  // The controls offer a few of the simulator's settings; the rest (run budgets, workload
+  // knobs, costs.<name> from a fit, dotted machine./design./workload. fields) go to the
+  // simulator as they are, which names the field of any it rejects.
+  if (!s) return SETTING_KEY.test(key) ? null : `${key || '(empty)'} is not a setting name`;
   if (s.values) {
     return s.values.includes(value) ? null : `${key} is one of ${s.values.join(', ')}`;
   }

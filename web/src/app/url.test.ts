@@ -107,12 +107,12 @@ describe('url state', () => {
 });
 
 describe('checking a link against what the app has', () => {
-  it('replaces an unknown scenario by the default and drops settings the controls lack', () => {
+  it('replaces an unknown scenario by the default and drops values the controls refuse', () => {
     const c = checkLink(
       {
         ...base,
         scenario: 'gone',
-        overrides: ['cpus=8', 'warp=9', 'pcid=maybe', 'cpus=9999'],
+        overrides: ['cpus=8', 'Warp Drive=9', 'pcid=maybe', 'cpus=9999'],
         compare: true,
         overridesB: ['pcid=off'],
       },
@@ -124,10 +124,22 @@ describe('checking a link against what the app has', () => {
     expect(c.value.overridesB).toEqual(['pcid=off']);
     expect(c.ignored).toEqual([
       'scenario=gone: no such scenario; showing x86-munmap-shootdown',
-      'set=warp=9: there is no setting warp',
+      'set=Warp Drive=9: Warp Drive is not a setting name',
       'set=pcid=maybe: pcid is one of on, off',
       'set=cpus=9999: cpus is from 1 to 512',
     ]);
+  });
+
+  it('passes settings the controls do not show to the simulator, which validates them', () => {
+    const kept = [
+      'max_events=1000000',
+      'costs.ipi_delivery_ns=900',
+      'workload.flushes=5',
+      'warp=9',
+    ];
+    const c = checkLink({ ...base, overrides: kept }, ['x'], 'x');
+    expect(c.value.overrides).toEqual(kept);
+    expect(c.ignored).toEqual([]);
   });
 
   it('drops a step, event, cursor or window the run does not have', () => {
