@@ -123,7 +123,7 @@ export const SETTINGS: readonly Setting[] = [
     label: 'Flushes',
     help: 'How many flushes the workload issues.',
     min: 0,
-    max: 1_000_000,
+    max: 10_000_000, // the simulator's bound (scenario.rs workload.flushes)
     step: 1,
   },
   {
