@@ -4,7 +4,7 @@ import { sources, type Dataset } from '../../content/datasets';
 import { MODEL_SOURCE } from '../../model/overlay';
 
 /** Rows drawn per dataset: a 20,000-row import would take seconds to render in full. */
-export const SHOWN_MEASUREMENTS = 500;
+export const SHOWN_MEASUREMENTS = 200;
 
 export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove?: () => void }) {
   const ms = dataset.measurements;
