@@ -67,11 +67,11 @@ test('20 k distinct series: charts capped, truncation and model runs named', asy
   );
   await page.getByRole('button', { name: 'Add 20000 measurements to the charts' }).click();
   await expect(page.getByTestId('charts-capped')).toContainText(
-    /Showing the first 40 of 20,0\d\d charts \(the chart limit is 40\)/,
+    /Showing the first 24 of 20,0\d\d charts \(the chart limit is 24\)/,
   );
-  await expect(page.locator('.overlay-chart')).toHaveCount(40);
+  await expect(page.locator('.overlay-chart')).toHaveCount(24);
   await expect(page.locator('details.dataset[data-file="series.csv"]')).toContainText(
-    'The table shows the first 500 of 20,000 numbers',
+    'The table shows the first 200 of 20,000 numbers',
   );
   await longest(page, 'series.csv');
   expect(sim.consoleErrors).toEqual([]);

@@ -12,7 +12,7 @@ import { usePredictions } from './usePredictions';
 import './data.css';
 
 /** Charts drawn at once (each is an SVG with its own legend and verdicts). */
-export const MAX_CHARTS = 40;
+export const MAX_CHARTS = 24;
 
 export function DataView() {
   const [imported, setImported] = useState<Dataset[]>([]);

@@ -6,7 +6,7 @@ import { download } from '../../app/download';
 import { measurementsToCsv } from '../../content/csvExport';
 
 /** Rows drawn per dataset: a 20,000-row import would take seconds to render in full. */
-export const SHOWN_MEASUREMENTS = 500;
+export const SHOWN_MEASUREMENTS = 200;
 
 export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove?: () => void }) {
   const ms = dataset.measurements;
