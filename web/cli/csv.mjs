@@ -1,19 +1,10 @@
 // The CLI's CSV output: the tidy schema of content/datasets/README.md (one measurement per
 // row), so sweeps load into the web app next to measured data. Model output is labelled
 // source=tlbscope-model: predicted, not measured.
-export const COLUMNS = [
-  'arch',
-  'machine',
-  'cpus',
-  'benchmark',
-  'variant',
-  'metric',
-  'value',
-  'unit',
-  'stddev',
-  'runs',
-  'source',
-];
+import { SCHEMA as COLUMNS } from '../src/content/columns.mjs';
+import { csvCell } from '../src/content/csvCell.mjs';
+
+export { COLUMNS, csvCell };
 
 const STAT_FIELDS = ['mean', 'p50', 'p99', 'max'];
 
@@ -49,18 +40,6 @@ export function toRows(scenarioId, run) {
     }
   }
   return rows;
-}
-
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-/**
- * One CSV cell. Text a spreadsheet would run as a formula (a leading = + - @, tab or CR) gets a
- * leading ' so it stays text; numbers, negative ones included, are written as they are.
- */
-export function csvCell(v) {
-  let s = String(v ?? '');
-  if (/^[=+\-@\t\r]/.test(s) && !NUMBER.test(s)) s = `'${s}`;
-  return /[",\n\r;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function toCsv(rows) {

@@ -2,33 +2,14 @@
 // safe to open in a spreadsheet: a cell that a spreadsheet would run as a formula is written
 // with a leading apostrophe, which spreadsheets read as "this is text".
 import type { Measurement } from './datasets';
+import { csvCell } from './csvCell.mjs';
+import { SCHEMA } from './columns.mjs';
 
-export const DATASET_COLUMNS = [
-  'arch',
-  'machine',
-  'cpus',
-  'benchmark',
-  'variant',
-  'metric',
-  'value',
-  'unit',
-  'stddev',
-  'runs',
-  'source',
-] as const;
+/** The dataset schema's columns, in order (content/datasets/README.md). */
+export const DATASET_COLUMNS = SCHEMA;
 
-const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-
-/**
- * One cell, escaped against formula injection (OWASP's list: = + - @ tab CR at the start) and
- * quoted when it holds a delimiter, a quote or a line break. Plain numbers such as -1.5 are
- * numbers to a spreadsheet, not formulas, and are written as they are.
- */
-export function escapeCell(value: string): string {
-  let s = value;
-  if (/^[=+\-@\t\r]/.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** One cell, escaped against formula injection and quoted where CSV needs it. */
+export const escapeCell = csvCell;
 
 export function toCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
   return [header, ...rows].map((r) => r.map(escapeCell).join(',')).join('\r\n') + '\r\n';

@@ -1,0 +1,2 @@
+// Types of csvCell.mjs.
+export function csvCell(value: string | number | null | undefined): string;
