@@ -377,7 +377,7 @@ export function makeCase(seed, i) {
         `threads=${r.int(1, 512)}`,
         `flushes=${r.pick([100000, 10000000])}`,
       );
-    if (r.chance(0.3)) overrides.push('max_events=1000000000', 'max_time_ns=1000000000000');
+    if (r.chance(0.3)) overrides.push('max_events=100000000', 'max_time_ns=1000000000000');
   } else if (roll < 0.4) {
     kind = 'settings';
     text = r.pick(SCENARIOS).text;

@@ -13,7 +13,7 @@ pub const DEFAULT_MEMORY_MB: i64 = 256;
 /// twice its counted bytes; twice this stays well inside wasm32's 4 GiB.
 pub const MAX_MEMORY_MB: i64 = 1024;
 pub const DEFAULT_EVENTS: i64 = 50_000_000;
-pub const MAX_EVENTS: i64 = 1_000_000_000;
+pub const MAX_EVENTS: i64 = 100_000_000;
 
 /// Bytes of one trace row across its columns (time, dur, addr, arg: f64; gen: u32;
 /// parent: i32; cpu, mm, asid: u16; kind: u8).
@@ -84,8 +84,9 @@ pub fn explain(stop: Stop, cfg: &Config, p: &Progress) -> (&'static str, String)
         Stop::Events => (
             "machine.max_events",
             format!(
-                "the run reached its event budget of {} events {so_far}. {}simulate less \
-                 (fewer flushes, a shorter max_time_ns)",
+                "the run reached its event budget of {} events (a broadcast TLBI counts once \
+                 per CPU and op it reaches) {so_far}. {}simulate less (fewer flushes or CPUs, a \
+                 shorter max_time_ns)",
                 group(cfg.max_events),
                 if cfg.max_events as i64 >= MAX_EVENTS {
                     "That is the ceiling: ".to_string()

@@ -152,6 +152,9 @@ pub struct World {
     pub stopped: Option<Stop>,
     /// Bytes of the machine's state, counted once (see `budget::state_bytes`).
     state_bytes: u64,
+    /// Work beyond one unit per event that the event budget counts: an arm64 broadcast TLBI is
+    /// one event but invalidates on every PE, so it counts once per PE and op.
+    pub work: u64,
 }
 
 impl World {
@@ -189,6 +192,7 @@ impl World {
             has_finite_tasks: false,
             finished: false,
             stopped: None,
+            work: 0,
             state_bytes: crate::budget::state_bytes(&cfg),
             cfg,
         };
@@ -336,7 +340,7 @@ impl World {
                 self.finish();
                 break;
             }
-            if self.popped >= self.cfg.max_events {
+            if self.popped.saturating_add(self.work) >= self.cfg.max_events {
                 self.stop(Stop::Events);
                 break;
             }

@@ -43,7 +43,7 @@ fn a_task_that_never_ends_stops_at_the_memory_budget_and_keeps_its_trace() {
 fn ten_million_flushes_with_limits_at_their_ceilings_stop_at_the_budget() {
     let o = [
         "flushes=10000000",
-        "max_events=1000000000",
+        "max_events=100000000",
         "max_time_ns=1000000000000",
         "max_memory_mb=16",
     ];
@@ -105,4 +105,22 @@ fn the_memory_budget_has_a_ceiling() {
         e.to_string(),
         "--set machine.max_memory_mb: must be between 1 and 1024, got 100000"
     );
+}
+
+#[test]
+fn arm64_broadcasts_to_512_cpus_count_against_the_event_budget() {
+    // Found by bench/fuzz-wasm.mjs: each broadcast invalidates on all 512 PEs, so events were
+    // few but each took ~0.2 ms; at the 1e9 event ceiling the run took minutes of CPU.
+    let o = [
+        "arch=arm64",
+        "cpus=512",
+        "threads=480",
+        "flushes=100000",
+        "pages=53",
+        "max_events=2000000",
+    ];
+    let s = run_within("", &o, 256);
+    let e = s.budget_error().expect("an event budget stop");
+    assert_eq!(e.path, "machine.max_events");
+    assert!(s.events() < 2_000_000 / 512, "{} events", s.events());
 }

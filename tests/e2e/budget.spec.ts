@@ -7,7 +7,7 @@ test('the flushes=10000000 link stops at the memory budget and shows the partial
 }) => {
   test.setTimeout(120_000);
   const q = new URLSearchParams({ scenario: 'x86-munmap-shootdown' });
-  for (const s of ['flushes=10000000', 'max_events=1000000000', 'max_time_ns=1000000000000'])
+  for (const s of ['flushes=10000000', 'max_events=100000000', 'max_time_ns=1000000000000'])
     q.append('set', s);
   await sim.page.goto(`./?${q}`);
   const alert = sim.page.getByRole('alert').filter({ hasText: 'stopped early' });

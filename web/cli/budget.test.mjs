@@ -24,12 +24,20 @@ describe('the run budget on the real WASM build', { timeout: 90_000 }, () => {
     const r = cli(
       'run',
       'x86-munmap-shootdown',
-      ...['--set', 'flushes=10000000', '--set', 'max_events=1000000000'],
+      ...['--set', 'flushes=10000000', '--set', 'max_events=100000000'],
       ...['--set', 'max_time_ns=1000000000000'],
     );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/machine\.max_memory_mb: the run reached its memory budget of 256 MB/);
     expect(JSON.parse(r.stdout).events).toBeGreaterThan(1_000_000);
+  });
+
+  it('refuses an event budget over its ceiling, naming the field and the ceiling', () => {
+    const r = cli('run', 'x86-munmap-shootdown', '--set', 'max_events=1000000000');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /--set machine\.max_events: must be between 1 and 100000000, got 1000000000/,
+    );
   });
 
   it('stops a 512-CPU run with a large workload', () => {

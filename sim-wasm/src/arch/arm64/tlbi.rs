@@ -215,6 +215,10 @@ pub fn service(w: &mut World, id: u32) {
         return;
     };
     w.arm.free_jobs.push(id);
+    // One event that invalidates on every PE: the event budget counts each PE's ops.
+    w.work = w
+        .work
+        .saturating_add(w.cfg.cpus as u64 * job.op.ops(job.pages));
     let stall = job
         .op
         .ops(job.pages)
