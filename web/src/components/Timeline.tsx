@@ -98,6 +98,25 @@ export function Timeline(props: TimelineProps) {
   );
 }
 
+/** What the picture shows, the same for the screen and for an exported file. */
+function drawnState(
+  p: TimelineProps,
+  win: [number, number],
+  width: number,
+  collapsed: ReadonlySet<number>,
+) {
+  return {
+    window: win,
+    width,
+    cursor: p.cursor,
+    selected: p.selected,
+    highlight: p.highlight ?? NONE,
+    collapsed,
+    initiator: p.initiator ?? -1,
+    measured: p.measured ?? null,
+  };
+}
+
 function TimelineView(props: TimelineProps & { model: TimelineModel; pending: boolean }) {
   const { model, initiator = -1, label } = props;
   const { trace } = model;
@@ -204,14 +223,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       return;
     }
     stats.current = renderTimeline({ base, top, canvas: canvasRef.current }, m, {
-      window: win,
-      width: w,
-      cursor: p.cursor,
-      selected: p.selected,
-      highlight: p.highlight ?? NONE,
-      collapsed: c,
-      initiator: p.initiator ?? -1,
-      measured: p.measured ?? null,
+      ...drawnState(p, win, w, c),
       dpr: (window.devicePixelRatio || 1) * place.current.k,
       view,
       previousMode: stats.current?.mode,
@@ -361,21 +373,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     const text = p.exportText?.();
     const host = boxRef.current?.parentElement;
     if (!text || !host) return;
-    const out = exportTimelineSvg(
-      host,
-      m,
-      {
-        window: win,
-        width: w,
-        cursor: p.cursor,
-        selected: p.selected,
-        highlight: p.highlight ?? NONE,
-        collapsed: c,
-        initiator: p.initiator ?? -1,
-        measured: p.measured ?? null,
-      },
-      text,
-    );
+    const out = exportTimelineSvg(host, m, drawnState(p, win, w, c), text);
     if (format === 'svg') {
       download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
     } else {

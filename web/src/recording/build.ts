@@ -12,6 +12,7 @@
 //   csd_function_exit of a remote flush  → CsdUnlocked (arg = sender): the ack arrow
 //   flags column 'd' / preempt depth     → IrqsOff / PreemptOff over consecutive events
 // Each row keeps the kernel's flush reason, page count and source line beside the columns.
+import type { Columns } from '../sim/protocol';
 import { EventKind } from '../sim/trace';
 import {
   cpumaskOf,
@@ -52,17 +53,8 @@ export const FLAG_JOIN_NS = 20e3;
 /** A send older than this when a handler starts is not what that handler answers. */
 const PAIR_WINDOW_NS = 10e6;
 
-export interface RecordingColumns {
-  time: Float64Array;
-  dur: Float64Array;
-  cpu: Uint16Array;
-  kind: Uint8Array;
-  mm: Uint16Array;
-  asid: Uint16Array;
-  gen: Uint32Array;
-  addr: Float64Array;
-  arg: Float64Array;
-  parent: Int32Array;
+/** The trace's columns (what a model run sends) and what only a recording knows. */
+export interface RecordingColumns extends Columns {
   /** tlb_flush_reason code of flush rows, -1 elsewhere. */
   reason: Int8Array;
   /** Page count of flush rows (-1 = all), NaN elsewhere. */
