@@ -5,6 +5,7 @@ import type { RecordedRun } from '../recording/asRun';
 import type { RecordingSummary as Summary } from '../recording/summary';
 import type { Stats } from '../sim/trace';
 import { formatNs } from '../viz/scales';
+import { SummaryRows } from './SummaryRows';
 
 const statLine = (s: Stats) =>
   s.count > 0
@@ -48,16 +49,7 @@ export const RecordingSummary = memo(function RecordingSummary({ run }: { run: R
       <p className="provenance">
         Measured, not predicted: {run.recording.provenance ?? `read from ${run.recording.name}.`}
       </p>
-      <dl>
-        {rows
-          .filter((r): r is [string, string] => r[1] !== null)
-          .map(([k, v]) => (
-            <div key={k}>
-              <dt>{k}</dt>
-              <dd data-summary={k.trim()}>{v}</dd>
-            </div>
-          ))}
-      </dl>
+      <SummaryRows rows={rows} />
       {unknown.length > 0 && (
         <p className="muted">
           Events not drawn (counted): {unknown.map(([k, c]) => `${k} ${n(c)}`).join(', ')}

@@ -4,6 +4,7 @@ import { memo } from 'react';
 import { meanAboveP99, NO_SAMPLES, sampled } from '../model/runWords';
 import { EventKind, type Stats, type Summary, type Trace } from '../sim/trace';
 import { formatNs } from '../viz/scales';
+import { SummaryRows } from './SummaryRows';
 
 interface Props {
   summary: Summary;
@@ -60,16 +61,7 @@ export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow 
         Predicted by the tlbscope model with the <code>{machine}</code> machine preset, not
         measured.
       </p>
-      <dl>
-        {rows
-          .filter((r): r is [string, string] => r[1] !== null)
-          .map(([k, v]) => (
-            <div key={k}>
-              <dt>{k}</dt>
-              <dd data-summary={k}>{v}</dd>
-            </div>
-          ))}
-      </dl>
+      <SummaryRows rows={rows} />
       {skew && (
         <p className="muted" data-summary-note="mean-above-p99">
           {skew}
