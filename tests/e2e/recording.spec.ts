@@ -40,6 +40,33 @@ test('an imported recording is drawn as run A with its lanes, IPI arrows and sum
   expect(sim.consoleErrors).toEqual([]);
 });
 
+test('a recording without handler events marks each IPI send as unpaired, in the legend too', async ({
+  sim,
+}) => {
+  await sim.open();
+  const page = sim.page;
+  const noHandlers = text
+    .split('\n')
+    .filter((l) => !/call_function(_single)?_(entry|exit):/.test(l))
+    .join('\n');
+  await page.setInputFiles('#recording-input', {
+    name: 'no-handlers.trace',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(noHandlers),
+  });
+  await expect(page.getByTestId('recording-loaded')).toContainText('no-handlers.trace');
+  await sim.waitForIdle();
+  await expect(sim.marks('IpiArrow')).toHaveCount(0);
+  await expect(sim.marks('UnpairedIpi')).toHaveCount(count(/ipi_send_cpu:/));
+  await expect(sim.marks('UnpairedIpi').first().locator('title')).toContainText(
+    'no handler answering it was recorded',
+  );
+  await expect(page.getByRole('list', { name: 'Legend' }).first()).toContainText(
+    'IPI sent, no handler recorded (unpaired)',
+  );
+  expect(sim.consoleErrors).toEqual([]);
+});
+
 test('the recording is A in Compare A/B, with a model run as B', async ({ sim }) => {
   await sim.open();
   const page = sim.page;

@@ -1,21 +1,26 @@
 // IPI flows: an arrow from each IPI send to the handler it caused, and from each handler's
 // csd unlock (the SYNC ack) back to the waiting sender. Built from the trace's causal
-// `parent` links, so every arrow is something the simulator recorded. Columns, not objects:
-// a million-event trace has hundreds of thousands of arrows.
+// `parent` links, so every arrow is something the simulator recorded. A send no handler
+// answers (a recording without handler events, or a run stopped before the handler ran) is an
+// unpaired arrow: it reaches the target's lane at the send's time and ends in an open mark, so
+// it says "sent, answer not recorded" rather than pointing at a handler that may not exist.
+// Columns, not objects: a million-event trace has hundreds of thousands of arrows.
 import { EventKind, type Trace } from '../sim/trace';
 import { toIntervalIndex, type IntervalIndex } from './intervals';
 import type { PosMap } from './spacing';
 
 export const ARROW_IPI = 0;
 export const ARROW_ACK = 1;
+export const ARROW_UNPAIRED = 2;
 
 export interface Arrows {
   readonly n: number;
-  /** ARROW_IPI or ARROW_ACK. */
+  /** ARROW_IPI, ARROW_ACK or ARROW_UNPAIRED. */
   readonly kind: Uint8Array;
-  /** Trace row the arrow represents (the handler for an IPI, the unlock for an ack). */
+  /** Trace row the arrow represents (the handler for an IPI, the unlock for an ack, the send
+   *  for an unpaired send). */
   readonly row: Int32Array;
-  /** Rows at the tail and head (an ack starts and ends at its unlock row). */
+  /** Rows at the tail and head (an ack and an unpaired send start and end at their row). */
   readonly fromRow: Int32Array;
   readonly toRow: Int32Array;
   readonly fromCpu: Uint16Array;
@@ -30,8 +35,10 @@ export function toArrows(trace: Trace): Arrows {
   const UNLOCKED = EventKind.CsdUnlocked;
   const n0 = trace.n;
   const isIpi = (i: number) => k[i] === HANDLER && parent[i] >= 0 && k[parent[i]] === SENT;
+  const answered = answeredSends(trace);
+  const isUnpaired = (i: number) => k[i] === SENT && answered[i] === 0;
   let n = 0;
-  for (let i = 0; i < n0; i++) if (k[i] === UNLOCKED || isIpi(i)) n++;
+  for (let i = 0; i < n0; i++) if (k[i] === UNLOCKED || isIpi(i) || isUnpaired(i)) n++;
   const a = {
     n,
     kind: new Uint8Array(n),
@@ -58,9 +65,34 @@ export function toArrows(trace: Trace): Arrows {
       a.toRow[j] = i;
       a.fromCpu[j] = cpu[p];
       a.toCpu[j++] = cpu[i];
+    } else if (isUnpaired(i)) {
+      // arg = the target CPU the send was for.
+      a.kind[j] = ARROW_UNPAIRED;
+      a.row[j] = i;
+      a.fromRow[j] = i;
+      a.toRow[j] = i;
+      a.fromCpu[j] = cpu[i];
+      a.toCpu[j++] = arg[i];
     }
   }
   return a;
+}
+
+/** 1 for each IpiSent row some IpiHandler names as its parent. */
+function answeredSends({ n, kind, parent }: Pick<Trace, 'n' | 'kind' | 'parent'>): Uint8Array {
+  const out = new Uint8Array(n);
+  const HANDLER = EventKind.IpiHandler;
+  for (let i = 0; i < n; i++) if (kind[i] === HANDLER && parent[i] >= 0) out[parent[i]] = 1;
+  return out;
+}
+
+/** How many IPI sends no handler in the trace answers. */
+export function unpairedSends(trace: Pick<Trace, 'n' | 'kind' | 'parent'>): number {
+  const answered = answeredSends(trace);
+  let count = 0;
+  for (let i = 0; i < trace.n; i++)
+    if (trace.kind[i] === EventKind.IpiSent && !answered[i]) count++;
+  return count;
 }
 
 /** Arrows indexed by the positions they span (ids are arrow indices, not trace rows). */

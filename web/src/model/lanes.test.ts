@@ -2,7 +2,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../sim/session';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, type Trace } from '../sim/trace';
-import { ARROW_ACK, ARROW_IPI, initiatorOf, toArrowIndex, toArrows } from './ipis';
+import {
+  ARROW_ACK,
+  ARROW_IPI,
+  ARROW_UNPAIRED,
+  initiatorOf,
+  toArrowIndex,
+  toArrows,
+  unpairedSends,
+} from './ipis';
+import { legendEntries } from './legend';
 import { SPAN_TRACK, toLanes } from './lanes';
 import { toPosMap } from './spacing';
 
@@ -44,6 +53,26 @@ describe('toArrows', () => {
     const a = toArrows(trace);
     expect(a.kind.filter((k) => k === ARROW_IPI)).toHaveLength(count(trace, EventKind.IpiHandler));
     expect(a.kind.filter((k) => k === ARROW_ACK)).toHaveLength(count(trace, EventKind.CsdUnlocked));
+  });
+
+  it('has no unpaired send in a run that finished: the model answers every IPI it sends', () => {
+    const a = toArrows(trace);
+    expect(a.kind.filter((k) => k === ARROW_UNPAIRED)).toHaveLength(0);
+    expect(unpairedSends(trace)).toBe(0);
+    expect(legendEntries(trace).map((e) => e.mark)).not.toContain('unpaired');
+  });
+
+  it("marks a send as unpaired once its handler is gone, aimed at the send's target", () => {
+    const parent = Int32Array.from(trace.parent);
+    const handler = trace.kind.findIndex((k) => k === EventKind.IpiHandler);
+    const send = parent[handler];
+    parent[handler] = -1;
+    const cut = { ...trace, parent };
+    const a = toArrows(cut);
+    const j = a.kind.findIndex((k) => k === ARROW_UNPAIRED);
+    expect(a.kind.filter((k) => k === ARROW_UNPAIRED)).toHaveLength(1);
+    expect([a.row[j], a.fromCpu[j], a.toCpu[j]]).toEqual([send, trace.cpu[send], trace.arg[send]]);
+    expect(legendEntries(cut).map((e) => e.mark)).toContain('unpaired');
   });
 
   it('points IPI arrows from the initiator to each target, forward in time', () => {

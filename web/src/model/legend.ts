@@ -1,6 +1,7 @@
 // What each mark means, for the kinds a run actually has: shared by the page's legend and the
 // exported diagrams, so the two say the same thing.
 import { EventKind, type Trace } from '../sim/trace';
+import { unpairedSends } from './ipis';
 
 const SPANS: [EventKind, string][] = [
   [EventKind.TaskRun, 'task running'],
@@ -20,9 +21,10 @@ const SPANS: [EventKind, string][] = [
 ];
 
 export type LegendEntry =
-  { mark: 'span'; kind: EventKind; label: string } | { mark: 'ipi' | 'ack'; label: string };
+  | { mark: 'span'; kind: EventKind; label: string }
+  | { mark: 'ipi' | 'ack' | 'unpaired'; label: string };
 
-export function legendEntries(trace: Pick<Trace, 'n' | 'kind'>): LegendEntry[] {
+export function legendEntries(trace: Pick<Trace, 'n' | 'kind' | 'parent'>): LegendEntry[] {
   const seen = new Set<number>();
   for (let i = 0; i < trace.n; i++) seen.add(trace.kind[i]);
   const out: LegendEntry[] = SPANS.filter(([k]) => seen.has(k)).map(([kind, label]) => ({
@@ -30,7 +32,13 @@ export function legendEntries(trace: Pick<Trace, 'n' | 'kind'>): LegendEntry[] {
     kind,
     label,
   }));
-  if (seen.has(EventKind.IpiSent)) out.push({ mark: 'ipi', label: 'IPI sent → handled' });
+  const unpaired = seen.has(EventKind.IpiSent) ? unpairedSends(trace) : 0;
+  if (seen.has(EventKind.IpiSent) && seen.has(EventKind.IpiHandler)) {
+    out.push({ mark: 'ipi', label: 'IPI sent → handled' });
+  }
+  if (unpaired > 0) {
+    out.push({ mark: 'unpaired', label: 'IPI sent, no handler recorded (unpaired)' });
+  }
   if (seen.has(EventKind.CsdUnlocked)) out.push({ mark: 'ack', label: 'csd unlocked (ack)' });
   return out;
 }

@@ -3,7 +3,7 @@
 // from the files themselves with independent regexes, not written down.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ARROW_ACK, ARROW_IPI, toArrows } from '../model/ipis';
+import { ARROW_ACK, ARROW_IPI, ARROW_UNPAIRED, toArrows } from '../model/ipis';
 import { EventKind, toTrace } from '../sim/trace';
 import { detectFormat } from './detect';
 import { parseCpumask, REASON_SEND_IPI } from './payload';
@@ -55,6 +55,7 @@ describe.each(FIXTURES)('%s', (file, format) => {
     const trace = traceOf(rec);
     const arrows = toArrows(trace);
     let ipis = 0;
+    let unpaired = 0;
     for (let j = 0; j < arrows.n; j++) {
       if (arrows.kind[j] === ARROW_IPI) {
         ipis++;
@@ -64,6 +65,11 @@ describe.each(FIXTURES)('%s', (file, format) => {
         expect(trace.kind[handler]).toBe(EventKind.IpiHandler);
         expect(trace.arg[send]).toBe(trace.cpu[handler]);
         expect(trace.time[handler]).toBeGreaterThanOrEqual(trace.time[send]);
+      } else if (arrows.kind[j] === ARROW_UNPAIRED) {
+        unpaired++;
+        const send = arrows.row[j];
+        expect(trace.kind[send]).toBe(EventKind.IpiSent);
+        expect([arrows.fromCpu[j], arrows.toCpu[j]]).toEqual([trace.cpu[send], trace.arg[send]]);
       } else {
         expect(arrows.kind[j]).toBe(ARROW_ACK);
         // The ack comes from the CPU that ran the flush, back to the one that asked for it.
@@ -71,6 +77,8 @@ describe.each(FIXTURES)('%s', (file, format) => {
       }
     }
     expect(ipis).toBe(rec.summary.paired_ipis);
+    // Every send no handler answers is drawn, marked unpaired: none is left without a mark.
+    expect(ipis + unpaired).toBe(rec.summary.ipi_sends);
     // Every handler is drawn; those whose send was before the recording began have no arrow.
     let orphans = 0;
     for (let i = 0; i < trace.n; i++) {
@@ -79,6 +87,21 @@ describe.each(FIXTURES)('%s', (file, format) => {
     expect(ipis + orphans).toBe(countLines(text, /call_function(_single)?_entry:/));
     expect(orphans).toBeLessThanOrEqual(1);
   });
+});
+
+test('without handler events every IPI send is drawn as an unpaired send to its target', () => {
+  const text = read('tracefs.trace')
+    .split('\n')
+    .filter((l) => !/call_function(_single)?_(entry|exit):/.test(l))
+    .join('\n');
+  const rec = parseRecording(text, 'no-handlers.trace');
+  const trace = traceOf(rec);
+  const arrows = toArrows(trace);
+  const kinds = Array.from(arrows.kind);
+  expect(kinds.filter((k) => k === ARROW_IPI)).toHaveLength(0);
+  expect(kinds.filter((k) => k === ARROW_UNPAIRED)).toHaveLength(rec.summary.ipi_sends);
+  expect(rec.summary.ipi_sends).toBeGreaterThan(0);
+  expect(rec.summary.warnings.join(' ')).toMatch(/drawn unpaired/);
 });
 
 test('tasks come from sched_switch: the next task runs on that CPU from the switch on', () => {

@@ -54,6 +54,7 @@ const FALLBACK: Record<string, string> = {
   '--fg': '#1d232b',
   '--arrow-ipi': '#1d232b',
   '--arrow-ack': '#2e8b57',
+  '--arrow-unpaired': '#b4530f',
 };
 
 /** Resolves colours from the element's computed style (so the canvas follows the theme). */

@@ -121,7 +121,9 @@ function legendOf(model: TimelineModel, color: (name: string) => string): Legend
         }
       : e.mark === 'ipi'
         ? { label: e.label, swatch: 'line', color: color('--arrow-ipi') }
-        : { label: e.label, swatch: 'line', color: color('--arrow-ack'), dash: '3 2' },
+        : e.mark === 'unpaired'
+          ? { label: e.label, swatch: 'line', color: color('--arrow-unpaired'), dash: '1 2' }
+          : { label: e.label, swatch: 'line', color: color('--arrow-ack'), dash: '3 2' },
   );
 }
 

@@ -282,7 +282,7 @@ export function renderTimeline(
   // Written only when they change: a clip or marker edit repaints everything that uses it.
   defs
     .selectAll<SVGMarkerElement, string>('marker')
-    .data(['ipi', 'ack'])
+    .data(['ipi', 'ack', 'unpaired'])
     .join((enter) =>
       enter
         .append('marker')
@@ -295,7 +295,10 @@ export function renderTimeline(
         .call((m) =>
           m
             .append('path')
-            .attr('d', 'M 0 0 L 10 5 L 0 10 z')
+            // An unpaired send ends in an open ring: it arrived somewhere nobody recorded.
+            .attr('d', (d) =>
+              d === 'unpaired' ? 'M 9 5 A 4 4 0 1 1 1 5 A 4 4 0 1 1 9 5' : 'M 0 0 L 10 5 L 0 10 z',
+            )
             .attr('class', (d) => `arrowhead arrowhead-${d}`),
         ),
     )

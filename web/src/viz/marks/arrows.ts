@@ -1,15 +1,19 @@
-// Arrow mark: IPI sends to handlers and csd unlocks (acks) back to the waiting sender.
+// Arrow mark: IPI sends to handlers, csd unlocks (acks) back to the waiting sender, and sends
+// no recorded handler answers (drawn to the target's lane at the send's time, open-ended).
 // SVG with arrowheads when few; thin canvas lines when many (see timeline.ts for limits).
 import type { Selection } from 'd3';
-import { ARROW_IPI, type Arrows } from '../../model/ipis';
+import { ARROW_ACK, ARROW_IPI, ARROW_UNPAIRED, type Arrows } from '../../model/ipis';
 import type { Columns } from '../columns';
 import { set } from '../dom';
 import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
 import type { MarkState } from './spans';
 
+/** Arrow kind → its CSS / marker name. */
+const KIND_NAME = ['ipi', 'ack', 'unpaired'] as const;
+
 /** Endpoints: IPIs leave the sender's wait track and land on the handler track; acks the reverse. */
 function endpoints(a: Arrows, j: number, scales: Scales, { pos }: Columns) {
-  const ipi = a.kind[j] === ARROW_IPI;
+  const ipi = a.kind[j] !== ARROW_ACK;
   return {
     x1: scales.x(pos.rowStart(a.fromRow[j])),
     y1: scales.trackY(a.fromCpu[j], ipi ? 4 : 3) + TRACK_HEIGHT / 2,
@@ -38,14 +42,13 @@ export function renderArrows(
     )
     .each(function (j) {
       const p = endpoints(arrows, j, scales, columns);
-      const ipi = arrows.kind[j] === ARROW_IPI;
       const row = arrows.row[j];
-      const kind = ipi ? 'ipi' : 'ack';
+      const kind = KIND_NAME[arrows.kind[j]];
       let cls = `mark arrow arrow-${kind}`;
       if (row === state.selected) cls += ' selected';
       else if (state.highlight) cls += state.highlight.has(row) ? ' highlighted' : ' dim';
       set(this, 'class', cls);
-      set(this, 'data-kind', ipi ? 'IpiArrow' : 'AckArrow');
+      set(this, 'data-kind', DATA_KIND[kind]);
       set(this, 'data-row', String(row));
       set(this, 'x1', String(p.x1));
       set(this, 'y1', String(p.y1));
@@ -55,10 +58,15 @@ export function renderArrows(
     });
 }
 
+const DATA_KIND = { ipi: 'IpiArrow', ack: 'AckArrow', unpaired: 'UnpairedIpi' } as const;
+
 function arrowTitle(arrows: Arrows, j: number, { trace }: Columns): string {
   const from = arrows.fromCpu[j];
   const to = arrows.toCpu[j];
   const t = trace.time[arrows.row[j]];
+  if (arrows.kind[j] === ARROW_UNPAIRED) {
+    return `IPI CPU ${from} → CPU ${to}, sent ${formatNs(t)}: no handler answering it was recorded (unpaired)`;
+  }
   return arrows.kind[j] === ARROW_IPI
     ? `IPI CPU ${from} → CPU ${to}, sent ${formatNs(trace.time[arrows.fromRow[j]])}, handled ${formatNs(t)}`
     : `csd unlocked by CPU ${from} for CPU ${to} at ${formatNs(t)}`;
@@ -104,8 +112,9 @@ export function renderArrowsCanvas(
   ctx.clip();
   ctx.lineWidth = 0.75;
   ctx.globalAlpha = 0.5;
-  for (const kind of [0, 1]) {
-    ctx.strokeStyle = color(kind === ARROW_IPI ? '--arrow-ipi' : '--arrow-ack');
+  for (const kind of [ARROW_IPI, ARROW_ACK, ARROW_UNPAIRED]) {
+    ctx.strokeStyle = color(`--arrow-${KIND_NAME[kind]}`);
+    ctx.setLineDash(kind === ARROW_UNPAIRED ? [1, 2] : []);
     ctx.beginPath();
     for (const j of ids) {
       if (arrows.kind[j] !== kind) continue;
