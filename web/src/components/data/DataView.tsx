@@ -1,6 +1,6 @@
 // The Data view: measured numbers (shipped and imported) with provenance, next to the model's
 // predictions. Everything happens in the browser; an import never leaves the page.
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { openDatasetStore } from '../../content/datasetStore';
 import { shippedDatasets, type Dataset } from '../../content/datasets';
 import { chartGroups, chartsOf } from '../../model/overlay';
@@ -38,8 +38,10 @@ export function DataView() {
     };
   }, [store]);
   const add = (d: Dataset) => {
-    setImported((list) => [...list.filter((x) => x.file !== d.file), d]);
-    store.put(d).catch(kept('saving'));
+    // A transition, so React draws the new charts and tables in slices between which the page
+    // still answers; saving is its own task for the same reason (see datasetStore.ts).
+    startTransition(() => setImported((list) => [...list.filter((x) => x.file !== d.file), d]));
+    setTimeout(() => store.put(d).catch(kept('saving')), 0);
   };
   const remove = (d: Dataset) => {
     setImported((list) => list.filter((x) => x !== d));
