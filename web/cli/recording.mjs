@@ -3,6 +3,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { once } from 'node:events';
+import { traceOf } from '../src/sim/run';
 import { runOnce } from './run.mjs';
 import { webModules } from './webModules.mjs';
 
@@ -79,7 +80,7 @@ export async function importRecording(path, format) {
 
 export async function runPerfetto(wasm, { id, text, file }, overrides, seed) {
   const m = await webModules();
-  const run = runOnce(wasm, text, file, overrides, seed, (sim) => m.fromSimulator(sim));
+  const run = runOnce(wasm, text, file, overrides, seed, traceOf);
   await writeAll(
     m.perfettoChunks(run.trace, {
       title: id,

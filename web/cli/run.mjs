@@ -1,4 +1,8 @@
-// One simulator run for the CLI, and the expansion of sweep lists into runs.
+// One simulator run for the CLI, and the expansion of sweep lists into runs. The run itself and
+// the sorting of what goes wrong are web/src/sim/run.ts, shared with the page's worker; this
+// file only words the outcome for a terminal (file:line prefixes, the reproducing command).
+import { finishRun, openSimulator, ScenarioLoadError, WasmTrap } from '../src/sim/run';
+
 export class ScenarioFailure extends Error {
   name = 'ScenarioFailure';
 }
@@ -7,35 +11,34 @@ export class ScenarioFailure extends Error {
 export function runOnce(wasm, text, file, overrides, seed, keep) {
   let sim;
   try {
-    sim = new wasm.Simulator(text, overrides, seed);
+    sim = openSimulator(wasm, text, overrides, seed);
   } catch (e) {
-    const where = [file, e?.line ? String(e.line) : ''].filter(Boolean).join(':');
+    if (e instanceof WasmTrap) throw new SimulatorTrap(e.trap, file, overrides, seed);
+    const line = e instanceof ScenarioLoadError ? e.line : 0;
+    const where = [file, line ? String(line) : ''].filter(Boolean).join(':');
     const what =
-      e && typeof e === 'object' && 'message' in e
-        ? `${e.path ? `${e.path}: ` : ''}${e.message}`
-        : String(e);
+      e instanceof ScenarioLoadError
+        ? `${e.path ? `${e.path}: ` : ''}${e.detail}`
+        : e && typeof e === 'object' && 'message' in e
+          ? e.message
+          : String(e);
     throw new ScenarioFailure(`${where}: ${what}`);
   }
   let result;
   try {
-    sim.run();
-    result = {
+    result = finishRun(sim, ({ summary, budgetError }) => ({
       overrides,
       seed,
       arch: typeof sim.arch === 'string' ? sim.arch : undefined,
       cpus: sim.cpus,
-      summary: JSON.parse(sim.summaryJson()),
-      budgetError: sim.budgetError,
+      summary,
+      budgetError,
       trace: keep ? keep(sim) : undefined,
-    };
+    }));
   } catch (e) {
-    // Never free a trapped instance: that throws "attempted to take ownership of Rust value
-    // while it was borrowed" and hides the trap.
-    if (e instanceof WebAssembly.RuntimeError) throw new SimulatorTrap(e, file, overrides, seed);
-    sim.free();
+    if (e instanceof WasmTrap) throw new SimulatorTrap(e.trap, file, overrides, seed);
     throw e;
   }
-  sim.free();
   if (result.budgetError) throw new BudgetStop(`${file}: ${result.budgetError}`, result);
   return result;
 }

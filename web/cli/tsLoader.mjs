@@ -1,14 +1,15 @@
 // Node module hooks that let the CLI import the web app's pure TypeScript modules (the
-// recording importer, the Perfetto export) instead of keeping JavaScript copies of them:
-// `.ts` files are transpiled with the TypeScript compiler already used for type checking, and
-// extensionless relative imports between them resolve to `.ts` as Vite resolves them.
+// simulator's run path, the recording importer, the Perfetto export) instead of keeping
+// JavaScript copies of them: `.ts` files are transpiled with the TypeScript compiler already
+// used for type checking, and extensionless relative imports resolve to `.ts` as Vite and
+// Vitest resolve them. Registered by tlbscope.mjs before anything else loads.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 export async function resolve(specifier, context, next) {
   const parent = context.parentURL;
-  if (parent?.endsWith('.ts') && specifier.startsWith('.') && !/\.[cm]?[jt]sx?$/.test(specifier)) {
+  if (parent && specifier.startsWith('.') && !/\.[cm]?[jt]sx?$/.test(specifier)) {
     const url = new URL(`${specifier}.ts`, parent);
     if (existsSync(fileURLToPath(url))) return { url: url.href, shortCircuit: true };
   }

@@ -11,7 +11,7 @@
 // Written as a stream of chunks: a million-row run is hundreds of MB of JSON.
 import { TRACK_NAMES, SPAN_TRACK } from '../model/lanes';
 import { ARROW_IPI, toArrows } from '../model/ipis';
-import { EventKind, kindName, type Trace } from '../sim/trace';
+import { EventKind, kindName, type Trace } from '../trace/trace';
 import { reasonName, TLB_FLUSH_REASON_ENUM } from '../recording/payload';
 
 /** What a recording adds to its rows (all aligned with the trace's rows). */

@@ -2,7 +2,7 @@
 // csd unlock (the SYNC ack) back to the waiting sender. Built from the trace's causal
 // `parent` links, so every arrow is something the simulator recorded. Columns, not objects:
 // a million-event trace has hundreds of thousands of arrows.
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 import { toIntervalIndex, type IntervalIndex } from './intervals';
 import type { PosMap } from './spacing';
 

@@ -2,8 +2,6 @@
 // Fits a machine's cost parameters to imported rows off the main thread: the same row
 // selection and Levenberg–Marquardt as `tlbscope fit` (model/fitCore.mjs), predicting each
 // row with the same WASM build the page runs. Progress lines go back as they come.
-import init, { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
-import wasmUrl from '../../../sim-wasm/pkg/tlbscope_sim_bg.wasm?url';
 import benchmarks from '../../../content/benchmarks.json';
 import { readSummaryPath } from '../content/benchmarks';
 import {
@@ -13,9 +11,12 @@ import {
   selectRows,
   type BenchmarkModel,
 } from '../model/fitCore.mjs';
+import { thisBuild } from '../sim/run';
+import { loadSimulator } from '../sim/wasm';
 import type { FitReply, FitRequest } from './fitProtocol';
 
-const ready = init({ module_or_path: wasmUrl });
+const { Simulator } = thisBuild;
+const ready = loadSimulator();
 const table = benchmarks as unknown as Record<string, BenchmarkModel>;
 
 function post(msg: FitReply) {
