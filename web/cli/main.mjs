@@ -22,13 +22,22 @@ import {
   toToml,
 } from './fit.mjs';
 
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>} the exit code
+ */
 async function main(argv) {
   const args = parseArgs(argv);
   if (args.command === 'help') {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (args.command === 'import') return importRecording(args.scenario, args.format);
+  /** The command's scenario, dataset or recording (parseArgs has checked there is one). */
+  const target = () => {
+    if (args.scenario === undefined) throw new UsageError(`${args.command} needs a file`);
+    return args.scenario;
+  };
+  if (args.command === 'import') return importRecording(target(), args.format);
   const wasm = await loadWasm();
   if (args.command === 'list') {
     for (const id of scenarioIds()) {
@@ -47,12 +56,12 @@ async function main(argv) {
     return report.failures > 0 || (args.strict && report.gaps > 0) ? 1 : 0;
   }
   if (args.command === 'fit') {
-    const { selected, skipped } = selectRows(readCsv(args.scenario, args.map), {
+    const { selected, skipped } = selectRows(readCsv(target(), args.map), {
       benchmark: args.benchmark,
     });
     if (selected.length === 0) {
       const why = skipped.map((s) => `  line ${s.line}: ${s.reason}`).join('\n');
-      throw new FitError(`no row of ${args.scenario} can be fitted${why ? `:\n${why}` : ''}`);
+      throw new FitError(`no row of ${target()} can be fitted${why ? `:\n${why}` : ''}`);
     }
     const result = fit(wasm, selected, {
       params: args.params,
@@ -61,19 +70,19 @@ async function main(argv) {
       progress: (m) => process.stderr.write(`${m}\n`),
     });
     if (args.out) {
-      writeFileSync(args.out, toToml(result, args.scenario));
+      writeFileSync(args.out, toToml(result, target()));
       process.stderr.write(`fit: wrote ${args.out}\n`);
     }
     if (args.format === 'json') {
       process.stdout.write(`${JSON.stringify({ ...result, skipped }, null, 2)}\n`);
     } else {
       process.stdout.write(formatFit(result, skipped));
-      if (!args.out) process.stdout.write(`\n${toToml(result, args.scenario)}`);
+      if (!args.out) process.stdout.write(`\n${toToml(result, target())}`);
     }
     return 0;
   }
   args.set = [...costs, ...args.set];
-  const { id, text, file } = readScenarioArg(args.scenario);
+  const { id, text, file } = readScenarioArg(target());
   if (args.command === 'run' && args.format === 'perfetto') {
     return runPerfetto(wasm, { id, text, file }, args.set, args.seed);
   }
@@ -94,6 +103,11 @@ async function main(argv) {
   return 0;
 }
 
+/**
+ * @param {import('../src/sim/run').SimulatorApi} wasm
+ * @param {string} text
+ * @param {string} id
+ */
 function describe(wasm, text, id) {
   try {
     const sim = new wasm.Simulator(text, [], 1);
@@ -105,6 +119,7 @@ function describe(wasm, text, id) {
   }
 }
 
+/** @param {string} text */
 function archOf(text) {
   return /^\s*arch\s*=\s*"([^"]+)"/m.exec(text)?.[1] ?? 'x86';
 }

@@ -55,6 +55,11 @@ function checkStats(x: unknown, field: string): void {
  */
 export function parseSummary(json: string): Summary {
   const x: unknown = JSON.parse(json);
+  assertSummary(x);
+  return x;
+}
+
+function assertSummary(x: unknown): asserts x is Summary {
   if (!isObject(x)) throw new Error('simulator summary: not a JSON object');
   for (const k of ['events', 'trace_rows', 'sim_time_ns', 'ipis']) {
     if (typeof x[k] !== 'number') throw new Error(`simulator summary: ${k} is not a number`);
@@ -68,5 +73,4 @@ export function parseSummary(json: string): Summary {
         throw new Error(`simulator summary: violations[${i}].${k} is not a ${type}`);
     }
   });
-  return x as Summary;
 }

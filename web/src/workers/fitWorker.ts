@@ -12,6 +12,7 @@ import {
   type BenchmarkModel,
 } from '../model/fitCore.mjs';
 import { thisBuild } from '../sim/run';
+import { parseSummary } from '../trace/summary';
 import { loadSimulator } from '../sim/wasm';
 import type { FitReply, FitRequest } from './fitProtocol';
 
@@ -65,7 +66,7 @@ function fitRows(req: FitRequest) {
       );
       try {
         sim.run();
-        const v = readSummaryPath(JSON.parse(sim.summaryJson()), s.summaryPath);
+        const v = readSummaryPath(parseSummary(sim.summaryJson()), s.summaryPath);
         if (v === null) throw new FitError(`${s.scenario}: the summary has no ${s.summaryPath}`);
         return v;
       } finally {
