@@ -91,6 +91,29 @@ export default tseslint.config(
     },
   },
   {
+    // The CLI runs in Node without a DOM: it may share the layers up to export/, never the
+    // workers, the rendering or the page.
+    files: ['web/cli/**/*.mjs'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.mjs', '.js', '.json'] }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: ['workers', 'viz', 'app', 'components'].map((layer) => ({
+            target: './web/cli',
+            from: `./web/src/${layer}`,
+            message: `the CLI shares web/src/ up to export/, not ${layer}/ (web/eslint.config.js)`,
+          })),
+        },
+      ],
+    },
+  },
+  {
     // A test may run the real simulator whatever layer it tests (no test is imported by the app).
     files: ['web/src/**/*.test.{ts,tsx,mjs}'],
     rules: { 'import-x/no-restricted-paths': 'off' },

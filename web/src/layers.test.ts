@@ -40,6 +40,14 @@ describe('the web app layering', { timeout: 60_000 }, () => {
     expect(found.join('\n')).toMatch(/App.tsx and main.tsx are the top/);
   });
 
+  it('keeps the CLI off the page: no import of app/ from web/cli/', async () => {
+    const found = await ruleIds(
+      'web/cli/probe.mjs',
+      "import { useRun } from '../src/app/useRun';\nexport const probe = useRun;\n",
+    );
+    expect(found.join('\n')).toMatch(/the CLI shares web\/src\/ up to export\/, not app\//);
+  });
+
   it('lets a layer import the layers below it', async () => {
     const found = await ruleIds(
       'web/src/viz/probe.ts',
