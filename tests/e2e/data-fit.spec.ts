@@ -1,9 +1,9 @@
 // Fitting a machine to one's own CSV in the page: the fit runs in a worker on the same WASM
 // build, every row's residual is shown and agrees with a run of the fitted costs, and any
 // scenario opens with the fitted machine.
-import { runScenario } from '../../web/src/sim/session';
+import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
-import type { Stats } from '../../web/src/sim/trace';
+import type { Stats } from '../../web/src/trace/trace';
 import { expect, test } from './fixtures';
 
 const CSV = `arch,machine,cpus,benchmark,variant,metric,value,unit,stddev,runs,source

@@ -1,9 +1,9 @@
 // The explorer's interactions, each checked against what the simulator computes for the
 // same settings (run in Node on the same WASM build).
 import AxeBuilder from '@axe-core/playwright';
-import { runScenario } from '../../web/src/sim/session';
+import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
-import { EventKind } from '../../web/src/sim/trace';
+import { EventKind } from '../../web/src/trace/trace';
 import { formatNs } from '../../web/src/viz/scales';
 import { expect, test } from './fixtures';
 

@@ -6,10 +6,10 @@ import { resolve } from 'node:path';
 import { Simulator } from '../../sim-wasm/pkg/tlbscope_sim.js';
 import { highlightRows } from '../../web/src/model/guide';
 import { extentOf } from '../../web/src/model/events';
-import type { Step } from '../../web/src/sim/protocol';
-import { runScenario } from '../../web/src/sim/session';
+import type { Step } from '../../web/src/sim/scenario';
+import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode } from '../../web/src/sim/testing';
-import { EventKind } from '../../web/src/sim/trace';
+import { EventKind } from '../../web/src/trace/trace';
 import { expect, test } from './fixtures';
 
 initSimulatorForNode();

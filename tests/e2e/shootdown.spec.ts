@@ -1,8 +1,8 @@
 // The walking skeleton end to end: the page runs the real WASM simulator and draws exactly
 // what its trace holds. The expected counts come from running the same build in Node.
-import { runScenario } from '../../web/src/sim/session';
+import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
-import { EventKind } from '../../web/src/sim/trace';
+import { EventKind } from '../../web/src/trace/trace';
 import { expect, test } from './fixtures';
 
 function expected(scenario: string, overrides: string[] = [], seed = 1) {

@@ -2,7 +2,7 @@
 // page reads from the back of a room. Screenshots at projector sizes in both themes go to
 // the test output folder (test-results/).
 import { Simulator } from '../../sim-wasm/pkg/tlbscope_sim.js';
-import type { Step } from '../../web/src/sim/protocol';
+import type { Step } from '../../web/src/sim/scenario';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';

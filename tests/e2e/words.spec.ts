@@ -1,8 +1,8 @@
 // Words on the page that must agree with what the page shows: the run's machine size in the
 // title, statistics without samples, a mean above p99, and A/B steps that name their sides.
-import { runScenario } from '../../web/src/sim/session';
+import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
-import type { Stats } from '../../web/src/sim/trace';
+import type { Stats } from '../../web/src/trace/trace';
 import { formatNs } from '../../web/src/viz/scales';
 import { expect, test } from './fixtures';
 

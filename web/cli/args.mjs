@@ -24,15 +24,41 @@ bench/kit/trace.sh records one) and prints its summary; it exits 1 only when not
 --format perfetto writes the run or recording as a Chrome JSON trace for ui.perfetto.dev.
 `;
 
+/**
+ * A parsed command line. `scenario` is the scenario (run, sweep), the dataset CSV (fit) or the
+ * recording (import); every command but help, list and calibrate has one.
+ * @typedef {object} Args
+ * @property {string} command
+ * @property {string} [scenario]
+ * @property {string[]} set
+ * @property {{ key: string, values: string[] }[]} vary
+ * @property {number} seed
+ * @property {string} format
+ * @property {string} [costs]
+ * @property {boolean} [strict]
+ * @property {string} [benchmark]
+ * @property {string} [machine]
+ * @property {string} [out]
+ * @property {string[]} [map]
+ * @property {string[]} [params]
+ * @property {number} [maxRuns]
+ */
+
+/**
+ * @param {string[]} argv
+ * @returns {Args}
+ */
 export function parseArgs(argv) {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
-    return { command: 'help' };
+    return { command: 'help', set: [], vary: [], seed: 1, format: 'text' };
   }
   if (!['list', 'run', 'sweep', 'calibrate', 'fit', 'import'].includes(command)) {
     throw new UsageError(`unknown command \`${command}\``);
   }
+  /** @type {Omit<Args, 'format'> & { format?: string }} */
   const out = { command, scenario: undefined, set: [], vary: [], seed: 1, format: undefined };
+  /** @type {(opt: string, ...commands: string[]) => void} */
   const only = (opt, ...commands) => {
     if (!commands.includes(command)) throw new UsageError(`${opt} does not apply to ${command}`);
   };
@@ -83,7 +109,7 @@ export function parseArgs(argv) {
       out.strict = true;
     } else if (a === '--benchmark' || a === '--machine' || a === '--out') {
       only(a, 'fit');
-      out[a.slice(2)] = value();
+      out[/** @type {'benchmark' | 'machine' | 'out'} */ (a.slice(2))] = value();
     } else if (a === '--map') {
       only(a, 'fit');
       (out.map ??= []).push(value());
@@ -120,11 +146,12 @@ export function parseArgs(argv) {
   if (command === 'sweep' && out.vary.length === 0) {
     throw new UsageError('sweep needs at least one --vary key=v1,v2,...');
   }
-  out.format ??=
-    command === 'sweep'
+  const format =
+    out.format ??
+    (command === 'sweep'
       ? 'csv'
       : command === 'calibrate' || command === 'fit' || command === 'import'
         ? 'text'
-        : 'json';
-  return out;
+        : 'json');
+  return { ...out, format };
 }

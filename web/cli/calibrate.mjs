@@ -16,9 +16,65 @@ const DATASET_DIR = resolve(REPO, 'content/datasets');
 // One header for every CSV the CLI reads or writes (content/datasets/README.md).
 export { DATASET_COLUMNS };
 
+/** @import { SimulatorApi } from '../src/sim/run' */
+/** @import { Summary } from '../src/trace/summary' */
+
 export class DatasetError extends Error {}
 
-/** Parses a CSV in the dataset schema (content/datasets/README.md); errors name line and column. */
+/** @import { SchemaColumn } from '../src/content/columns.mjs' */
+
+/**
+ * One row of a dataset CSV: the text columns as written, the numeric ones parsed.
+ * @typedef {Record<Exclude<SchemaColumn, 'value' | 'stddev' | 'cpus' | 'runs'>, string> & {
+ *   value: number, stddev: number | null, cpus: number | null, runs: number | null, line: number
+ * }} DatasetRow
+ */
+
+/** @typedef {'ratio-only' | { range?: [number, number], relative_pct: number }} Tolerance */
+
+/**
+ * A row of content/calibration.json: which measurement, predicted by which run.
+ * @typedef {object} CalibrationSpec
+ * @property {string} id
+ * @property {string} dataset
+ * @property {string} source
+ * @property {string} benchmark
+ * @property {string} variant
+ * @property {string} metric
+ * @property {string} preset
+ * @property {string[]} set
+ * @property {{ before: string[], after: string[] }} [speedup]
+ * @property {string} [predicted_unit]
+ * @property {Tolerance} tolerance
+ * @property {string} [note]
+ */
+
+/**
+ * A derived check of content/calibration.json: a ratio or difference of two rows.
+ * @typedef {object} CheckSpec
+ * @property {string} name
+ * @property {string} of
+ * @property {string} vs
+ * @property {'ratio' | 'percent'} value
+ * @property {Exclude<Tolerance, 'ratio-only'>} tolerance
+ * @property {string} [known_gap]
+ */
+
+/** @typedef {{ rows: CalibrationSpec[], checks: CheckSpec[] }} CalibrationTable */
+
+/**
+ * A benchmark of content/benchmarks.json: the scenario that models it and what to read.
+ * @typedef {object} BenchmarkModel
+ * @property {string} scenario
+ * @property {string} summaryPath
+ * @property {Record<string, { summaryPath: string, perIteration: string }>} [counts]
+ */
+
+/**
+ * Parses a CSV in the dataset schema (content/datasets/README.md); errors name line and column.
+ * @param {string} text
+ * @returns {DatasetRow[]}
+ */
 export function parseDataset(text, file = 'csv') {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const header = (lines[0] ?? '').split(',').map((h) => h.trim());
@@ -27,6 +83,7 @@ export function parseDataset(text, file = 'csv') {
       `${file}:1: the header must be exactly ${DATASET_COLUMNS.join(',')}; got ${lines[0] ?? '(empty file)'}`,
     );
   }
+  /** @type {DatasetRow[]} */
   const rows = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
@@ -38,7 +95,10 @@ export function parseDataset(text, file = 'csv') {
         `${at}: expected ${DATASET_COLUMNS.length} fields, got ${cells.length}`,
       );
     }
-    const r = Object.fromEntries(DATASET_COLUMNS.map((c, j) => [c, cells[j].trim()]));
+    const r = /** @type {Record<SchemaColumn, string>} */ (
+      Object.fromEntries(DATASET_COLUMNS.map((c, j) => [c, cells[j].trim()]))
+    );
+    /** @type {(col: SchemaColumn, optional?: boolean) => number | null} */
     const num = (col, optional) => {
       if (optional && r[col] === '') return null;
       const n = Number(r[col]);
@@ -47,12 +107,12 @@ export function parseDataset(text, file = 'csv') {
       }
       return n;
     };
-    for (const col of ['benchmark', 'metric', 'unit']) {
+    for (const col of /** @type {const} */ (['benchmark', 'metric', 'unit'])) {
       if (!r[col]) throw new DatasetError(`${at}: column \`${col}\` is empty`);
     }
     rows.push({
       ...r,
-      value: num('value'),
+      value: /** @type {number} */ (num('value')),
       stddev: num('stddev', true),
       cpus: num('cpus', true),
       runs: num('runs', true),
@@ -62,33 +122,54 @@ export function parseDataset(text, file = 'csv') {
   return rows;
 }
 
+/**
+ * @param {string} file
+ * @returns {any} the file's JSON, as the caller's JSDoc types it
+ */
 export function loadJson(file) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
+/** @type {Record<string, number>} */
 const NS_PER = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
+/** @type {Record<string, number>} */
 const MISSES_PER = { count: 1, million: 1e6 };
 
-/** A measured value in the unit the simulator reports (ns for times, a count for misses). */
+/**
+ * A measured value in the unit the simulator reports (ns for times, a count for misses).
+ * @param {number} value
+ * @param {string} unit
+ */
 export function toModelUnit(value, unit) {
   if (unit in NS_PER) return value * NS_PER[unit];
   if (unit in MISSES_PER) return value * MISSES_PER[unit];
   return value;
 }
 
+/**
+ * The number at a dotted path of a summary (e.g. `flush_latency_ns.p50`), or null.
+ * @param {unknown} summary
+ * @param {string} path
+ * @returns {number | null}
+ */
 export function readSummaryPath(summary, path) {
   let v = summary;
   for (const k of path.split('.')) {
     if (typeof v !== 'object' || v === null || !(k in v)) return null;
-    v = v[k];
+    v = /** @type {Record<string, unknown>} */ (v)[k];
   }
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
-/** Runs scenarios once per distinct (scenario, overrides), on one loaded WASM module. */
+/**
+ * Runs scenarios once per distinct (scenario, overrides), on one loaded WASM module.
+ * @param {SimulatorApi} wasm
+ */
 export function makeRunner(wasm, seed = 1) {
+  /** @type {Map<string, Summary>} */
   const cache = new Map();
   let runs = 0;
+  /** @type {(scenario: string, overrides: string[]) => Summary} */
   const run = (scenario, overrides) => {
     const key = `${scenario}|${overrides.join(';')}`;
     if (!cache.has(key)) {
@@ -96,16 +177,22 @@ export function makeRunner(wasm, seed = 1) {
       runs++;
       cache.set(key, runOnce(wasm, text, file, overrides, seed).summary);
     }
-    return cache.get(key);
+    return /** @type {Summary} */ (cache.get(key));
   };
   return { run, runs: () => runs };
 }
 
+/**
+ * @param {Exclude<Tolerance, 'ratio-only'>} tol
+ * @param {number} measured
+ * @param {number} predicted
+ */
 function withinTolerance(tol, measured, predicted) {
   if (tol.range) return predicted >= tol.range[0] && predicted <= tol.range[1];
   return Math.abs(predicted - measured) <= (Math.abs(measured) * tol.relative_pct) / 100;
 }
 
+/** @param {Tolerance} tol */
 export function describeTolerance(tol) {
   if (tol === 'ratio-only') return 'ratio only';
   if (tol.range) return `[${tol.range[0]}, ${tol.range[1]}]`;
@@ -116,17 +203,25 @@ export function describeTolerance(tol) {
  * Runs the calibration table. `costs` (optional) are extra `costs.<name>=<v>` overrides applied
  * to every run, for checking a fitted machine against the seeds.
  */
+/**
+ * @param {SimulatorApi} wasm
+ * @param {{ table?: CalibrationTable, extra?: string[] }} [options]
+ */
 export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = [] } = {}) {
+  /** @type {Record<string, BenchmarkModel>} */
   const benchmarks = loadJson(BENCHMARKS_FILE);
+  /** @type {Map<string, DatasetRow[]>} */
   const datasets = new Map();
+  /** @type {(name: string) => DatasetRow[]} */
   const dataset = (name) => {
     if (!datasets.has(name)) {
       const file = resolve(DATASET_DIR, name);
       datasets.set(name, parseDataset(readFileSync(file, 'utf8'), `content/datasets/${name}`));
     }
-    return datasets.get(name);
+    return /** @type {DatasetRow[]} */ (datasets.get(name));
   };
   const runner = makeRunner(wasm);
+  /** @type {Map<string, { measured: number, predicted: number, predicted_unit: string }>} */
   const byId = new Map();
   const rows = table.rows.map((spec) => {
     const m = dataset(spec.dataset).find(
@@ -152,6 +247,7 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
     // metric's own path divided by its iterations, else the benchmark's summaryPath.
     const count = model.counts?.[spec.metric];
     const path = count?.summaryPath ?? model.summaryPath;
+    /** @type {(set: string[]) => number} */
     const value = (set) => {
       const v = readSummaryPath(runner.run(model.scenario, [...base, ...set, ...extra]), path);
       if (v === null) throw new Error(`row ${spec.id}: the summary has no ${path}`);
@@ -182,7 +278,8 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
       predicted = value(spec.set) / (MISSES_PER[m.unit] ?? 1);
       measured = m.value;
     }
-    const ratioOnly = spec.tolerance === 'ratio-only';
+    const tolerance = spec.tolerance;
+    const ratioOnly = tolerance === 'ratio-only';
     const row = {
       kind: 'row',
       id: spec.id,
@@ -202,7 +299,7 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
       set: spec.speedup ? [spec.speedup.before, spec.speedup.after] : spec.set,
       status: ratioOnly
         ? 'INFO'
-        : withinTolerance(spec.tolerance, measured, predicted)
+        : withinTolerance(tolerance, measured, predicted)
           ? 'PASS'
           : 'FAIL',
       note: spec.note ?? null,
@@ -215,6 +312,7 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
     const vs = byId.get(c.vs);
     if (!of || !vs)
       throw new Error(`content/calibration.json: check \`${c.name}\` names an unknown row`);
+    /** @type {(a: number, b: number) => number} */
     const f = c.value === 'ratio' ? (a, b) => a / b : (a, b) => ((a - b) / b) * 100;
     const measured = f(of.measured, vs.measured);
     // A prediction of 0 in the denominator (e.g. no misses at all) makes the ratio unbounded
@@ -255,15 +353,21 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
   };
 }
 
+/** @type {(v: number | null | undefined, digits?: number) => string} */
 const fmt = (v, digits = 4) => {
   if (v === null || v === undefined) return '—';
   const a = Math.abs(v);
   if (a >= 1e5) return v.toExponential(3);
   return Number(v.toPrecision(digits)).toString();
 };
+/** @type {(v: number | null) => string} */
 const pct = (v) => (v === null ? '—' : `${v >= 0 ? '+' : ''}${v.toFixed(2)}%`);
 
+/** @typedef {ReturnType<typeof calibrate>} Report */
+
+/** @param {Report} report */
 export function formatReport(report) {
+  /** @type {string[]} */
   const out = [];
   const head = [
     'source',
@@ -290,6 +394,7 @@ export function formatReport(report) {
   out.push(table([head, ...lines]));
   out.push('');
   out.push('Derived checks');
+  /** @type {(c: Report['checks'][number]) => string} */
   const predictedCheck = (c) => {
     if (c.predicted === null) {
       const what = c.unbounded ? 'unbounded' : 'undefined';
@@ -310,7 +415,7 @@ export function formatReport(report) {
   const rowNotes = report.rows.filter((r) => r.note && r.status === 'PASS');
   if (rowNotes.length || notes.length) out.push('');
   for (const r of rowNotes) out.push(`note (${r.id}): ${r.note}`);
-  for (const r of notes) out.push(`${r.status} (${r.name ?? r.id}): ${r.note}`);
+  for (const r of notes) out.push(`${r.status} (${'name' in r ? r.name : r.id}): ${r.note}`);
   out.push('');
   const n = report.rows.length + report.checks.length;
   out.push(
@@ -322,6 +427,7 @@ export function formatReport(report) {
   return `${out.join('\n')}\n`;
 }
 
+/** @param {(string | number)[][]} rows */
 function table(rows) {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
   return rows
@@ -334,6 +440,7 @@ function table(rows) {
     .join('\n');
 }
 
+/** @param {Report} report */
 export function reportCsv(report) {
   const cols = [
     'kind',
@@ -350,12 +457,14 @@ export function reportCsv(report) {
     'tolerance',
     'status',
   ];
+  /** @type {(v: unknown) => string} */
   const cell = (v) => {
     const s = v === null || v === undefined ? '' : String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  const lines = [...report.rows, ...report.checks].map((r) =>
-    cols.map((c) => cell(c === 'name' ? (r.name ?? r.id) : r[c])).join(','),
-  );
+  const lines = [...report.rows, ...report.checks].map((r) => {
+    const fields = /** @type {Record<string, unknown>} */ (r);
+    return cols.map((c) => cell(c === 'name' ? (fields.name ?? fields.id) : fields[c])).join(',');
+  });
   return `${[cols.join(','), ...lines].join('\n')}\n`;
 }

@@ -4,15 +4,24 @@
 import { SCHEMA as COLUMNS } from '../src/content/columns.mjs';
 import { csvCell } from '../src/content/csvCell.mjs';
 
+/** @import { CliRun } from './run.mjs' */
+
 export { COLUMNS, csvCell };
+
+/** @typedef {Record<string, string | number>} CsvRow */
 
 const STAT_FIELDS = ['mean', 'p50', 'p99', 'max'];
 
+/**
+ * @param {string} scenarioId
+ * @param {CliRun} run
+ * @returns {CsvRow[]}
+ */
 export function toRows(scenarioId, run) {
   const s = run.summary;
   const base = {
-    arch: run.arch ?? s.arch ?? '',
-    machine: s.machine ?? '',
+    arch: run.arch ?? String(s.arch ?? ''),
+    machine: String(s.machine ?? ''),
     cpus: run.cpus ?? '',
     benchmark: scenarioId,
     variant: run.overrides.join(';'),
@@ -20,6 +29,7 @@ export function toRows(scenarioId, run) {
     runs: 1,
     source: 'tlbscope-model',
   };
+  /** @type {CsvRow[]} */
   const rows = [];
   for (const [key, value] of Object.entries(s)) {
     if (value && typeof value === 'object' && !Array.isArray(value) && 'mean' in value) {
@@ -28,7 +38,7 @@ export function toRows(scenarioId, run) {
         rows.push({
           ...base,
           metric: f === 'mean' ? metric : `${metric}_${f}`,
-          value: value[f],
+          value: /** @type {Record<string, number>} */ (value)[f],
           unit: 'ns',
         });
       }
@@ -42,6 +52,7 @@ export function toRows(scenarioId, run) {
   return rows;
 }
 
+/** @param {CsvRow[]} rows */
 export function toCsv(rows) {
   return (
     [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join(

@@ -14,17 +14,33 @@ import { parseMaps, readMappedCsv } from './mappedCsv.mjs';
 import { runOnce, ScenarioFailure } from './run.mjs';
 import { readScenarioArg } from './wasm.mjs';
 
+/** @import { BenchmarkModel, FitResult, FitRow, SelectedRow, SkippedRow } from '../src/model/fitCore.mjs' */
+/** @import { SimulatorApi } from '../src/sim/run' */
+
 export { FitError };
 
-/** The rows a scenario can predict (see fitCore.mjs), against content/benchmarks.json. */
+/**
+ * The rows a scenario can predict (see fitCore.mjs), against content/benchmarks.json.
+ * @param {readonly FitRow[]} rows
+ * @param {{ benchmark?: string, benchmarks?: Record<string, BenchmarkModel> }} [options]
+ */
 export function selectRows(rows, { benchmark, benchmarks = loadJson(BENCHMARKS_FILE) } = {}) {
   return selectRowsOf(rows, { benchmark, benchmarks });
 }
 
+/**
+ * @param {readonly SelectedRow[]} selected
+ * @param {Record<string, BenchmarkModel>} [benchmarks]
+ */
 export function defaultParams(selected, benchmarks = loadJson(BENCHMARKS_FILE)) {
   return defaultParamsOf(selected, benchmarks);
 }
 
+/**
+ * @param {SimulatorApi} wasm
+ * @param {string} text
+ * @param {string} machine
+ */
 function tryPreset(wasm, text, machine) {
   try {
     const sim = new wasm.Simulator(text, [`machine=${machine}`], 1);
@@ -35,8 +51,14 @@ function tryPreset(wasm, text, machine) {
   }
 }
 
-/** The preset every run starts from: --machine, else the file's machine if it is a preset,
- * else the first scenario's own preset. */
+/**
+ * The preset every run starts from: --machine, else the file's machine if it is a preset,
+ * else the first scenario's own preset.
+ * @param {SimulatorApi} wasm
+ * @param {readonly SelectedRow[]} selected
+ * @param {string} [machine]
+ * @returns {string}
+ */
 export function basePreset(wasm, selected, machine) {
   const { text } = readScenarioArg(selected[0].scenario);
   if (machine) {
@@ -51,6 +73,12 @@ export function basePreset(wasm, selected, machine) {
   return p;
 }
 
+/**
+ * @param {SimulatorApi} wasm
+ * @param {string} scenario
+ * @param {string} preset
+ * @returns {Record<string, number>}
+ */
 function startCosts(wasm, scenario, preset) {
   const { text } = readScenarioArg(scenario);
   const sim = new wasm.Simulator(text, [`machine=${preset}`], 1);
@@ -62,6 +90,13 @@ function startCosts(wasm, scenario, preset) {
 /**
  * Fits `params` (cost names) so that the selected rows' predictions match their measurements,
  * minimising the sum of squared relative residuals. Returns the fitted values and residuals.
+ * @param {SimulatorApi} wasm
+ * @param {readonly SelectedRow[]} selected
+ * @param {{
+ *   params?: string[], machine?: string, maxRuns?: number, seed?: number,
+ *   progress?: (line: string) => void, start?: Record<string, number>
+ * }} [options]
+ * @returns {FitResult}
  */
 export function fit(
   wasm,
@@ -79,11 +114,13 @@ export function fit(
       );
     }
   }
+  /** @type {Map<string, { text: string, file: string }>} */
   const texts = new Map();
+  /** @type {(x: number[]) => number[]} */
   const predict = (x) =>
     selected.map((s) => {
       if (!texts.has(s.scenario)) texts.set(s.scenario, readScenarioArg(s.scenario));
-      const { text, file } = texts.get(s.scenario);
+      const { text, file } = /** @type {{ text: string, file: string }} */ (texts.get(s.scenario));
       const overrides = [
         `machine=${preset}`,
         ...s.overrides,
@@ -97,6 +134,10 @@ export function fit(
   return fitCosts({ selected, names, costs, preset, predict, maxRuns, progress, start });
 }
 
+/**
+ * @param {FitResult} result
+ * @param {SkippedRow[]} [skipped]
+ */
 export function formatFit(result, skipped = []) {
   const out = [
     `Fitted on preset ${result.preset} (${result.runs} simulator runs, ${result.iterations} iterations)`,
@@ -125,7 +166,11 @@ export function formatFit(result, skipped = []) {
   return `${out.join('\n')}\n`;
 }
 
-/** The fitted machine as a TOML snippet that `--costs <file>` (or `--set`) applies. */
+/**
+ * The fitted machine as a TOML snippet that `--costs <file>` (or `--set`) applies.
+ * @param {FitResult} result
+ * @param {string} what
+ */
 export function toToml(result, what) {
   const lines = [
     `# Fitted by \`tlbscope fit ${what}\`: rms residual ${result.rms_pct.toFixed(3)}% over ${result.residuals.length} rows.`,
@@ -139,9 +184,16 @@ export function toToml(result, what) {
   return `${lines.join('\n')}\n`;
 }
 
-/** `--costs <file>`: a `[machine] preset` and `[costs]` integers, as `--set` overrides. */
+/**
+ * `--costs <file>`: a `[machine] preset` and `[costs]` integers, as `--set` overrides.
+ * @param {string} text
+ * @param {string} file
+ * @returns {string[]}
+ */
 export function costsFileOverrides(text, file) {
+  /** @type {string[]} */
   const out = [];
+  /** @type {string | null} */
   let section = null;
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.replace(/#.*$/, '').trim();
@@ -174,7 +226,11 @@ export function costsFileOverrides(text, file) {
   return out;
 }
 
-/** The dataset at `path`, its columns mapped as the page maps them (plus `--map` entries). */
+/**
+ * The dataset at `path`, its columns mapped as the page maps them (plus `--map` entries).
+ * @param {string} path
+ * @param {string[]} [maps]
+ */
 export function readCsv(path, maps = []) {
   return readMappedCsv(readFileSync(path, 'utf8'), path, parseMaps(maps, path));
 }

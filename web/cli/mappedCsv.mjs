@@ -11,13 +11,23 @@ import {
   suggestMapping,
 } from '../src/content/columns.mjs';
 import { DatasetError } from './calibrate.mjs';
+/** @import { SchemaColumn } from '../src/content/columns.mjs' */
 
-/** `--map` values (`value=latency_us`) as schema column → file header. */
+/** @type {(x: string) => x is SchemaColumn} */
+const isColumn = (x) => /** @type {readonly string[]} */ (SCHEMA).includes(x);
+
+/**
+ * `--map` values (`value=latency_us`) as schema column → file header.
+ * @param {string[]} maps
+ * @param {string} file
+ * @returns {Partial<Record<SchemaColumn, string>>}
+ */
 export function parseMaps(maps, file) {
+  /** @type {Partial<Record<SchemaColumn, string>>} */
   const out = {};
   for (const m of maps) {
     const [col, header] = m.split('=');
-    if (!SCHEMA.includes(col) || !header) {
+    if (!isColumn(col) || !header) {
       throw new DatasetError(
         `${file}: --map ${m}: expected <column>=<header> with a column of ${SCHEMA.join(', ')}`,
       );
@@ -27,11 +37,15 @@ export function parseMaps(maps, file) {
   return out;
 }
 
+/**
+ * @param {string} text
+ * @param {Partial<Record<SchemaColumn, string>>} [maps]
+ */
 export function readMappedCsv(text, file = 'csv', maps = {}) {
   const parsed = Papa.parse(text.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
-  const [headers = [], ...body] = parsed.data;
+  const [headers = [], ...body] = /** @type {string[][]} */ (parsed.data);
   const mapping = suggestMapping(headers);
-  for (const [col, header] of Object.entries(maps)) {
+  for (const [col, header] of /** @type {[SchemaColumn, string][]} */ (Object.entries(maps))) {
     const i = headers.findIndex((h) => normalizeHeader(h) === normalizeHeader(header));
     if (i < 0) throw new DatasetError(`${file}:1: --map ${col}=${header}: no such column`);
     mapping[col] = i;
@@ -44,8 +58,11 @@ export function readMappedCsv(text, file = 'csv', maps = {}) {
   }
   return body.map((cells, k) => {
     const line = k + 2;
+    /** @type {(col: SchemaColumn) => string} */
     const at = (col) => `${file}:${line}: column \`${headers[mapping[col]] ?? col}\``;
+    /** @type {(col: SchemaColumn) => string} */
     const get = (col) => (mapping[col] >= 0 ? String(cells[mapping[col]] ?? '').trim() : '');
+    /** @type {(col: SchemaColumn, optional?: boolean) => number | null} */
     const num = (col, optional) => {
       const raw = get(col);
       if (optional && raw === '') return null;
@@ -67,7 +84,7 @@ export function readMappedCsv(text, file = 'csv', maps = {}) {
       metric: get('metric'),
       source: get('source'),
       unit,
-      value: num('value'),
+      value: /** @type {number} */ (num('value')),
       stddev: num('stddev', true),
       cpus: num('cpus', true),
       runs: num('runs', true),

@@ -3,8 +3,11 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { once } from 'node:events';
+import { traceOf } from '../src/sim/run';
 import { runOnce } from './run.mjs';
 import { webModules } from './webModules.mjs';
+
+/** @import { SimulatorApi } from '../src/sim/run' */
 
 export class RecordingFailure extends Error {}
 
@@ -12,8 +15,8 @@ export class RecordingFailure extends Error {}
  * Writes chunks to stdout, waiting when the pipe is full (exports can be hundreds of MB).
  * `tlbscope import x --format perfetto | head` closes the pipe early: that is not an error.
  */
-async function writeAll(chunks) {
-  process.stdout.on('error', (e) => {
+async function writeAll(/** @type {Iterable<string>} */ chunks) {
+  process.stdout.on('error', (/** @type {NodeJS.ErrnoException} */ e) => {
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
@@ -22,7 +25,7 @@ async function writeAll(chunks) {
   }
 }
 
-async function readRecording(path) {
+async function readRecording(/** @type {string} */ path) {
   if (!existsSync(path)) throw new RecordingFailure(`no such recording file: ${path}`);
   const m = await webModules();
   const parser = new m.RecordingParser(basename(path));
@@ -41,6 +44,10 @@ async function readRecording(path) {
   }
 }
 
+/**
+ * @param {string} path
+ * @param {string} format
+ */
 export async function importRecording(path, format) {
   const { m, rec } = await readRecording(path);
   if (format === 'json') {
@@ -77,11 +84,17 @@ export async function importRecording(path, format) {
   return 0;
 }
 
+/**
+ * @param {SimulatorApi} wasm
+ * @param {{ id: string, text: string, file: string }} scenario
+ * @param {string[]} overrides
+ * @param {number} seed
+ */
 export async function runPerfetto(wasm, { id, text, file }, overrides, seed) {
   const m = await webModules();
-  const run = runOnce(wasm, text, file, overrides, seed, (sim) => m.fromSimulator(sim));
+  const run = runOnce(wasm, text, file, overrides, seed, traceOf);
   await writeAll(
-    m.perfettoChunks(run.trace, {
+    m.perfettoChunks(/** @type {import('../src/trace/trace').Trace} */ (run.trace), {
       title: id,
       source: `predicted by the tlbscope model (${[`seed=${seed}`, ...overrides].join(' ')})`,
     }),

@@ -8,12 +8,14 @@ const pkg = resolve(repo, 'sim-wasm/pkg');
 export const SCENARIO_DIR = resolve(repo, 'content/scenarios');
 
 let instances = 0;
+/** @type {{ memory?: WebAssembly.Memory } | null} */
 let lastExports = null;
 
 /**
  * The simulator module, initialised. `fresh`: a new module instance with its own WASM memory
  * (the fuzzer's way to go on after a trap, which leaves an instance unusable).
  */
+/** @returns {Promise<typeof import('../../sim-wasm/pkg/tlbscope_sim.js')>} */
 export function loadWasm({ fresh = false } = {}) {
   const wasmFile = resolve(pkg, 'tlbscope_sim_bg.wasm');
   if (!existsSync(wasmFile)) {
@@ -40,7 +42,10 @@ export function scenarioIds() {
     .sort();
 }
 
-/** A scenario given as a path or as an id from content/scenarios/. */
+/**
+ * A scenario given as a path or as an id from content/scenarios/.
+ * @param {string} arg
+ */
 export function readScenarioArg(arg) {
   const asId = resolve(SCENARIO_DIR, `${arg}.toml`);
   const file = existsSync(arg) ? resolve(arg) : existsSync(asId) ? asId : undefined;

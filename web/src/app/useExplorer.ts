@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { extentOf, nextRow, prevRow } from '../model/events';
 import type { RecordedRun } from '../recording/asRun';
-import type { RunResult } from '../sim/session';
+import type { RunResult } from '../sim/run';
 import { checkAgainstRun } from './linkCheck';
 import type { UrlState, ViewState } from './url';
 import { useGuide, type SetUrl } from './useGuide';

@@ -2,7 +2,8 @@
 // (and its B side), and the step decides the window and the highlighted rows.
 import { useEffect, useMemo, useRef } from 'react';
 import { highlightRows } from '../model/guide';
-import type { RunResult, Step } from '../sim/session';
+import type { RunResult } from '../sim/run';
+import type { Step } from '../sim/scenario';
 import type { UrlState } from './url';
 
 export interface Guide {

@@ -1,7 +1,8 @@
 // Runs a scenario in a Web Worker whenever it, its seed or its overrides change; reports
 // progress and can be cancelled. A newer request supersedes (cancels) the one in flight.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { RunCancelled, SimSession, SimulatorCrash, type RunResult } from '../sim/session';
+import { RunCancelled, SimSession, SimulatorCrash } from '../workers/session';
+import type { RunResult } from '../sim/run';
 
 export type RunState =
   | { status: 'idle' }

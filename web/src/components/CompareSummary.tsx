@@ -1,7 +1,7 @@
 // The A and B summaries side by side with their difference.
 import { diffSummaries } from '../model/compare';
 import { NO_SAMPLES } from '../model/runWords';
-import type { Summary } from '../sim/trace';
+import type { Summary } from '../trace/trace';
 import { formatNs } from '../viz/scales';
 
 /** `measuredA`: A is a kernel recording (what it measured), B the model's prediction. */

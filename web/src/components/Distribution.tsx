@@ -1,7 +1,7 @@
 // Latency distributions of the A and B runs as ECDFs; React owns the <svg>, D3 draws.
 import { useEffect, useRef } from 'react';
 import { durationsOf, ecdf } from '../model/compare';
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 import { renderEcdf } from '../viz/ecdf';
 
 export function Distribution({ a, b }: { a: Trace; b: Trace }) {

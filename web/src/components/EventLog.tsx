@@ -2,7 +2,7 @@
 // readers, for copy-paste, and for reading exact numbers.
 import { memo, useDeferredValue, useEffect, useRef } from 'react';
 import { describeRow, rowsInWindow } from '../model/events';
-import { kindName, type Trace } from '../sim/trace';
+import { kindName, type Trace } from '../trace/trace';
 import { formatNs } from '../viz/scales';
 
 const LIMIT = 300;

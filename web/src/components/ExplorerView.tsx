@@ -10,7 +10,7 @@ import { busiestSender } from '../recording/focus';
 import { titleForRun } from '../model/runWords';
 import { fileNameOf } from '../app/download';
 import { formatNs } from '../viz/scales';
-import type { RunResult } from '../sim/session';
+import type { RunResult } from '../sim/run';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
 import { Distribution } from './Distribution';

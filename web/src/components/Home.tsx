@@ -2,8 +2,9 @@
 // its run, then every other scenario, and a way into the free sandbox.
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_SCENARIO, scenarios } from '../content/scenarios';
-import { RunCancelled, SimSession, type ScenarioInfo } from '../sim/session';
-import type { Trace } from '../sim/trace';
+import { RunCancelled, SimSession } from '../workers/session';
+import type { ScenarioInfo } from '../sim/scenario';
+import type { Trace } from '../trace/trace';
 import { renderPreview } from '../viz/preview';
 
 // Leaving the page (or StrictMode's second mount) cancels the describe request.

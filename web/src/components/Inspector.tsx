@@ -2,7 +2,7 @@
 // caused it (munmap → flush_tlb_mm_range → IPI → flush_tlb_func → ack).
 import { memo } from 'react';
 import { causalChain, describeRow, kernelFunction } from '../model/events';
-import { kindName, type Trace } from '../sim/trace';
+import { kindName, type Trace } from '../trace/trace';
 import { formatNs } from '../viz/scales';
 
 interface Props {

@@ -2,7 +2,7 @@
 // words, so nothing relies on colour alone.
 import { memo, useMemo } from 'react';
 import { legendEntries } from '../model/legend';
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 
 export const Legend = memo(function Legend({ trace }: { trace: Trace }) {
   const entries = useMemo(() => legendEntries(trace), [trace]);

@@ -3,7 +3,7 @@
 import { shippedDatasets } from '../content/datasets';
 import { Prose } from './Prose';
 import { RecordingBeside } from './RecordingBeside';
-import type { Step } from '../sim/protocol';
+import type { Step } from '../sim/scenario';
 
 interface Props {
   steps: readonly Step[];

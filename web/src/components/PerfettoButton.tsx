@@ -1,7 +1,7 @@
 // Downloads a run (model or recording) as a Chrome JSON trace for ui.perfetto.dev.
 import { perfettoChunks } from '../export/perfetto';
 import { isRecorded } from '../recording/asRun';
-import type { RunResult } from '../sim/session';
+import type { RunResult } from '../sim/run';
 
 export function PerfettoButton({ run, label }: { run: RunResult; label: string }) {
   const download = () => {

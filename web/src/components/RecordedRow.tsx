@@ -2,7 +2,7 @@
 // flush reason and page count, the task), under the inspector.
 import type { RecordedRun } from '../recording/asRun';
 import { reasonName, TLB_FLUSH_REASON_ENUM } from '../recording/payload';
-import { EventKind } from '../sim/trace';
+import { EventKind } from '../trace/trace';
 
 export function RecordedRow({ run, row }: { run: RecordedRun; row: number | null }) {
   if (row === null || row >= run.trace.n) return null;

@@ -3,7 +3,7 @@
 import { memo } from 'react';
 import type { RecordedRun } from '../recording/asRun';
 import type { RecordingSummary as Summary } from '../recording/summary';
-import type { Stats } from '../sim/trace';
+import type { Stats } from '../trace/trace';
 import { formatNs } from '../viz/scales';
 import { SummaryRows } from './SummaryRows';
 

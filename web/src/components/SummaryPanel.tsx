@@ -2,7 +2,7 @@
 // predicted it, with the invariant violations listed and one click away on the timeline.
 import { memo } from 'react';
 import { meanAboveP99, NO_SAMPLES, sampled } from '../model/runWords';
-import { EventKind, type Stats, type Summary, type Trace } from '../sim/trace';
+import { EventKind, type Stats, type Summary, type Trace } from '../trace/trace';
 import { formatNs } from '../viz/scales';
 import { SummaryRows } from './SummaryRows';
 

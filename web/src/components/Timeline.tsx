@@ -11,8 +11,8 @@ import type { MeasuredEvents } from '../content/eventCsv';
 import type { Spacing } from '../model/spacing';
 import { fromPrebuilt } from '../model/prebuilt';
 import { toTimelineModel, type TimelineModel } from '../model/timelineModel';
-import { prebuiltViewOf } from '../sim/session';
-import type { Trace } from '../sim/trace';
+import { prebuiltViewOf } from '../workers/session';
+import type { Trace } from '../trace/trace';
 import { perfRecord, recordDraw } from '../viz/perf';
 import {
   describeStats,

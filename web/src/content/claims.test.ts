@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runScenario, type RunResult } from '../sim/session';
+import { runScenario, type RunResult } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
-import { EventKind } from '../sim/trace';
+import { EventKind } from '../trace/trace';
 import {
   claimedNumbers,
   holds,

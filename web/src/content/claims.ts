@@ -20,8 +20,8 @@
 //
 // A number holds if the measure rounds to it at the precision it is written with ("6.6 µs"
 // means 6.55–6.65 µs). Pure functions: the test supplies the runs and the files.
-import type { Summary, Trace } from '../sim/trace';
-import { EventKind, kindName } from '../sim/trace';
+import type { Summary, Trace } from '../trace/trace';
+import { EventKind, kindName } from '../trace/trace';
 
 export interface Claim {
   said: string;

@@ -7,9 +7,9 @@ import Ajv from 'ajv';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ARROW_IPI, toArrows } from '../model/ipis';
 import { parseRecording } from '../recording/parse';
-import { runScenario } from '../sim/session';
+import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
-import { EventKind, toTrace, type Trace } from '../sim/trace';
+import { EventKind, toTrace, type Trace } from '../trace/trace';
 import { perfettoChunks, toPerfettoJson, type ExportInfo } from './perfetto';
 import schema from './perfetto.schema.json';
 

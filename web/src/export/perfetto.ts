@@ -11,17 +11,11 @@
 // Written as a stream of chunks: a million-row run is hundreds of MB of JSON.
 import { TRACK_NAMES, SPAN_TRACK } from '../model/lanes';
 import { ARROW_IPI, toArrows } from '../model/ipis';
-import { EventKind, kindName, type Trace } from '../sim/trace';
+import { EventKind, kindName, type Trace } from '../trace/trace';
 import { reasonName, TLB_FLUSH_REASON_ENUM } from '../recording/payload';
+import type { RowExtras } from '../recording/types';
 
 /** What a recording adds to its rows (all aligned with the trace's rows). */
-export interface RowExtras {
-  reason?: Int8Array;
-  pages?: Float64Array;
-  line?: Int32Array;
-  tasks?: Record<number, string>;
-}
-
 export interface ExportInfo {
   /** Shown as the trace's title in metadata. */
   title: string;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runScenario } from '../sim/session';
+import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { diffSummaries, ecdf } from './compare';
 

@@ -1,5 +1,5 @@
 // A/B comparison of two runs' summaries: the numbers side by side and their difference.
-import type { Stats, Summary } from '../sim/trace';
+import type { Stats, Summary } from '../trace/trace';
 
 export interface DiffRow {
   metric: string;

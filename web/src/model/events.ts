@@ -1,5 +1,5 @@
 // Words for trace rows: what happened, in which kernel function, and why (the causal chain).
-import { EventKind, kindName, type Trace } from '../sim/trace';
+import { EventKind, kindName, type Trace } from '../trace/trace';
 import { lowerBound, upperBound } from './search';
 
 /** The kernel function (or hardware action) each event kind models. */

@@ -30,7 +30,7 @@
 //     which catches it up.
 // arm64 traces have no TlbGenIncremented rows (broadcast TLBI, no per-CPU generations), so
 // they produce no tracks.
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 import { upperBound } from './intervals';
 import type { PosMap } from './spacing';
 

@@ -1,6 +1,6 @@
 // What a guided step asks of the explorer: which rows to emphasise. Pure.
-import type { Step } from '../sim/protocol';
-import { EventKind, type Trace } from '../sim/trace';
+import type { Step } from '../sim/scenario';
+import { EventKind, type Trace } from '../trace/trace';
 
 /** Highlight outlines beyond this many are not drawn by the timeline. */
 const MAX_ROWS = 400;

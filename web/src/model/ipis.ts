@@ -5,7 +5,7 @@
 // unpaired arrow: it reaches the target's lane at the send's time and ends in an open mark, so
 // it says "sent, answer not recorded" rather than pointing at a handler that may not exist.
 // Columns, not objects: a million-event trace has hundreds of thousands of arrows.
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 import { toIntervalIndex, type IntervalIndex } from './intervals';
 import type { PosMap } from './spacing';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runScenario } from '../sim/session';
+import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 import {
   ARROW_ACK,
   ARROW_IPI,

@@ -1,6 +1,6 @@
 // Per-CPU lanes: which spans sit on which CPU and in which sub-track. Pure: trace in, columns
 // of indices out (marks read the trace's own columns through these indices).
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 
 /** Sub-track of a lane for each span kind, top to bottom. Unlisted kinds are not drawn. */
 export const SPAN_TRACK: ReadonlyMap<number, number> = new Map([

@@ -1,6 +1,6 @@
 // What each mark means, for the kinds a run actually has: shared by the page's legend and the
 // exported diagrams, so the two say the same thing.
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 import { unpairedSends } from './ipis';
 
 const SPANS: [EventKind, string][] = [

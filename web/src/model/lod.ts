@@ -3,7 +3,7 @@
 // one aggregate per run of pixel columns (count, dominant kind, covered fraction), so drawing
 // costs follow pixels, not events. Finding the rows costs O(log n + rows in the window)
 // through the per-track interval index; aggregating is O(1) per row (difference arrays).
-import type { Trace } from '../sim/trace';
+import type { Trace } from '../trace/trace';
 import { candidates, lowerBound, toIntervalIndex, type IntervalIndex } from './intervals';
 import { TRACKS, type LanesModel } from './lanes';
 import type { PosMap } from './spacing';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runScenario } from '../sim/session';
+import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
-import type { Trace } from '../sim/trace';
+import type { Trace } from '../trace/trace';
 import { groupPyramid } from './lod';
 import { buffersOf, fromPrebuilt, toPrebuilt } from './prebuilt';
 import { toTimelineModel } from './timelineModel';

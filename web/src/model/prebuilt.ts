@@ -2,7 +2,7 @@
 // except what holds functions (the position map, rebuilt cheaply from the trace's time
 // column). At a million rows the build takes 200-450 ms; done in the simulator's worker and
 // sent over as transferable arrays, it no longer blocks the page after every run.
-import type { Trace } from '../sim/trace';
+import type { Trace } from '../trace/trace';
 import { initiatorOf } from './ipis';
 import { TRACKS } from './lanes';
 import { defaultCollapsed, toLayout } from './layout';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runScenario } from '../sim/session';
+import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
-import type { Stats } from '../sim/trace';
+import type { Stats } from '../trace/trace';
 import { formatNs } from '../viz/scales';
 import { meanAboveP99, sampled, titleForRun } from './runWords';
 

@@ -1,6 +1,6 @@
 // Words about a run that must agree with the run: a scenario title that names its machine size,
 // and statistics that may have no samples or a mean pulled above p99 by a few outliers.
-import type { Stats } from '../sim/trace';
+import type { Stats } from '../trace/trace';
 
 const CPU_COUNT = /\b(\d[\d,]*)(-CPU\b| CPUs\b)/g;
 

@@ -5,7 +5,7 @@
 // everywhere (one app state for both views); `toPos` / `toNs` convert, and in event spacing
 // they are a monotone bijection: rows that share a timestamp are spread evenly over the gap
 // to the next timestamp, so a window can zoom into a burst of simultaneous events.
-import type { Trace } from '../sim/trace';
+import type { Trace } from '../trace/trace';
 import { lowerBound, upperBound } from './intervals';
 
 export type Spacing = 'time' | 'event';

@@ -1,6 +1,6 @@
 // Everything the timeline derives from a trace for one spacing, built once per (trace,
 // spacing) and then queried per frame. Building is O(n) (O(n log n) in event spacing).
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 import { toGenerations, toLagIndex, type GenerationsModel, type LagIndex } from './generations';
 import { toIntervalIndex, type IntervalIndex } from './intervals';
 import { toArrowIndex, toArrows, type Arrows } from './ipis';

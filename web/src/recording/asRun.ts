@@ -1,10 +1,10 @@
 // A parsed recording as the explorer's run: the same trace columns, its summary in the
 // model's terms, and what only a recording has (reasons, pages, lines, task names) beside.
-import type { RowExtras } from '../export/perfetto';
-import { registerPrebuiltView, type RunResult } from '../sim/session';
-import { toTrace } from '../sim/trace';
+import { registerPrebuiltView } from '../workers/session';
+import type { RunResult } from '../sim/run';
+import { toTrace } from '../trace/trace';
 import type { ParsedRecording } from './protocol';
-import { FORMAT_NAMES } from './types';
+import { FORMAT_NAMES, type RowExtras } from './types';
 
 export interface RecordedRun extends RunResult {
   recording: {

@@ -12,8 +12,8 @@
 //   csd_function_exit of a remote flush  → CsdUnlocked (arg = sender): the ack arrow
 //   flags column 'd' / preempt depth     → IrqsOff / PreemptOff over consecutive events
 // Each row keeps the kernel's flush reason, page count and source line beside the columns.
-import type { Columns } from '../sim/protocol';
-import { EventKind } from '../sim/trace';
+import type { Columns } from '../trace/trace';
+import { EventKind } from '../trace/trace';
 import {
   cpumaskOf,
   csdOf,

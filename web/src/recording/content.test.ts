@@ -30,7 +30,7 @@ test.each(traces)(
 
 test("the guided step's recording opens on a shootdown from the benchmark's CPU", async () => {
   const { firstShootdown } = await import('./focus');
-  const { toTrace, EventKind } = await import('../sim/trace');
+  const { toTrace, EventKind } = await import('../trace/trace');
   const file = resolve(dir, 'madvise-touch-kvm-2cpu.trace');
   const rec = parseRecording(readFileSync(file, 'utf8'), 'x');
   const trace = toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });

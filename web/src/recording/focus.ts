@@ -1,5 +1,5 @@
 // Where to open a recording's timeline so that one whole shootdown fills it.
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 
 /**
  * The first acked shootdown sent by the CPU that sends the most IPIs (the benchmark's, not a

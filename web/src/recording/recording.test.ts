@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { ARROW_ACK, ARROW_IPI, ARROW_UNPAIRED, toArrows } from '../model/ipis';
-import { EventKind, toTrace } from '../sim/trace';
+import { EventKind, toTrace } from '../trace/trace';
 import { detectFormat } from './detect';
 import { parseCpumask, REASON_SEND_IPI } from './payload';
 import { parseRecording, RecordingError, RecordingParser, type Recording } from './parse';

@@ -1,5 +1,5 @@
 // A recording's summary as text, for `tlbscope import` (the page draws the same numbers).
-import type { Stats } from '../sim/trace';
+import type { Stats } from '../trace/trace';
 import type { Recording } from './parse';
 
 const fmtNs = (ns: number) =>

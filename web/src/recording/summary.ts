@@ -1,7 +1,7 @@
 // A recording's summary in the model's terms, shaped like the simulator's run summary (the
 // same `events`, `sim_time_ns`, `flush_latency_ns`, `preempt_off_ns`, `ipis` keys, so the
 // summary panel and Compare A/B read both), plus what only a recording has.
-import { EventKind, type Stats, type Summary } from '../sim/trace';
+import { EventKind, type Stats, type Summary } from '../trace/trace';
 import type { Built } from './build';
 import { REASON_SEND_IPI, TLB_FLUSH_REASONS } from './payload';
 import { FORMAT_NAMES, type RecordingFormat } from './types';

@@ -51,3 +51,11 @@ export function splitSeconds(ts: string): [number, number] | null {
   if (!m) return null;
   return [Number(m[1]), Number(m[2].padEnd(9, '0'))];
 }
+
+/** What only a recording has per row, beside the trace's columns (the Perfetto export shows it). */
+export interface RowExtras {
+  reason?: Int8Array;
+  pages?: Float64Array;
+  line?: Int32Array;
+  tasks?: Record<number, string>;
+}

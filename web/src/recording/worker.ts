@@ -3,7 +3,7 @@
 // fed to the parser, with progress after each; cancelling is terminating the worker.
 import { buffersOf, toPrebuilt } from '../model/prebuilt';
 import { toTimelineModel } from '../model/timelineModel';
-import { toTrace } from '../sim/trace';
+import { toTrace } from '../trace/trace';
 import { RecordingError, RecordingParser } from './parse';
 import type { ParseRequest, RecordingMessage } from './protocol';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EventKind } from '../sim/trace';
+import { EventKind } from '../trace/trace';
 import { colouredKinds, fallbackColour, kindVar } from './columns';
 
 describe('every span kind has a colour of its own', () => {

@@ -1,7 +1,7 @@
 // What marks read: the trace's columns, the spacing's positions and each kind's sub-track.
 import { SPAN_TRACK } from '../model/lanes';
 import type { PosMap } from '../model/spacing';
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 
 export interface Columns {
   trace: Trace;

@@ -4,7 +4,7 @@
 // view draws them as SVG; dense canvas lanes go in as an embedded raster image at `scale`.
 import { legendEntries } from '../model/legend';
 import type { TimelineModel } from '../model/timelineModel';
-import { EventKind } from '../sim/trace';
+import { EventKind } from '../trace/trace';
 import { kindVar, toPalette } from './columns';
 import {
   composeDiagram,

@@ -2,7 +2,7 @@
 // their kind's colour over the whole run. Static, no interaction.
 import { select } from 'd3';
 import { SPAN_TRACK } from '../model/lanes';
-import { kindName, type Trace } from '../sim/trace';
+import { kindName, type Trace } from '../trace/trace';
 
 const MAX_LANES = 8;
 

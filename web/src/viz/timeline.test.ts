@@ -4,9 +4,9 @@ import { defaultCollapsed } from '../model/layout';
 import { initiatorOf } from '../model/ipis';
 import type { Spacing } from '../model/spacing';
 import { toTimelineModel, type TimelineModel } from '../model/timelineModel';
-import { runScenario } from '../sim/session';
+import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
-import { EventKind, type Trace } from '../sim/trace';
+import { EventKind, type Trace } from '../trace/trace';
 import { describeStats, renderTimeline, type RenderStats, type TimelineState } from './timeline';
 
 let small: Trace;

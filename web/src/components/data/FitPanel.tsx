@@ -5,7 +5,7 @@ import type { Dataset } from '../../content/datasets';
 import { BENCHMARK_MODELS } from '../../content/benchmarks';
 import { scenarios } from '../../content/scenarios';
 import { fitRowsOf, fittedOverrides, scenarioLink } from '../../model/fitted';
-import { fitInWorker, type Fitted } from '../../sim/fitSession';
+import { fitInWorker, type Fitted } from '../../workers/fitSession';
 
 type State =
   | { kind: 'idle' }

@@ -11,7 +11,7 @@ import {
 } from '../../content/benchmarks';
 import type { Measurement } from '../../content/datasets';
 import type { PredictionState } from '../../model/overlay';
-import { RunCancelled, SimSession } from '../../sim/session';
+import { RunCancelled, SimSession } from '../../workers/session';
 
 /** Distinct model runs one page starts for measured data (each takes up to a second). */
 export const MAX_MODEL_RUNS = 100;

@@ -1,6 +1,6 @@
 // The <iframe> snippet that puts the current view on someone else's page (README "Embedding").
 import { useEffect, useRef, useState } from 'react';
-import { copyText } from './ShareButtons';
+import { copyText } from '../../app/clipboard';
 
 export function embedSnippet(src: string): string {
   return `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" width="960" height="540" style="border:0" title="tlbscope diagram" loading="lazy"></iframe>`;

@@ -5,7 +5,7 @@
 import type { Explorer } from '../../app/useExplorer';
 import type { UrlState } from '../../app/url';
 import { initiatorOf } from '../../model/ipis';
-import type { RunResult } from '../../sim/session';
+import type { RunResult } from '../../sim/run';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { Legend } from '../Legend';
 import { RunProblem } from '../RunProblem';

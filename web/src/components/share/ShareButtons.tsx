@@ -1,5 +1,6 @@
 // "Copy link" and "Embed": the view leaves the tab as a URL or as an <iframe> snippet.
 import { useEffect, useRef, useState } from 'react';
+import { copyText } from '../../app/clipboard';
 import { EmbedDialog } from './EmbedDialog';
 
 interface Props {
@@ -9,15 +10,6 @@ interface Props {
   embedLink: () => string;
   /** Bumped by the keyboard shortcut to copy without a click. */
   copyRequest: number;
-}
-
-export async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function ShareButtons({ link, embedLink, copyRequest }: Props) {

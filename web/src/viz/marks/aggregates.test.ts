@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toLayout } from '../../model/layout';
 import { toPosMap } from '../../model/spacing';
-import { runScenario } from '../../sim/session';
+import { runScenario } from '../../sim/run';
 import { initSimulatorForNode, readScenario } from '../../sim/testing';
-import { EventKind, type Trace } from '../../sim/trace';
+import { EventKind, type Trace } from '../../trace/trace';
 import { SIZES, toScales } from '../scales';
 import { packRgba, parseRgb, runAlpha, toStrips, type CanvasItem } from './aggregates';
 

@@ -1,7 +1,7 @@
 // Span mark (SVG): one rect per trace row in `rows`, placed by position and sub-track.
 // Used when few marks are visible, so they stay in the DOM for tests, export and tooltips.
 import type { Selection } from 'd3';
-import { kindName } from '../../sim/trace';
+import { kindName } from '../../trace/trace';
 import { trackOf, type Columns } from '../columns';
 import { set } from '../dom';
 import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';

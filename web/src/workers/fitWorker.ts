@@ -2,8 +2,6 @@
 // Fits a machine's cost parameters to imported rows off the main thread: the same row
 // selection and Levenberg–Marquardt as `tlbscope fit` (model/fitCore.mjs), predicting each
 // row with the same WASM build the page runs. Progress lines go back as they come.
-import init, { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
-import wasmUrl from '../../../sim-wasm/pkg/tlbscope_sim_bg.wasm?url';
 import benchmarks from '../../../content/benchmarks.json';
 import { readSummaryPath } from '../content/benchmarks';
 import {
@@ -13,9 +11,13 @@ import {
   selectRows,
   type BenchmarkModel,
 } from '../model/fitCore.mjs';
+import { thisBuild } from '../sim/run';
+import { parseSummary } from '../trace/summary';
+import { loadSimulator } from '../sim/wasm';
 import type { FitReply, FitRequest } from './fitProtocol';
 
-const ready = init({ module_or_path: wasmUrl });
+const { Simulator } = thisBuild;
+const ready = loadSimulator();
 const table = benchmarks as unknown as Record<string, BenchmarkModel>;
 
 function post(msg: FitReply) {
@@ -64,7 +66,7 @@ function fitRows(req: FitRequest) {
       );
       try {
         sim.run();
-        const v = readSummaryPath(JSON.parse(sim.summaryJson()), s.summaryPath);
+        const v = readSummaryPath(parseSummary(sim.summaryJson()), s.summaryPath);
         if (v === null) throw new FitError(`${s.scenario}: the summary has no ${s.summaryPath}`);
         return v;
       } finally {

@@ -2,7 +2,8 @@
 // ArrayBuffers: moved, not copied, across the thread boundary.
 import type { PrebuiltView } from '../model/prebuilt';
 import type { Spacing } from '../model/spacing';
-import type { Summary } from './trace';
+import type { ScenarioInfo } from '../sim/scenario';
+import type { Columns, Summary } from '../trace/trace';
 
 export interface RunRequest {
   type: 'run';
@@ -36,57 +37,6 @@ export interface SnapshotRequest {
   type: 'snapshot';
   id: number;
   t: number;
-}
-
-/** A narrated step of a guided scenario, as the simulator parsed it. */
-export interface Step {
-  title: string;
-  text: string;
-  window: [number, number] | null;
-  highlight: string[];
-  cpus: number[];
-  set: string[];
-  compare: string[] | null;
-  question: string | null;
-  answer: string | null;
-  dataset: string | null;
-  /** A kernel recording (content/recordings/<id>.trace) to show beside the step. */
-  recording: string | null;
-  /** What each number in the step's text is (`"<as written> = <measure>"`; see claims.ts). */
-  claims: string[];
-  /** Line of the step's [[steps]] header in the file. */
-  line: number;
-}
-
-/** What a scenario says about itself, parsed but not run. */
-export interface ScenarioInfo {
-  title: string;
-  hook: string;
-  description: string;
-  arch: string;
-  guide: number;
-  steps: Step[];
-  /** What the numbers in the title, summary and description are (see claims.ts). */
-  claims: string[];
-  /** Every setting in effect, in the `--set` vocabulary (file, preset defaults, overrides). */
-  settings: Record<string, string>;
-  /** Every cost parameter in effect, in ns, by its `costs.<name>`. */
-  costs: Record<string, number>;
-  /** Set when the file does not parse: the simulator's message with line and field. */
-  error: string | null;
-}
-
-export interface Columns {
-  time: Float64Array;
-  dur: Float64Array;
-  cpu: Uint16Array;
-  kind: Uint8Array;
-  mm: Uint16Array;
-  asid: Uint16Array;
-  gen: Uint32Array;
-  addr: Float64Array;
-  arg: Float64Array;
-  parent: Int32Array;
 }
 
 export type WorkerMessage =

@@ -1,21 +1,18 @@
-// Runs scenarios and hands back traces and summaries. The page uses `SimSession` (a Web
-// Worker, so the main thread never blocks); Node tests and the CLI use `runScenario`
-// (synchronous, same WASM build). Nothing above web/src/sim/ knows which one ran.
-import { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
+// The page's side of the simulator worker (simWorker.ts): runs scenarios off the main thread
+// and hands back the same RunResult as sim/run.ts's runScenario (Node), plus the timeline's
+// model the worker built. Nothing above this folder knows which one ran.
+import type { PrebuiltView } from '../model/prebuilt';
+import type { Spacing } from '../model/spacing';
+import { ScenarioLoadError, type RunOptions, type RunResult } from '../sim/run';
+import type { ScenarioInfo } from '../sim/scenario';
+import { toTrace, type Trace } from '../trace/trace';
 import type {
   DescribeRequest,
   RunRequest,
-  ScenarioInfo,
   SnapshotRequest,
-  Step,
   ViewRequest,
   WorkerMessage,
 } from './protocol';
-
-export type { ScenarioInfo, Step };
-import type { PrebuiltView } from '../model/prebuilt';
-import type { Spacing } from '../model/spacing';
-import { fromSimulator, toTrace, type Summary, type Trace } from './trace';
 
 // Timeline models built in a worker, by trace and spacing (see prebuiltViewOf).
 interface Views {
@@ -50,33 +47,9 @@ export function registerPrebuiltView(trace: Trace, view: PrebuiltView): void {
   });
 }
 
-export interface RunResult {
-  title: string;
-  description: string;
-  trace: Trace;
-  summary: Summary;
-  info: ScenarioInfo;
-  /** Problem found checking the requested step against this run ('' = fits; null = not asked). */
-  stepProblem: string | null;
-  /**
-   * Set when the run's budget (max_events, max_memory_mb) stopped it before its work was done:
-   * what stopped it and how to raise it. The trace and summary are the partial run.
-   */
-  budgetError: string | null;
-}
-
-/** A scenario the simulator refused, with the field and line at fault. */
-export class ScenarioLoadError extends Error {
-  constructor(
-    readonly path: string,
-    readonly line: number,
-    readonly detail: string,
-  ) {
-    super(
-      [line ? `line ${line}` : '', path, detail].filter(Boolean).join(': ') || 'invalid scenario',
-    );
-    this.name = 'ScenarioLoadError';
-  }
+export interface SessionRunOptions extends RunOptions {
+  /** Also build the timeline's model off the main thread (default true). */
+  view?: boolean;
 }
 
 /** The simulator trapped (a bug): its worker has been replaced; the message says so. */
@@ -92,67 +65,6 @@ export class RunCancelled extends Error {
   constructor() {
     super('Run cancelled');
     this.name = 'RunCancelled';
-  }
-}
-
-interface WasmScenarioError {
-  path: string;
-  line: number;
-  message: string;
-}
-
-function isWasmScenarioError(e: unknown): e is WasmScenarioError {
-  return typeof e === 'object' && e !== null && 'path' in e && 'line' in e && 'message' in e;
-}
-
-export interface RunOptions {
-  overrides?: string[];
-  seed?: number;
-  /** Check this step (0-based) against the finished run. */
-  checkStep?: number;
-  /** Worker runs: also build the timeline's model off the main thread (default true). */
-  view?: boolean;
-  onProgress?: (events: number, nowNs: number) => void;
-}
-
-/** Synchronous run on the current thread (Node tests, CLI-like callers). */
-export function runScenario(text: string, opts: RunOptions = {}): RunResult {
-  let sim: Simulator;
-  try {
-    sim = new Simulator(text, opts.overrides ?? [], opts.seed ?? 1);
-  } catch (e) {
-    if (isWasmScenarioError(e)) throw new ScenarioLoadError(e.path, e.line, e.message);
-    throw e;
-  }
-  let trapped = false;
-  try {
-    while (!sim.runFor(200_000)) opts.onProgress?.(sim.events, sim.nowNs);
-    return {
-      title: sim.title,
-      description: sim.description,
-      trace: fromSimulator(sim),
-      summary: JSON.parse(sim.summaryJson()) as Summary,
-      info: {
-        title: sim.title,
-        hook: sim.summary,
-        description: sim.description,
-        arch: sim.arch,
-        guide: sim.guide,
-        steps: JSON.parse(sim.stepsJson()) as Step[],
-        claims: JSON.parse(sim.claimsJson()) as string[],
-        settings: JSON.parse(sim.settingsJson()) as Record<string, string>,
-        costs: JSON.parse(sim.costsJson()) as Record<string, number>,
-        error: null,
-      },
-      stepProblem: opts.checkStep === undefined ? null : sim.checkStep(opts.checkStep),
-      budgetError: sim.budgetError || null,
-    };
-  } catch (e) {
-    // A trapped instance cannot be freed (that throws and hides the trap): leave it.
-    trapped = e instanceof WebAssembly.RuntimeError;
-    throw e;
-  } finally {
-    if (!trapped) sim.free();
   }
 }
 
@@ -172,7 +84,7 @@ export class SimSession {
   private nextId = 1;
   private pending = new Map<number, Pending>();
 
-  run(text: string, opts: RunOptions = {}): Promise<RunResult> {
+  run(text: string, opts: SessionRunOptions = {}): Promise<RunResult> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     const req: RunRequest = {
@@ -270,7 +182,7 @@ export class SimSession {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    const w = new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module' });
     w.onmessage = (e: MessageEvent<WorkerMessage>) => this.receive(e.data);
     w.onerror = (e) => {
       w.terminate();

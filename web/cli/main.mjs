@@ -1,0 +1,153 @@
+// tlbscope command line: run scenarios and sweeps headless on the same WASM build as the site.
+//   tlbscope list
+//   tlbscope run <scenario file|id> [--set key=value ...] [--seed N] [--format json|csv|perfetto]
+//   tlbscope sweep <scenario file|id> --vary key=v1,v2 [--vary ...] [--set ...] [--seed N] [--format csv|json]
+//   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
+//   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file]
+//   tlbscope import <recording> [--format text|json|perfetto]
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
+import { parseArgs, UsageError, USAGE } from './args.mjs';
+import { importRecording, RecordingFailure, runPerfetto } from './recording.mjs';
+import { toCsv, toRows } from './csv.mjs';
+import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
+import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
+import {
+  costsFileOverrides,
+  fit,
+  FitError,
+  formatFit,
+  readCsv,
+  selectRows,
+  toToml,
+} from './fit.mjs';
+
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>} the exit code
+ */
+async function main(argv) {
+  const args = parseArgs(argv);
+  if (args.command === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  /** The command's scenario, dataset or recording (parseArgs has checked there is one). */
+  const target = () => {
+    if (args.scenario === undefined) throw new UsageError(`${args.command} needs a file`);
+    return args.scenario;
+  };
+  if (args.command === 'import') return importRecording(target(), args.format);
+  const wasm = await loadWasm();
+  if (args.command === 'list') {
+    for (const id of scenarioIds()) {
+      const { text } = readScenarioArg(id);
+      const info = describe(wasm, text, id);
+      process.stdout.write(`${id.padEnd(40)} ${info.arch.padEnd(6)} ${info.title}\n`);
+    }
+    return 0;
+  }
+  const costs = args.costs ? costsFileOverrides(readFileSync(args.costs, 'utf8'), args.costs) : [];
+  if (args.command === 'calibrate') {
+    const report = calibrate(wasm, { extra: costs });
+    if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else if (args.format === 'csv') process.stdout.write(reportCsv(report));
+    else process.stdout.write(formatReport(report));
+    return report.failures > 0 || (args.strict && report.gaps > 0) ? 1 : 0;
+  }
+  if (args.command === 'fit') {
+    const { selected, skipped } = selectRows(readCsv(target(), args.map), {
+      benchmark: args.benchmark,
+    });
+    if (selected.length === 0) {
+      const why = skipped.map((s) => `  line ${s.line}: ${s.reason}`).join('\n');
+      throw new FitError(`no row of ${target()} can be fitted${why ? `:\n${why}` : ''}`);
+    }
+    const result = fit(wasm, selected, {
+      params: args.params,
+      machine: args.machine,
+      maxRuns: args.maxRuns,
+      progress: (m) => process.stderr.write(`${m}\n`),
+    });
+    if (args.out) {
+      writeFileSync(args.out, toToml(result, target()));
+      process.stderr.write(`fit: wrote ${args.out}\n`);
+    }
+    if (args.format === 'json') {
+      process.stdout.write(`${JSON.stringify({ ...result, skipped }, null, 2)}\n`);
+    } else {
+      process.stdout.write(formatFit(result, skipped));
+      if (!args.out) process.stdout.write(`\n${toToml(result, target())}`);
+    }
+    return 0;
+  }
+  args.set = [...costs, ...args.set];
+  const { id, text, file } = readScenarioArg(target());
+  if (args.command === 'run' && args.format === 'perfetto') {
+    return runPerfetto(wasm, { id, text, file }, args.set, args.seed);
+  }
+  const runs =
+    args.command === 'run'
+      ? [runOnce(wasm, text, file, args.set, args.seed)]
+      : expandSweep(args.vary).map((combo) =>
+          runOnce(wasm, text, file, [...args.set, ...combo], args.seed),
+        );
+  if (args.format === 'csv') {
+    process.stdout.write(toCsv(runs.flatMap((r) => toRows(id, r))));
+  } else if (args.command === 'run') {
+    process.stdout.write(`${JSON.stringify(runs[0].summary, null, 2)}\n`);
+  } else {
+    const out = runs.map((r) => ({ overrides: r.overrides, summary: r.summary }));
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  }
+  return 0;
+}
+
+/**
+ * @param {import('../src/sim/run').SimulatorApi} wasm
+ * @param {string} text
+ * @param {string} id
+ */
+function describe(wasm, text, id) {
+  try {
+    const sim = new wasm.Simulator(text, [], 1);
+    const info = { title: sim.title, arch: typeof sim.arch === 'string' ? sim.arch : archOf(text) };
+    sim.free();
+    return info;
+  } catch (e) {
+    return { title: `(invalid: ${String(e)})`, arch: archOf(text) ?? '?', id };
+  }
+}
+
+/** @param {string} text */
+function archOf(text) {
+  return /^\s*arch\s*=\s*"([^"]+)"/m.exec(text)?.[1] ?? 'x86';
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (e) {
+  if (e instanceof UsageError) {
+    process.stderr.write(`tlbscope: ${e.message}\n\n${USAGE}`);
+    process.exitCode = 2;
+  } else if (e instanceof BudgetStop) {
+    // What ran before the budget stopped it is still worth seeing: its summary on stdout.
+    process.stdout.write(`${JSON.stringify(e.partial.summary, null, 2)}\n`);
+    process.stderr.write(`tlbscope: ${e.message}\n`);
+    process.exitCode = 1;
+  } else if (e instanceof SimulatorTrap) {
+    process.stderr.write(`tlbscope: ${e.message}\n`);
+    process.exitCode = 3;
+  } else if (
+    e instanceof ScenarioFailure ||
+    e instanceof FitError ||
+    e instanceof DatasetError ||
+    e instanceof RecordingFailure
+  ) {
+    process.stderr.write(`tlbscope: ${e.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`tlbscope: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,147 @@
+/// <reference lib="webworker" />
+// The simulator's Web Worker: runs scenarios off the main thread in event budgets, reporting
+// progress between budgets, then builds the timeline's model of the run here too, so the page
+// stays responsive meanwhile. It lives above model/ (not in sim/) because it joins the two:
+// sim/ runs the WASM build, model/ turns the trace into views. Cancelling is terminating the
+// worker (see session.ts).
+import { buffersOf, toPrebuilt } from '../model/prebuilt';
+import type { Spacing } from '../model/spacing';
+import { toTimelineModel } from '../model/timelineModel';
+import {
+  columnsOf,
+  finishRun,
+  openSimulator,
+  ScenarioLoadError,
+  thisBuild,
+  traceOf,
+  WasmTrap,
+  type Simulator,
+} from '../sim/run';
+import { infoOf, unparsedInfo } from '../sim/scenario';
+import { loadSimulator } from '../sim/wasm';
+import type {
+  DescribeRequest,
+  RunRequest,
+  SnapshotRequest,
+  ViewRequest,
+  WorkerMessage,
+} from './protocol';
+
+const ready = loadSimulator();
+
+function post(msg: WorkerMessage, transfer: Transferable[] = []) {
+  (self as DedicatedWorkerGlobalScope).postMessage(msg, transfer);
+}
+
+function describe(req: DescribeRequest) {
+  const infos = req.texts.map((text) => {
+    let sim: Simulator;
+    try {
+      sim = new thisBuild.Simulator(text, [], 1);
+    } catch (err) {
+      if (err instanceof WebAssembly.RuntimeError) throw new WasmTrap(err);
+      return unparsedInfo(String(err));
+    }
+    const info = infoOf(sim);
+    sim.free();
+    return info;
+  });
+  post({ type: 'described', id: req.id, infos });
+}
+
+// The last finished run stays alive so the inspector can ask for state snapshots of it.
+let last: Simulator | null = null;
+let lastRun = -1;
+
+self.onmessage = async (
+  e: MessageEvent<RunRequest | DescribeRequest | SnapshotRequest | ViewRequest>,
+) => {
+  const req = e.data;
+  await ready;
+  try {
+    handle(req);
+  } catch (err) {
+    post(errorMessage(req.id, err));
+  }
+};
+
+/** The page's words for what went wrong (see sim/run.ts for how errors are sorted). */
+function errorMessage(id: number, err: unknown): WorkerMessage {
+  if (err instanceof ScenarioLoadError) {
+    return {
+      type: 'error',
+      id,
+      path: err.path,
+      line: err.line,
+      message: err.detail,
+      scenario: true,
+    };
+  }
+  // A snapshot or view request reaches the instance directly, so its trap comes unwrapped.
+  const trapped = err instanceof WebAssembly.RuntimeError ? new WasmTrap(err) : err;
+  const trap = trapped instanceof WasmTrap;
+  const message = trap
+    ? `The simulator crashed (${trapped.message}). This is a bug in tlbscope: the run's settings reproduce it. A fresh simulator has been started.`
+    : String(err);
+  return { type: 'error', id, path: '', line: 0, message, scenario: false, trap };
+}
+
+function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewRequest) {
+  if (req.type === 'describe') {
+    describe(req);
+    return;
+  }
+  if (req.type === 'view') {
+    if (last && lastRun === req.run) postView(req.id, last, req.spacing);
+    else post({ type: 'view', id: req.id, view: null, error: 'that run is gone' });
+    return;
+  }
+  if (req.type === 'snapshot') {
+    post({ type: 'snapshot', id: req.id, json: last ? last.snapshotJson(req.t) : '{}' });
+    return;
+  }
+  last?.free();
+  last = null;
+  lastRun = -1;
+  const sim = openSimulator(thisBuild, req.text, req.overrides, req.seed);
+  finishRun(
+    sim,
+    ({ summary, budgetError }) => {
+      const columns = columnsOf(sim);
+      post(
+        {
+          type: 'done',
+          id: req.id,
+          title: sim.title,
+          description: sim.description,
+          cpus: sim.cpus,
+          summary,
+          columns,
+          strings: sim.strings(),
+          info: infoOf(sim),
+          stepProblem: req.checkStep === undefined ? null : sim.checkStep(req.checkStep),
+          budgetError,
+        },
+        Object.values(columns).map((c) => (c as Float64Array).buffer),
+      );
+    },
+    {
+      keep: true,
+      onProgress: (events, nowNs) => post({ type: 'progress', id: req.id, events, nowNs }),
+    },
+  );
+  last = sim;
+  lastRun = req.id;
+  if (req.view) postView(req.id, sim, 'time');
+}
+
+// The page has the trace already; the timeline's model (indexes, arrows, generations) is built
+// here from a second copy of the columns.
+function postView(id: number, sim: Simulator, spacing: Spacing) {
+  try {
+    const view = toPrebuilt(toTimelineModel(traceOf(sim), spacing));
+    post({ type: 'view', id, view }, buffersOf(view));
+  } catch (err) {
+    post({ type: 'view', id, view: null, error: String(err) });
+  }
+}
