@@ -154,7 +154,7 @@ impl Simulator {
     /// `{"<name>": value}`.
     #[wasm_bindgen(js_name = costsJson)]
     pub fn costs_json(&self) -> String {
-        scenario::costs_json(&self.session.config().costs)
+        scenario::vocabulary::costs_json(&self.session.config().costs)
     }
     /// The scenario's `[expect]` table as JSON:
     /// `{"violations":[..],"test_set":[..],"cases":[{"set":[..],"violations":[..]}]}`.
