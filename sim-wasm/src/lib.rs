@@ -72,6 +72,15 @@ fn into_error(e: error::SimError) -> ScenarioError {
     ScenarioError { inner: e }
 }
 
+/// The settings vocabulary as JSON: every setting (key, aliases, path, type, bounds, choices,
+/// default, architecture, doc), every cost parameter (unit, bound, doc with its source) and
+/// every machine preset (architecture, geometry, cost values). `npm run vocab` writes
+/// `web/src/sim/vocabulary.generated.ts` from it.
+#[wasm_bindgen(js_name = vocabularyJson)]
+pub fn vocabulary_json() -> String {
+    scenario::vocabulary::json().to_string()
+}
+
 /// An opaque handle to one simulation run.
 #[wasm_bindgen]
 pub struct Simulator {
