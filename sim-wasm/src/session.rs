@@ -96,7 +96,7 @@ impl Session {
         .to_string()
     }
 
-    /// The state of the machine at simulated time `t_ns`, as JSON (see `snapshot.rs`): the
+    /// The state of the machine at simulated time `t_ns`, as JSON (see `snapshot.rs`, built by `inspect.rs`): the
     /// same config and seed re-run up to `t_ns`, so it is the state this run passed through.
     pub fn snapshot_json(&self, t_ns: u64) -> String {
         let mut w = World::new(self.world.cfg.clone(), self.seed, self.world.arch);

@@ -85,13 +85,13 @@ impl Arch for X86 {
         checks::check_slot_freshness(w, cpu, mm, vpn, version)
     }
 
-    /// x86 scenarios reject the `cpuid` op (`scenario.rs`): the per-CPU access the model
+    /// x86 scenarios reject the `cpuid` op (`scenario/tasks.rs`): the per-CPU access the model
     /// measures is arm64's. `%gs`-relative, it would cost no more than the instruction.
     fn smp_processor_id_cost(&self, _w: &World, _n: u64) -> Ns {
         0
     }
 
-    /// x86 scenarios reject the `this_cpu_inc` op (`scenario.rs`). On x86 it is one
+    /// x86 scenarios reject the `this_cpu_inc` op (`scenario/tasks.rs`). On x86 it is one
     /// `%gs`-relative instruction, which needs no preemption window.
     fn this_cpu_inc(&self, w: &mut World, t: TaskId) {
         w.step(t, 0, true, Cont::NextOp);
