@@ -155,6 +155,8 @@ fn put_cpu(w: &mut World, t: TaskId) {
     }
 }
 
+/// `flush_tlb_mm_range()` begins: `get_cpu()`, the PTE change and `inc_mm_tlb_gen()`,
+/// `get_flush_tlb_info()`, and `flush_tlb_multi()`'s choice of targets; then the dispatch.
 pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     let now = w.now();
     let Some(mut op) = w.tasks[t.index()].flush.take() else {
@@ -241,7 +243,8 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     smp_call_function_many_cond(w, t);
 }
 
-/// `csd_lock` + `llist_add` + IPI, one target per step; then the local flush.
+/// `smp_call_function_many_cond()`'s dispatch: `csd_lock` + `llist_add` + IPI, one target
+/// per step; then the local `flush_tlb_func` (`SCF_RUN_LOCAL`).
 pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
     let now = w.now();
     let cpus = w.cfg.cpus;
@@ -304,6 +307,8 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
     }
 }
 
+/// The local flush is done: interrupts back on; with remote targets, the wait begins (after
+/// `put_cpu()` in the 2026 form).
 pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
     let now = w.now();
     let Some(op) = flush_op(w, t) else {
@@ -368,6 +373,8 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
     }
 }
 
+/// Every target acknowledged: `put_flush_tlb_info()`, `put_cpu()`, and
+/// `flush_tlb_mm_range()` returns.
 pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
     let now = w.now();
     let Some(op) = w.tasks[t.index()].flush.take() else {
