@@ -15,9 +15,6 @@ pub const MAX_MEMORY_MB: i64 = 1024;
 pub const DEFAULT_EVENTS: i64 = 50_000_000;
 pub const MAX_EVENTS: i64 = 100_000_000;
 
-/// Bytes of one trace row across its columns (time, dur, addr, arg: f64; gen: u32;
-/// parent: i32; cpu, mm, asid: u16; kind: u8).
-pub const ROW_BYTES: u64 = 8 * 4 + 4 + 4 + 2 * 3 + 1;
 /// One pending event in the queue (time, seq, event word).
 pub const QUEUE_ENTRY_BYTES: u64 = 24;
 const TLB_ENTRY_BYTES: u64 = 16;

@@ -31,14 +31,23 @@ pub enum Arch {
     Arm64,
 }
 
-impl Arch {
-    pub fn name(self) -> &'static str {
-        match self {
-            Arch::X86 => "x86",
-            Arch::Arm64 => "arm64",
+/// Gives an enum of choices its names as the settings vocabulary spells them (`NAMES`, in
+/// the order errors list them), the variants in the same order (`ALL`) and `name()`.
+macro_rules! names {
+    ($t:ty { $($v:ident => $n:literal),+ $(,)? }) => {
+        impl $t {
+            pub const NAMES: &'static [&'static str] = &[$($n),+];
+            pub const ALL: &'static [$t] = &[$(Self::$v),+];
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Self::$v => $n),+
+                }
+            }
         }
-    }
+    };
 }
+
+names!(Arch { X86 => "x86", Arm64 => "arm64" });
 
 /// How a virtual page number picks its set in the (second-level) TLB: `machine.tlb_index`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +63,8 @@ pub enum TlbIndex {
     Xor7,
 }
 
+names!(TlbIndex { Hash => "hash", Xor7 => "xor7" });
+
 /// Where `flush_tlb_mm_range()` keeps its `struct flush_tlb_info`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlushInfo {
@@ -66,6 +77,8 @@ pub enum FlushInfo {
     StackUnaligned,
 }
 
+names!(FlushInfo { PerCpu => "percpu", Stack => "stack", StackUnaligned => "stack_unaligned" });
+
 /// Whether the initiator may be preempted while waiting for remote CPUs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preempt {
@@ -75,6 +88,8 @@ pub enum Preempt {
     PreemptibleWait,
 }
 
+names!(Preempt { Pinned => "pinned", PreemptibleWait => "preemptible_wait" });
+
 /// Where `smp_call_function_many_cond()` keeps the set of CPUs it waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WaitMask {
@@ -83,6 +98,8 @@ pub enum WaitMask {
     /// 2026 (9a560af15fd3): a per-task mask, private to the waiter.
     Task,
 }
+
+names!(WaitMask { Task => "task", PerCpu => "percpu" });
 
 /// Shape of the remote interrupts-off windows drawn by busy threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +112,8 @@ pub enum Dist {
     Pareto,
 }
 
+names!(Dist { Uniform => "uniform", Exp => "exp", Pareto => "pareto" });
+
 /// arm64 `tlb_flush_check()`'s rule for "only this CPU runs the mm".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SkipRule {
@@ -105,6 +124,8 @@ pub enum SkipRule {
     MmUsers,
 }
 
+names!(SkipRule { ActiveMm => "active_mm", MmUsers => "mm_users" });
+
 /// How arm64 `raw_smp_processor_id()` finds the CPU number (seed 003).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CpuIdImpl {
@@ -114,6 +135,8 @@ pub enum CpuIdImpl {
     ThreadInfo,
 }
 
+names!(CpuIdImpl { ThreadInfo => "thread_info", PerCpu => "percpu" });
+
 /// The op the generated workload's threads loop on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorkOp {
@@ -122,6 +145,8 @@ pub enum WorkOp {
     Mprotect,
     Cow,
 }
+
+names!(WorkOp { Madvise => "madvise", Munmap => "munmap", Mprotect => "mprotect", Cow => "cow" });
 
 /// The design toggles: one vocabulary for scenario files, URL, CLI and CSV.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,45 +178,25 @@ pub struct Design {
 
 /// arm64 costs (ns unless named `_ps`). Estimates unless a source is given; kernel-mechanics.md
 /// §9.3, §9.4, §10. The generic costs (syscall, fault, refill, context switch) come from
-/// [`Costs`].
+/// [`Costs`]. Each field's meaning and source: `vocabulary::COSTS`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Arm64Costs {
-    /// One local `TLBI` op (`VALE1`, `VAE1`, `ASIDE1`). §10: TLBI + DSB NSH 50–200 ns.
     pub tlbi_local_ns: u64,
-    /// Local `VMALLE1` (the post-rollover flush of everything).
     pub tlbi_all_local_ns: u64,
-    /// `DSB NSH` / `DSB NSHST` after / before local TLBIs.
     pub dsb_nsh_ns: u64,
-    /// `DSB ISHST` before broadcast TLBIs (PTE stores visible to every walker).
     pub dsb_ishst_ns: u64,
-    /// Occupancy of the shared interconnect (DVM) by one broadcast TLBI op: concurrent
-    /// broadcasters queue behind each other, so latency grows "almost linearly" with them.
     pub dvm_op_ns: u64,
-    /// `DSB ISH` completion after the last op was performed everywhere (the ack round trip).
-    /// Uncontended TLBI + DSB ISH = dsb_ishst + dvm_op + dsb_ish ≈ 0.5 µs (§10: 0.5–2 µs).
     pub dsb_ish_ns: u64,
-    /// Time a receiving CPU loses per broadcast op it performs (victim slowdown).
     pub victim_ns: u64,
-    /// `check_and_switch_context()` fast path (cmpxchg on `active_asids`).
     pub asid_fast_ns: u64,
-    /// Slow path: `cpu_asid_lock`, re-check, `new_context()`.
     pub asid_slow_ns: u64,
-    /// `flush_context()` per CPU (xchg of `active_asids`, reserve), on top of the slow path.
     pub rollover_cpu_ns: u64,
-    /// `tlb_flush_check()` (count reads, cpumask_setall, smp_mb).
     pub flush_check_ns: u64,
-    /// A page-table walk that misses the caches (may still be in flight after a TTBR0 write).
     pub ptw_ns: u64,
-    /// One `preempt_count` increment or decrement (+ compiler barrier).
     pub preempt_op_ns: u64,
-    /// `smp_processor_id()` via the per-CPU `cpu_number`: 1,602,888,401 ns / 10^9 calls
-    /// (seed 003), in picoseconds.
     pub cpu_id_percpu_ps: u64,
-    /// `smp_processor_id()` via `thread_info`: 1,206,212,658 ns / 10^9 calls (seed 003).
     pub cpu_id_thread_info_ps: u64,
-    /// The body of a per-CPU RMW (`mrs tpidr_el1; add; ldadd`), without the preempt ops.
     pub percpu_rmw_ns: u64,
-    /// Copying one 4 KiB page in a copy-on-write fault (`cow` op, either arch).
     pub copy_page_ns: u64,
 }
 
@@ -220,53 +225,26 @@ impl Default for Arm64Costs {
 }
 
 /// Named cost-model parameters in nanoseconds. Every one is overridable from a scenario's
-/// `[costs]` table or `--set costs.<name>=<ns>`; `machine.preset` picks the defaults.
+/// `[costs]` table or `--set costs.<name>=<ns>`; `machine.preset` picks the defaults. What
+/// each field is, its unit and the source of its value: `vocabulary::COSTS`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Costs {
-    /// Initiator: write the ICR for one target (x2APIC). 0.1–0.3 µs (§10 estimate).
     pub ipi_send_ns: u64,
-    /// Initiator: `csd_lock` + fill + `llist_add` for one target, IPI or not. Estimate.
     pub csd_queue_ns: u64,
-    /// ICR write to handler entry, target IRQs on. 0.5–1.5 µs ("≥1000 cycles", Amit ATC'17).
     pub ipi_delivery_ns: u64,
-    /// IRQ entry + exit of the call-function handler on the target, split half/half. §10.
     pub ipi_handler_ns: u64,
-    /// `flush_tlb_func` bookkeeping (gen reads, compares) besides the invalidation itself.
     pub flush_func_ns: u64,
-    /// One INVLPG: "about 100 ns" (kernel comment above the ceiling); 260 cycles (Molnar 2015).
     pub invlpg_ns: u64,
-    /// Direct cost of a CR3-reload full flush: 96 cycles ≈ 32 ns at 3 GHz (Molnar 2015). Its
-    /// hidden cost, the refills, is paid through `tlb_refill_ns` on later misses.
     pub full_flush_ns: u64,
-    /// One page walk after a TLB miss (L2-hit walk): 5–40 ns (§10, from 10af6235e0d3's numbers).
     pub tlb_refill_ns: u64,
-    /// One TLB-hit access by `touch`, in picoseconds: a streaming loop of loads that hit the
-    /// (second-level) TLB retires one page in about a cycle, well under a nanosecond. A run of
-    /// hits is charged `hits × tlb_hit_ps / 1000` ns, rounded to the nearest ns.
     pub tlb_hit_ps: u64,
-    /// Anonymous page fault on `touch` of a non-present page (zero page / fresh page). Estimate.
     pub page_fault_ns: u64,
-    /// Syscall entry + exit + mmap_lock for `madvise`/`munmap`. Estimate.
     pub syscall_ns: u64,
-    /// Clearing one PTE in `zap_pte_range`. Estimate.
     pub zap_pte_ns: u64,
-    /// Moving one cache line between cores (descriptor reads/writes). ~60–100 ns cross-core.
     pub cacheline_transfer_ns: u64,
-    /// Initiator's poll period on a csd while waiting: ~50 ns per cache-line bounce (§10).
     pub csd_poll_ns: u64,
-    /// `schedule()` + `context_switch()` without the mm part. Estimate ~1 µs.
     pub context_switch_ns: u64,
-    /// `switch_mm_irqs_off` bookkeeping + CR3 write. Estimate.
     pub switch_mm_ns: u64,
-    /// x86: distinct kernel translations (STLB entries, counted as 4 KiB pages) the kernel
-    /// touches on every switch to a user task: its syscall, wakeup, `schedule()` and
-    /// `__switch_to` paths (kernel text and data, per-CPU data, both tasks' stacks). Without PTI
-    /// they are global entries (kernel-mechanics.md §1.5, §2.1): no PCID, kept by every CR3
-    /// write, so they persist across switches yet take TLB capacity and evict user entries.
-    /// Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB
-    /// miss on a miss), identically with PCID on and off. A count, not a time; 0 = the
-    /// kernel's footprint is not modelled (every preset but `skylake-laptop-kvm`).
-    /// At most [`MAX_KERNEL_PAGES`].
     pub kernel_pages: u64,
     /// The arm64-specific costs.
     pub arm64: Arm64Costs,

@@ -1,31 +1,11 @@
-//! Per-CPU state: the hardware (TLB, local APIC pending bit), the x86 `cpu_tlbstate`
-//! (loaded mm, ASID slots with their generations, lazy flag), the interrupt/preemption
-//! state, the scheduler's run queue, and the call-function queue of cross-call requests.
+//! Per-CPU state every architecture shares: the hardware (TLB, local APIC pending bit), the
+//! interrupt/preemption state, the scheduler's run queue, and the call-function queue of
+//! cross-call requests. What an architecture keeps per CPU (x86 `cpu_tlbstate`, arm64's
+//! TTBR0) is in its folder under `arch/`.
 
-use crate::ids::{CpuId, MmId, Ns, TaskId};
+use crate::ids::{CpuId, Ns, TaskId};
 use crate::tlb::Tlb;
 use crate::trace::Row;
-
-/// `TLB_NR_DYN_ASIDS`: "6 should be plenty".
-pub const NR_DYN_ASIDS: usize = 6;
-
-/// One dynamic ASID slot: "the entries tagged with this slot's PCID are at least as fresh as
-/// generation `tlb_gen` of mm `ctx_id`".
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AsidSlot {
-    pub ctx_id: u64,
-    pub tlb_gen: u64,
-}
-
-/// `struct tlb_state` + `tlb_state_shared.is_lazy`.
-#[derive(Clone, Debug)]
-pub struct TlbState {
-    pub loaded_mm: MmId,
-    pub loaded_mm_asid: u16,
-    pub next_asid: u16,
-    pub ctxs: [AsidSlot; NR_DYN_ASIDS],
-    pub is_lazy: bool,
-}
 
 /// A queued cross-call request: the csd of (sender, this CPU).
 #[derive(Clone, Copy, Debug)]
@@ -52,7 +32,6 @@ pub struct Handler {
 pub struct Cpu {
     pub id: CpuId,
     pub tlb: Tlb,
-    pub tlbstate: TlbState,
     // --- scheduler ---
     pub curr: Option<TaskId>,
     pub rq: Vec<TaskId>,
@@ -69,6 +48,8 @@ pub struct Cpu {
     pub run_row: Option<Row>,
     pub lazy_row: Option<Row>,
     pub irqs_off_row: Option<Row>,
+    /// The open `PreemptOff` span of a `preempt_disable` window, and when it began.
+    pub preempt_off_row: Option<(Row, Ns)>,
 }
 
 impl Cpu {
@@ -76,13 +57,6 @@ impl Cpu {
         Cpu {
             id,
             tlb,
-            tlbstate: TlbState {
-                loaded_mm: MmId::INIT_MM,
-                loaded_mm_asid: 0,
-                next_asid: 1,
-                ctxs: [AsidSlot::default(); NR_DYN_ASIDS],
-                is_lazy: false,
-            },
             curr: None,
             rq: Vec::new(),
             need_resched: false,
@@ -94,6 +68,7 @@ impl Cpu {
             run_row: None,
             lazy_row: None,
             irqs_off_row: None,
+            preempt_off_row: None,
         }
     }
 

@@ -13,12 +13,14 @@ pub mod engine;
 pub mod error;
 pub mod events;
 pub mod ids;
+pub mod inspect;
 pub mod invariants;
 pub mod ipi;
 pub mod locate;
 pub mod machine;
 pub mod mm;
 pub mod ops;
+pub mod preempt;
 pub mod presets;
 pub mod program;
 pub mod rng;
@@ -68,6 +70,15 @@ impl ScenarioError {
 
 fn into_error(e: error::SimError) -> ScenarioError {
     ScenarioError { inner: e }
+}
+
+/// The settings vocabulary as JSON: every setting (key, aliases, path, type, bounds, choices,
+/// default, architecture, doc), every cost parameter (unit, bound, doc with its source) and
+/// every machine preset (architecture, geometry, cost values). `npm run vocab` writes
+/// `web/src/sim/vocabulary.generated.ts` from it.
+#[wasm_bindgen(js_name = vocabularyJson)]
+pub fn vocabulary_json() -> String {
+    scenario::vocabulary::json().to_string()
 }
 
 /// An opaque handle to one simulation run.
@@ -152,7 +163,7 @@ impl Simulator {
     /// `{"<name>": value}`.
     #[wasm_bindgen(js_name = costsJson)]
     pub fn costs_json(&self) -> String {
-        scenario::costs_json(&self.session.config().costs)
+        scenario::vocabulary::costs_json(&self.session.config().costs)
     }
     /// The scenario's `[expect]` table as JSON:
     /// `{"violations":[..],"test_set":[..],"cases":[{"set":[..],"violations":[..]}]}`.

@@ -10,7 +10,7 @@
 //! target: IPI pending while IRQs are off → handler entry → per request `flush_tlb_func`
 //! then csd unlock (SYNC ack) → handler exit.
 
-use crate::arch::{self, Arch};
+use crate::arch::state::ArchState;
 use crate::budget::Stop;
 use crate::config::{Config, WorkOp};
 use crate::cpu::{Cpu, Handler, Request};
@@ -21,8 +21,9 @@ use crate::ipi::{Cfd, FlushTlbInfo};
 use crate::mm::Mm;
 use crate::program::Op;
 use crate::rng::Rng;
+use crate::snapshot::{AsidAllocator, MmContext, Slot};
 use crate::summary::{Collector, Violation};
-use crate::task::{FlushOp, Task, TaskState};
+use crate::task::{FlushOp, FlushPhase, Task, TaskState};
 use crate::tlb::Tlb;
 use crate::trace::{Fields, Row, Trace};
 
@@ -32,7 +33,89 @@ const MAX_VIOLATION_ROWS: usize = 10_000;
 /// Base virtual address of user pages in the trace's `addr` column.
 pub const USER_BASE: u64 = 0x7f00_0000_0000;
 
-/// What can happen next, as stored in the queue.
+/// The architecture protocol: what the machine asks of an architecture's TLB code. x86
+/// (`arch/x86/`) implements it with PCID slots and IPI shootdowns; arm64 (`arch/arm64/`) with
+/// broadcast TLBI, ASID generations and the skip-broadcast series. It is declared here, beside
+/// the `World` it operates on, so the machine depends on no architecture: `arch/` depends on
+/// the machine, never the other way round. Each architecture keeps its own state in its part
+/// of [`ArchState`], which generic code never reads.
+pub trait Arch: Sync {
+    fn name(&self) -> &'static str;
+
+    /// Builds this architecture's part of `w.arch_state` for `w`'s CPUs and address spaces.
+    fn init_state(&self, w: &mut World);
+
+    /// The tag (x86 PCID slot, arm64 hardware ASID) of the translations `cpu` uses right now.
+    fn tlb_tag(&self, w: &World, cpu: CpuId) -> u16;
+
+    /// Context switch of the address space on `cpu` to `next` (IRQs off). Returns its cost.
+    fn switch_mm(&self, w: &mut World, cpu: CpuId, next: MmId) -> Ns;
+
+    /// The CPU runs a kernel thread or goes idle, keeping the user mm loaded (lazy TLB).
+    fn enter_lazy_tlb(&self, w: &mut World, cpu: CpuId);
+
+    /// A task is about to unmap `[page, page+n)` of its mm: remember what to flush.
+    fn prepare_flush(&self, w: &mut World, t: TaskId, page: u32, n: u32, freed_tables: bool);
+
+    /// Advance the task's flush by one phase (the arch drives the task with `World::step`).
+    fn flush_step(&self, w: &mut World, t: TaskId, phase: FlushPhase);
+
+    /// Run one cross-call request from `sender` in `cpu`'s IPI handler. Returns its cost and
+    /// the trace row of the function's span.
+    fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> (Ns, Row);
+
+    /// The CPU speculatively walks the page tables it has loaded (the `speculate` op).
+    fn speculative_walk(&self, w: &mut World, cpu: CpuId);
+
+    /// A timer the arch scheduled with `Ev::arch_timer` fired (e.g. arm64: a queued broadcast
+    /// reaches the interconnect). `data` is what the arch stored.
+    fn on_timer(&self, _w: &mut World, _cpu: CpuId, _data: u32) {}
+
+    /// A TLB hit found another mm's entry under the current tag: the invariant that breaks
+    /// and why, in this architecture's terms.
+    fn tag_alias_invariant(&self) -> (&'static str, &'static str);
+
+    /// A stale TLB hit of `mm`'s page `vpn` (PTE version `version`): checks what this
+    /// architecture's per-CPU bookkeeping claims about it. Returns whether it recorded a
+    /// violation.
+    fn check_stale_hit(
+        &self,
+        _w: &mut World,
+        _cpu: CpuId,
+        _mm: MmId,
+        _vpn: u32,
+        _version: u32,
+    ) -> bool {
+        false
+    }
+
+    /// `n` calls of `smp_processor_id()`: their cost.
+    fn smp_processor_id_cost(&self, w: &World, n: u64) -> Ns;
+
+    /// One `this_cpu_inc()` by task `t`, with whatever preemption window the architecture
+    /// needs around it; the task goes on by itself.
+    fn this_cpu_inc(&self, w: &mut World, t: TaskId);
+
+    /// For the inspector: `cpu`'s loaded mm, the tag its translations use, and whether it is
+    /// lazy.
+    fn loaded(&self, w: &World, cpu: CpuId) -> (MmId, u16, bool);
+
+    /// For the inspector: the per-CPU tag slots (x86 PCID slots; none on arm64).
+    fn tag_slots(&self, _w: &World, _cpu: CpuId) -> Vec<Slot> {
+        Vec::new()
+    }
+
+    /// For the inspector: the architecture's context of `mm` (arm64 ASID, `nr_active_mm`).
+    fn mm_context(&self, _w: &World, _mm: MmId) -> MmContext {
+        MmContext::default()
+    }
+
+    /// For the inspector: the ASID allocator's global state, where there is one.
+    fn asid_allocator(&self, _w: &World) -> Option<AsidAllocator> {
+        None
+    }
+}
+
 /// One user access, as the hardware performed it (recorded only when a test asks for it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Access {
@@ -113,28 +196,28 @@ impl Ev {
 }
 
 pub struct World {
-    pub cfg: Config,
-    pub trace: Trace,
-    pub queue: Queue<Ev>,
-    pub rng: Rng,
-    pub cpus: Vec<Cpu>,
-    pub mms: Vec<Mm>,
-    pub tasks: Vec<Task>,
-    pub programs: Vec<Vec<Op>>,
+    pub(crate) cfg: Config,
+    pub(crate) trace: Trace,
+    pub(crate) queue: Queue<Ev>,
+    pub(crate) rng: Rng,
+    pub(crate) cpus: Vec<Cpu>,
+    pub(crate) mms: Vec<Mm>,
+    pub(crate) tasks: Vec<Task>,
+    pub(crate) programs: Vec<Vec<Op>>,
     /// Flush descriptors: one per CPU, then one per task (its stack).
-    pub descs: Vec<FlushTlbInfo>,
-    pub cfd: Vec<Cfd>,
-    pub stats: Collector,
-    pub arch: &'static dyn Arch,
+    pub(crate) descs: Vec<FlushTlbInfo>,
+    pub(crate) cfd: Vec<Cfd>,
+    pub(crate) stats: Collector,
+    pub(crate) arch: &'static dyn Arch,
     /// Cache lines one descriptor spans (per the `flush_info` placement).
-    pub desc_lines: u64,
+    pub(crate) desc_lines: u64,
     /// Every user access, when enabled (`Session::record_accesses`): lets tests check the
     /// engine against an independent reference model.
-    pub accesses: Option<Vec<Access>>,
+    pub(crate) accesses: Option<Vec<Access>>,
     /// A reusable target list for the next flush (avoids an allocation per flush).
-    pub scratch_targets: Vec<u16>,
-    /// arm64 state (ASID allocator, `nr_active_mm`, interconnect); empty on x86.
-    pub arm: crate::arch::arm64::Arm64State,
+    pub(crate) scratch_targets: Vec<u16>,
+    /// The architecture's own state (see [`Arch::init_state`]).
+    pub(crate) arch_state: ArchState,
     /// The measured window: from the first measured task's start (`measure_from`) while
     /// `measured_left` measured tasks have not finished. Misses in it feed
     /// `tlb_misses_measured`, which leaves out warm-up tasks that ran before it.
@@ -149,16 +232,16 @@ pub struct World {
     has_finite_tasks: bool,
     finished: bool,
     /// Set when the run's budget (`budget.rs`) stopped it before its work was done.
-    pub stopped: Option<Stop>,
+    pub(crate) stopped: Option<Stop>,
     /// Bytes of the machine's state, counted once (see `budget::state_bytes`).
     state_bytes: u64,
     /// Work beyond one unit per event that the event budget counts: an arm64 broadcast TLBI is
     /// one event but invalidates on every PE, so it counts once per PE and op.
-    pub work: u64,
+    pub(crate) work: u64,
 }
 
 impl World {
-    pub fn new(cfg: Config, seed: u64) -> Self {
+    pub fn new(cfg: Config, seed: u64, arch: &'static dyn Arch) -> Self {
         let n = cfg.cpus;
         let cpus = (0..n)
             .map(|c| {
@@ -179,10 +262,10 @@ impl World {
             descs: Vec::new(),
             cfd: vec![Cfd::default(); n as usize],
             stats: Collector::default(),
-            arch: arch::for_config(&cfg),
+            arch,
             desc_lines: cfg.descriptor_lines(),
             scratch_targets: Vec::new(),
-            arm: Default::default(),
+            arch_state: ArchState::default(),
             accesses: None,
             measure_from: Ns::MAX,
             measured_left: 0,
@@ -219,9 +302,7 @@ impl World {
         // init_mm is loaded everywhere at boot.
         w.mms[0].loaded_on = n as u32;
         w.descs = vec![FlushTlbInfo::default(); n as usize + w.tasks.len()];
-        if w.cfg.arch == crate::config::Arch::Arm64 {
-            w.arm = crate::arch::arm64::Arm64State::new(&w.cfg, w.mms.len());
-        }
+        arch.init_state(&mut w);
         for i in 0..w.tasks.len() {
             let start = w.tasks[i].iter_start;
             w.queue.at(start, Ev::wake(i as u32, 0));

@@ -93,10 +93,13 @@ impl World {
                 self.step(t, cost, true, Cont::Flush(FlushPhase::Begin));
             }
             Op::CpuId(n) => {
-                let cost = crate::arch::arm64::percpu::cpu_id_cost(&self.cfg, n);
+                let cost = self.arch.smp_processor_id_cost(self, n);
                 self.step(t, cost, true, Cont::NextOp);
             }
-            Op::ThisCpuInc => crate::arch::arm64::percpu::this_cpu_inc(self, t),
+            Op::ThisCpuInc => {
+                let arch = self.arch;
+                arch.this_cpu_inc(self, t);
+            }
             Op::Spin(Some(d)) => self.step(t, d, true, Cont::NextOp),
             Op::Spin(None) => self.spin_wait(t, true, Cont::Start),
             Op::Cli => {

@@ -17,8 +17,9 @@ pub struct Session {
 impl Session {
     pub fn new(text: &str, overrides: &[String], seed: u64) -> Result<Session, SimError> {
         let cfg = scenario::parse(text, overrides)?;
+        let arch = crate::arch::for_config(&cfg);
         Ok(Session {
-            world: World::new(cfg, seed),
+            world: World::new(cfg, seed, arch),
             seed,
         })
     }
@@ -95,12 +96,12 @@ impl Session {
         .to_string()
     }
 
-    /// The state of the machine at simulated time `t_ns`, as JSON (see `snapshot.rs`): the
+    /// The state of the machine at simulated time `t_ns`, as JSON (see `snapshot.rs`, built by `inspect.rs`): the
     /// same config and seed re-run up to `t_ns`, so it is the state this run passed through.
     pub fn snapshot_json(&self, t_ns: u64) -> String {
-        let mut w = World::new(self.world.cfg.clone(), self.seed);
+        let mut w = World::new(self.world.cfg.clone(), self.seed, self.world.arch);
         w.run_until(t_ns);
-        serde_json::to_string(&crate::snapshot::of(&w)).unwrap_or_else(|_| "{}".into())
+        serde_json::to_string(&crate::inspect::of(&w)).unwrap_or_else(|_| "{}".into())
     }
 
     /// The scenario's narrated steps as JSON (an array; empty for sandbox-only scenarios).

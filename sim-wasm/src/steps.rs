@@ -1,6 +1,6 @@
 //! Guided steps: the narration a scenario file carries (`[[steps]]`). Each step names a time
 //! window, the event kinds to emphasise, and the overrides to run with. Parse-time checks live
-//! in `scenario.rs`; [`check_run`] checks a step against the run it describes (the window lies
+//! in `scenario/steps.rs`; [`check_run`] checks a step against the run it describes (the window lies
 //! within the run, and every highlighted kind happens inside it), so a step that points past
 //! the end or at nothing is an error naming the step's line and field.
 

@@ -6,6 +6,10 @@
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns};
 
+/// Bytes of one trace row across its columns (time, dur, addr, arg: f64; gen: u32;
+/// parent: i32; cpu, mm, asid: u16; kind: u8).
+pub const ROW_BYTES: u64 = 8 * 4 + 4 + 4 + 2 * 3 + 1;
+
 /// Row index of a trace event; also used as a causal link ("this row happened because of that one").
 pub type Row = u32;
 
@@ -68,7 +72,7 @@ impl Trace {
 
     /// Bytes the trace's rows and strings hold (what the run's memory budget counts).
     pub fn bytes(&self) -> u64 {
-        self.len() as u64 * crate::budget::ROW_BYTES + self.string_bytes
+        self.len() as u64 * ROW_BYTES + self.string_bytes
     }
 
     fn push(&mut self, time: Ns, dur: f64, cpu: CpuId, kind: EventKind, f: Fields) -> Row {

@@ -1,6 +1,10 @@
 // The design toggles and workload knobs the controls offer, in the simulator's own vocabulary
-// (the same keys as scenario files, `--set` on the CLI and CSV `variant` columns). The
-// simulator validates every value; these lists only shape the controls.
+// (the same keys as scenario files, `--set` on the CLI and CSV `variant` columns). Keys, the
+// architecture each belongs to, choices and bounds come from the simulator's settings table
+// (vocabulary.generated.ts, written by `npm run vocab`); this file adds only how the controls
+// present them. The simulator validates every value.
+import { VOCABULARY, type SettingKey } from '../sim/vocabulary.generated';
+
 export interface Setting {
   key: string;
   /** Only meaningful on this architecture (the simulator rejects it on the other). */
@@ -13,144 +17,136 @@ export interface Setting {
   step?: number;
 }
 
-export const SETTINGS: readonly Setting[] = [
+/** How a control presents one setting of the vocabulary. */
+interface Shown {
+  key: SettingKey;
+  label: string;
+  help: string;
+  step?: number;
+  /** A slider range narrower than the simulator's bound (a control's choice, not a limit). */
+  sliderMax?: number;
+}
+
+const SHOWN: readonly Shown[] = [
   {
     key: 'arch',
     label: 'Architecture',
     help: 'Run the same workload on the x86 model (IPI shootdowns) or the arm64 model (broadcast TLBI); the other architecture’s toggles of the scenario are dropped and noted in the summary.',
-    values: ['x86', 'arm64'],
   },
   {
     key: 'machine',
     label: 'Machine preset',
     help: 'Cost parameters of a measured machine (see content/README.md for each parameter’s source).',
-    values: [
-      'generic-x86',
-      'icelake-8336c-128',
-      'skylake-laptop-kvm',
-      'generic-arm64',
-      'ampere-32',
-    ],
   },
   {
     key: 'flush_info',
-    arch: 'x86',
     label: 'flush_tlb_info',
     help: 'Where flush_tlb_mm_range() keeps its descriptor: per-CPU (2019, 3db6d5a5ecaf), on the stack aligned (2026, ed15468787dd), or on the stack unaligned.',
-    values: ['percpu', 'stack', 'stack_unaligned'],
   },
   {
     key: 'preempt',
     label: 'Preemption during the wait',
     help: 'pinned: preemption off for the whole flush including the remote wait (pre-2026). preemptible_wait: preemptible after dispatch (2026 series).',
-    values: ['pinned', 'preemptible_wait'],
-    arch: 'x86',
   },
   {
     key: 'wait_mask',
-    arch: 'x86',
     label: 'Wait mask',
     help: 'task: the 2026 task-local IPI mask; percpu: the per-CPU cfd->cpumask, which a preemptible wait lets another flush overwrite (race R2).',
-    values: ['task', 'percpu'],
   },
   {
     key: 'pcid',
     label: 'PCID',
     help: 'Process-context identifiers: six ASID slots per CPU let switches keep TLB entries.',
-    values: ['on', 'off'],
-    arch: 'x86',
   },
   {
     key: 'plus_one_rule',
-    arch: 'x86',
     label: 'The +1 rule',
     help: 'flush_tlb_func() flushes partially only when new_tlb_gen == local_gen + 1; off removes that protection (race R8).',
-    values: ['on', 'off'],
   },
   {
     key: 'lazy_freed_tables',
-    arch: 'x86',
     label: 'Lazy CPUs when tables are freed',
     help: 'ipi: freed page tables interrupt lazy CPUs too (mainline); skip: they are skipped like any lazy CPU (race R6).',
-    values: ['ipi', 'skip'],
   },
   {
     key: 'broadcast_skip',
-    arch: 'arm64',
     label: 'Skip TLBI broadcast',
     help: 'The 2020 series: flush locally when only this CPU runs the mm (nr_active_mm), broadcast otherwise.',
-    values: ['off', 'on'],
   },
   {
     key: 'dsb_before_dec',
-    arch: 'arm64',
     label: 'DSB before nr_active_mm--',
     help: 'Andrea’s fix: complete in-flight page walks (DSB ISH) before the count drops; off replays race R16.',
-    values: ['on', 'off'],
   },
   {
     key: 'skip_rule',
-    arch: 'arm64',
     label: 'Skip rule',
     help: 'active_mm (v2): count CPUs with the mm active, kernel threads included; mm_users (RFC): count users, which misses lazy kernel threads (race R15).',
-    values: ['active_mm', 'mm_users'],
   },
   {
     key: 'cpu_id',
-    arch: 'arm64',
     label: 'smp_processor_id()',
     help: 'thread_info: read current_thread_info()->cpu (bf0baa5bbdc9); percpu: the per-CPU cpu_number with its preempt-count cost.',
-    values: ['thread_info', 'percpu'],
   },
   {
     key: 'asid_bits',
-    arch: 'arm64',
     label: 'ASID bits',
     help: 'Width of the hardware ASID; small values force frequent rollovers.',
-    min: 2,
-    max: 16,
     step: 1,
   },
-  { key: 'cpus', label: 'CPUs', help: 'Simulated CPUs (1 to 512).', min: 1, max: 512, step: 1 },
+  { key: 'cpus', label: 'CPUs', help: 'Simulated CPUs (1 to 512).', step: 1 },
   {
     key: 'tlb_index',
     label: 'TLB set index',
     help: 'How a page picks its TLB set. hash: a stand-in for an unpublished index, scattering pages at random; xor7: Skylake’s STLB as TLBleed (2018) measured it, page number bits 0–6 XOR 7–13 over 128 sets, PCID not indexed. Default from the machine preset.',
-    values: ['hash', 'xor7'],
   },
   {
     key: 'flushes',
     label: 'Flushes',
     help: 'How many flushes the workload issues.',
-    min: 0,
-    max: 10_000_000, // the simulator's bound (scenario.rs workload.flushes)
     step: 1,
   },
   {
     key: 'pages',
     label: 'Pages per flush',
     help: 'Pages per flush; over 33 the kernel flushes the whole PCID instead.',
-    min: 1,
-    max: 4096,
+    sliderMax: 4096,
     step: 1,
   },
   {
     key: 'irqs_off_probability',
     label: 'Remote IRQs-off chance',
     help: 'Chance that a target CPU has interrupts disabled when the IPI arrives.',
-    min: 0,
-    max: 1,
     step: 0.05,
   },
   {
     key: 'irqs_off_max_ns',
     label: 'Remote IRQs-off max (ns)',
     help: 'Longest interrupts-off window on a target; the IPI stays pending in the APIC until it ends.',
-    min: 0,
-    max: 100_000_000,
+    sliderMax: 100_000_000,
     step: 1000,
   },
 ];
+
+type Spec = (typeof VOCABULARY.settings)[number];
+
+/** A control for `shown`, with the key, architecture, choices and bounds of the simulator. */
+function control(shown: Shown): Setting {
+  const spec: Spec | undefined = VOCABULARY.settings.find((s) => s.key === shown.key);
+  if (!spec) throw new Error(`setting ${shown.key} is not in the simulator's vocabulary`);
+  const { sliderMax, ...presentation } = shown;
+  const out: Setting = { ...presentation, ...(spec.arch ? { arch: spec.arch } : {}) };
+  if (spec.type === 'choice') out.values = spec.choices;
+  // on/off lists the default first, as the controls always have.
+  if (spec.type === 'onoff') out.values = spec.default === 'off' ? ['off', 'on'] : ['on', 'off'];
+  if (spec.type === 'int' || spec.type === 'float') {
+    out.min = spec.min;
+    out.max = sliderMax === undefined ? spec.max : Math.min(sliderMax, spec.max);
+  }
+  return out;
+}
+
+export const SETTINGS: readonly Setting[] = SHOWN.map(control);
 
 /** The settings that apply to a run on `arch`. */
 export function settingsFor(arch: string): Setting[] {

@@ -12,8 +12,9 @@
 //! (it reads 0 and takes the slow path). Both orders are reachable and I17 checks both.
 
 use super::checks;
-use super::tlbi::{self, TlbiOp};
-use super::Arm64State;
+use super::state::Arm64State;
+use super::state::TlbiOp;
+use super::tlbi;
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns};
 use crate::machine::World;
@@ -47,32 +48,32 @@ pub fn check_and_switch_context(w: &mut World, cpu: CpuId, mm: MmId) -> (Ns, u16
     let m = mm.0 as usize;
     let costs = &w.cfg.costs.arm64;
     let (fast_ns, slow_ns) = (costs.asid_fast_ns, costs.asid_slow_ns);
-    let mut ctx = w.arm.ctx[m];
-    let old_active = w.arm.active_asids[c];
+    let mut ctx = w.arch_state.arm64.ctx[m];
+    let old_active = w.arch_state.arm64.active_asids[c];
     let mut flushed = false;
     let mut cost;
-    if old_active != 0 && generation_matches(&w.arm, ctx) {
+    if old_active != 0 && generation_matches(&w.arch_state.arm64, ctx) {
         // Fast path: cmpxchg_relaxed(active_asids, old_active, ctx) succeeds.
         checks::check_fast_path(w, cpu, mm);
-        w.arm.active_asids[c] = ctx;
+        w.arch_state.arm64.active_asids[c] = ctx;
         cost = fast_ns;
     } else {
         cost = slow_ns;
-        if !generation_matches(&w.arm, ctx) {
+        if !generation_matches(&w.arch_state.arm64, ctx) {
             let (id, c2) = new_context(w, cpu, mm);
             ctx = id;
-            w.arm.ctx[m] = ctx;
+            w.arch_state.arm64.ctx[m] = ctx;
             cost = cost.saturating_add(c2);
         }
-        if w.arm.flush_pending[c] {
-            w.arm.flush_pending[c] = false;
+        if w.arch_state.arm64.flush_pending[c] {
+            w.arch_state.arm64.flush_pending[c] = false;
             cost = cost.saturating_add(tlbi::local(w, cpu, mm, TlbiOp::Vmalle1, 0, 0, None));
             flushed = true;
         }
-        w.arm.active_asids[c] = ctx;
+        w.arch_state.arm64.active_asids[c] = ctx;
     }
     checks::check_generation(w, cpu, mm, ctx);
-    (cost, (ctx & w.arm.asid_mask()) as u16, flushed)
+    (cost, (ctx & w.arch_state.arm64.asid_mask()) as u16, flushed)
 }
 
 /// `new_context(mm)`: keep the old number if it is reserved or still free in the new
@@ -80,15 +81,15 @@ pub fn check_and_switch_context(w: &mut World, cpu: CpuId, mm: MmId) -> (Ns, u16
 /// context id and the extra cost of a rollover.
 fn new_context(w: &mut World, cpu: CpuId, mm: MmId) -> (u64, Ns) {
     let now = w.now();
-    let mask = w.arm.asid_mask();
-    let old = w.arm.ctx[mm.0 as usize];
+    let mask = w.arch_state.arm64.asid_mask();
+    let old = w.arch_state.arm64.ctx[mm.0 as usize];
     let mut cost = 0;
     if old != 0 {
         let asid = old & mask;
-        let newid = w.arm.generation | asid;
+        let newid = w.arch_state.arm64.generation | asid;
         // check_update_reserved_asid(): every CPU that reserved `old` now holds `newid`.
         let mut hit = false;
-        for r in &mut w.arm.reserved_asids {
+        for r in &mut w.arch_state.arm64.reserved_asids {
             if *r == old {
                 *r = newid;
                 hit = true;
@@ -97,15 +98,19 @@ fn new_context(w: &mut World, cpu: CpuId, mm: MmId) -> (u64, Ns) {
         if hit {
             return (newid, cost);
         }
-        if !test_bit(&w.arm.asid_map, asid) {
-            set_bit(&mut w.arm.asid_map, asid);
+        if !test_bit(&w.arch_state.arm64.asid_map, asid) {
+            set_bit(&mut w.arch_state.arm64.asid_map, asid);
             return (newid, cost);
         }
     }
-    let asid = match find_free(&w.arm, w.arm.cur_idx as u64) {
+    let asid = match find_free(&w.arch_state.arm64, w.arch_state.arm64.cur_idx as u64) {
         Some(a) => a,
         None => {
-            w.arm.generation = w.arm.generation.saturating_add(1 << w.arm.asid_bits);
+            w.arch_state.arm64.generation = w
+                .arch_state
+                .arm64
+                .generation
+                .saturating_add(1 << w.arch_state.arm64.asid_bits);
             flush_context(w, cpu);
             cost = w
                 .cfg
@@ -115,12 +120,12 @@ fn new_context(w: &mut World, cpu: CpuId, mm: MmId) -> (u64, Ns) {
                 .saturating_mul(w.cfg.cpus as u64);
             // Validation keeps 2^bits − 1 ≥ cpus + 2, so a free ASID exists; 1 is a safe
             // fallback that `check_unique` would flag.
-            find_free(&w.arm, 1).unwrap_or(1)
+            find_free(&w.arch_state.arm64, 1).unwrap_or(1)
         }
     };
-    set_bit(&mut w.arm.asid_map, asid);
-    w.arm.cur_idx = asid as u32;
-    let id = w.arm.generation | asid;
+    set_bit(&mut w.arch_state.arm64.asid_map, asid);
+    w.arch_state.arm64.cur_idx = asid as u32;
+    let id = w.arch_state.arm64.generation | asid;
     // Skip series: a fresh ASID cannot be stale anywhere (tlb_flush_pending covers it).
     if w.cfg.design.broadcast_skip {
         if let Some(m) = w.mms.get_mut(mm.0 as usize) {
@@ -131,7 +136,7 @@ fn new_context(w: &mut World, cpu: CpuId, mm: MmId) -> (u64, Ns) {
     let f = Fields {
         mm,
         asid: asid as u16,
-        gen: w.arm.gen_of(id),
+        gen: w.arch_state.arm64.gen_of(id),
         ..Fields::default()
     };
     w.trace.instant(now, cpu, EventKind::AsidAllocated, f);
@@ -142,8 +147,8 @@ fn new_context(w: &mut World, cpu: CpuId, mm: MmId) -> (u64, Ns) {
 /// to the reserved ones, and every CPU owes a local full flush.
 fn flush_context(w: &mut World, cpu: CpuId) {
     let now = w.now();
-    let mask = w.arm.asid_mask();
-    let st = &mut w.arm;
+    let mask = w.arch_state.arm64.asid_mask();
+    let st = &mut w.arch_state.arm64;
     st.asid_map.iter_mut().for_each(|x| *x = 0);
     set_bit(&mut st.asid_map, 0);
     for c in 0..st.active_asids.len() {
@@ -158,7 +163,7 @@ fn flush_context(w: &mut World, cpu: CpuId) {
     st.flush_pending.iter_mut().for_each(|p| *p = true);
     w.stats.asid_rollovers += 1;
     let f = Fields {
-        gen: w.arm.gen_of(w.arm.generation),
+        gen: w.arch_state.arm64.gen_of(w.arch_state.arm64.generation),
         ..Fields::default()
     };
     w.trace.instant(now, cpu, EventKind::AsidRollover, f);

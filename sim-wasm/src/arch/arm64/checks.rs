@@ -10,7 +10,7 @@
 //! I3 (no use of a translation older than a returned flush) is the shared check in
 //! `invariants.rs`, run on every TLB hit on both architectures.
 
-use super::NOTHING_CACHED;
+use super::state::NOTHING_CACHED;
 use crate::ids::{CpuId, MmId};
 use crate::machine::World;
 
@@ -19,7 +19,7 @@ use crate::machine::World;
 /// Property: if the mm's page tables were freed by a flush that returned (generation g), this
 /// CPU's walk caches for the mm were invalidated at or after g, or it never cached any.
 pub fn check_walk_caches(w: &mut World, cpu: CpuId) {
-    let ts = &w.cpus[cpu.index()].tlbstate;
+    let ts = &w.arch_state.arm64.loaded[cpu.index()];
     let (mm, lazy) = (ts.loaded_mm, ts.is_lazy);
     if mm == MmId::INIT_MM {
         return; // reserved TTBR0: nothing to walk
@@ -28,7 +28,7 @@ pub fn check_walk_caches(w: &mut World, cpu: CpuId) {
         return;
     };
     let freed = m.tables_freed_gen;
-    let synced = w.arm.walk_synced[cpu.index()]
+    let synced = w.arch_state.arm64.walk_synced[cpu.index()]
         .get(mm.0 as usize)
         .copied()
         .unwrap_or(NOTHING_CACHED);
@@ -59,11 +59,11 @@ pub fn check_in_flight_walks(w: &mut World, cpu: CpuId, mm: MmId, gen: u64) {
         if other == cpu {
             continue;
         }
-        let Some(walk) = w.arm.walk[c as usize] else {
+        let Some(walk) = w.arch_state.arm64.walk[c as usize] else {
             continue;
         };
         if walk.mm == mm && walk.until > now {
-            w.arm.walk[c as usize] = None;
+            w.arch_state.arm64.walk[c as usize] = None;
             w.violate(
                 "I16",
                 other,
@@ -87,13 +87,19 @@ pub fn check_in_flight_walks(w: &mut World, cpu: CpuId, mm: MmId, gen: u64) {
 pub fn check_skip_handshake(w: &mut World, cpu: CpuId, mm: MmId, decision: u8) {
     let now = w.now();
     let what = if decision == 0 { "no" } else { "a local-only" };
-    let count = w.arm.nr_active.get(mm.0 as usize).copied().unwrap_or(0);
+    let count = w
+        .arch_state
+        .arm64
+        .nr_active
+        .get(mm.0 as usize)
+        .copied()
+        .unwrap_or(0);
     for c in 0..w.cfg.cpus {
         let other = CpuId(c);
         if other == cpu {
             continue;
         }
-        let ts = &w.cpus[c as usize].tlbstate;
+        let ts = &w.arch_state.arm64.loaded[c as usize];
         if ts.loaded_mm == mm {
             let how = if ts.is_lazy {
                 "lazily, in a kernel thread,"
@@ -110,7 +116,7 @@ pub fn check_skip_handshake(w: &mut World, cpu: CpuId, mm: MmId, decision: u8) {
                     cpu.0, mm.0
                 ),
             );
-        } else if let Some(walk) = w.arm.walk[c as usize] {
+        } else if let Some(walk) = w.arch_state.arm64.walk[c as usize] {
             if walk.mm == mm && walk.until > now {
                 w.violate(
                     "I18",
@@ -129,7 +135,7 @@ pub fn check_skip_handshake(w: &mut World, cpu: CpuId, mm: MmId, decision: u8) {
 
 /// I17 on the fast path: a CPU that owes its post-rollover flush must have `active_asids` = 0.
 pub fn check_fast_path(w: &mut World, cpu: CpuId, mm: MmId) {
-    if w.arm.flush_pending[cpu.index()] {
+    if w.arch_state.arm64.flush_pending[cpu.index()] {
         w.violate(
             "I17",
             cpu,
@@ -145,7 +151,10 @@ pub fn check_fast_path(w: &mut World, cpu: CpuId, mm: MmId) {
 
 /// I17 after `check_and_switch_context`: the mm runs with a current-generation ASID.
 pub fn check_generation(w: &mut World, cpu: CpuId, mm: MmId, ctx: u64) {
-    let (have, want) = (w.arm.gen_of(ctx), w.arm.gen_of(w.arm.generation));
+    let (have, want) = (
+        w.arch_state.arm64.gen_of(ctx),
+        w.arch_state.arm64.gen_of(w.arch_state.arm64.generation),
+    );
     if have != want {
         w.violate(
             "I17",
@@ -163,7 +172,8 @@ pub fn check_generation(w: &mut World, cpu: CpuId, mm: MmId, ctx: u64) {
 /// I17 at allocation: no other mm holds the same context id (generation and ASID).
 pub fn check_unique(w: &mut World, cpu: CpuId, mm: MmId, id: u64) {
     let other = w
-        .arm
+        .arch_state
+        .arm64
         .ctx
         .iter()
         .enumerate()
@@ -178,8 +188,8 @@ pub fn check_unique(w: &mut World, cpu: CpuId, mm: MmId, id: u64) {
             format!(
                 "mm {} got ASID {} of generation {}, which mm {o} already holds",
                 mm.0,
-                id & w.arm.asid_mask(),
-                w.arm.gen_of(id)
+                id & w.arch_state.arm64.asid_mask(),
+                w.arch_state.arm64.gen_of(id)
             ),
         );
     }

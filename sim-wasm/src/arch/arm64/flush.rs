@@ -13,7 +13,8 @@
 //! With `skip_rule = mm_users` the RFC's test `mm_users <= 1 && current->mm == mm` replaces 1–2.
 
 use super::checks;
-use super::tlbi::{self, TlbiOp};
+use super::state::TlbiOp;
+use super::tlbi;
 use crate::config::SkipRule;
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
@@ -36,49 +37,8 @@ fn op_for(w: &World, pages: u32, freed_tables: bool) -> TlbiOp {
     }
 }
 
-/// `preempt_disable()` (`get_cpu()`): count + trace.
-pub fn preempt_disable(w: &mut World, cpu: CpuId, mm: MmId) {
-    let now = w.now();
-    let c = &mut w.cpus[cpu.index()];
-    c.preempt_count += 1;
-    let count = c.preempt_count;
-    let f = Fields {
-        mm,
-        arg: count as u64,
-        ..Fields::default()
-    };
-    w.trace.instant(now, cpu, EventKind::PreemptCountOp, f);
-    if count == 1 {
-        let row = w.trace.begin(now, cpu, EventKind::PreemptOff, f);
-        w.arm.preempt_row[cpu.index()] = Some((row, now));
-    }
-}
-
-/// `preempt_enable()` without the reschedule check (the caller reaches a preemption point
-/// next). Returns how long preemption was off if this closed the window.
-pub fn preempt_enable_no_resched(w: &mut World, cpu: CpuId) -> Option<Ns> {
-    let now = w.now();
-    let c = &mut w.cpus[cpu.index()];
-    if c.preempt_count == 0 {
-        return None;
-    }
-    c.preempt_count -= 1;
-    let count = c.preempt_count;
-    let f = Fields {
-        arg: count as u64,
-        ..Fields::default()
-    };
-    w.trace.instant(now, cpu, EventKind::PreemptCountOp, f);
-    if count > 0 {
-        return None;
-    }
-    let (row, start) = w.arm.preempt_row[cpu.index()].take()?;
-    w.trace.end(row, now);
-    Some(now.saturating_sub(start))
-}
-
 fn put_cpu(w: &mut World, cpu: CpuId) {
-    if let Some(d) = preempt_enable_no_resched(w, cpu) {
+    if let Some(d) = w.preempt_enable_no_resched(cpu) {
         w.stats.preempt_off.push(d as f64);
     }
 }
@@ -100,8 +60,14 @@ pub fn flush_stale_asid(w: &mut World, cpu: CpuId, mm: MmId, _asid: u16) -> Ns {
 /// `tlb_flush_check(mm, cpu)` for task `t`.
 fn tlb_flush_check(w: &mut World, t: TaskId, cpu: CpuId, mm: MmId) -> u8 {
     let c = cpu.index();
-    let runs_it = w.tasks[t.index()].mm == mm && w.arm.not_lazy[c];
-    let count = w.arm.nr_active.get(mm.0 as usize).copied().unwrap_or(0);
+    let runs_it = w.tasks[t.index()].mm == mm && w.arch_state.arm64.not_lazy[c];
+    let count = w
+        .arch_state
+        .arm64
+        .nr_active
+        .get(mm.0 as usize)
+        .copied()
+        .unwrap_or(0);
     let mark_others_stale = |w: &mut World, keep_own: bool| {
         let m = &mut w.mms[mm.0 as usize];
         for o in 0..w.cfg.cpus {
@@ -161,7 +127,7 @@ pub fn begin(w: &mut World, t: TaskId) {
     let gen = World::open_flush_range(&mut w.trace, m, &mut op, cpu, now).gen;
     let mut cost = 0;
     op.check = if w.cfg.design.broadcast_skip {
-        preempt_disable(w, cpu, mm);
+        w.preempt_disable(cpu, mm);
         let k = &w.cfg.costs.arm64;
         cost = k
             .preempt_op_ns
@@ -231,7 +197,7 @@ pub fn done(w: &mut World, t: TaskId) {
     }
     if let Some(r) = op.wait_row {
         w.trace.end(r, now);
-        w.arm.in_dsb[cpu.index()] = false;
+        w.arch_state.arm64.in_dsb[cpu.index()] = false;
     }
     w.flush_returned(&op);
     if op.freed_tables && op.check != TLB_FLUSH_BROADCAST {

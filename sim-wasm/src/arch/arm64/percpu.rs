@@ -6,9 +6,8 @@
 //! window where a wakeup cannot preempt. `raw_smp_processor_id()` needs no window; its cost
 //! depends on where the CPU number is read (`design.cpu_id`).
 
-use super::flush::{preempt_disable, preempt_enable_no_resched};
 use crate::config::{Config, CpuIdImpl};
-use crate::ids::{CpuId, Ns, TaskId};
+use crate::ids::{Ns, TaskId};
 use crate::machine::World;
 use crate::task::Cont;
 
@@ -26,19 +25,11 @@ pub fn cpu_id_cost(cfg: &Config, n: u64) -> Ns {
 /// One `this_cpu_inc()`: `preempt_disable`, address + RMW, `preempt_enable` at the step's end.
 pub fn this_cpu_inc(w: &mut World, t: TaskId) {
     let (cpu, mm) = (w.tasks[t.index()].cpu, w.tasks[t.index()].mm);
-    preempt_disable(w, cpu, mm);
+    w.preempt_disable(cpu, mm);
     let k = &w.cfg.costs.arm64;
     let cost = k
         .preempt_op_ns
         .saturating_mul(2)
         .saturating_add(k.percpu_rmw_ns);
     w.step(t, cost, false, Cont::PreemptEnableThenNext);
-}
-
-impl World {
-    /// `preempt_enable()`: closes the window and takes a pending reschedule.
-    pub fn preempt_enable(&mut self, cpu: CpuId) {
-        preempt_enable_no_resched(self, cpu);
-        self.check_resched(cpu);
-    }
 }

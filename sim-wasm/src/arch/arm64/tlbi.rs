@@ -7,56 +7,13 @@
 //! broadcasters — and each op costs every other running CPU `victim_ns` (the victim
 //! slowdown). The initiator's `DSB ISH` completes `dsb_ish_ns` after its last op was served.
 
-use super::NOTHING_CACHED;
+pub use super::state::TlbiOp;
+use super::state::{Job, NOTHING_CACHED};
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
 use crate::machine::{Ev, World, USER_BASE};
 use crate::task::{Cont, FlushPhase};
 use crate::trace::{Fields, Row};
-
-/// Which TLBI (local form; the broadcast form adds `IS`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TlbiOp {
-    /// By VA + ASID, leaf only: walk caches kept (no page tables freed).
-    Vale1,
-    /// By VA + ASID, all levels: also the walk-cache entries for that VA.
-    Vae1,
-    /// Every entry of one ASID (`flush_tlb_mm`, ranges ≥ `MAX_DVM_OPS`).
-    Aside1,
-    /// Everything at EL1 (the post-rollover local flush).
-    Vmalle1,
-}
-
-impl TlbiOp {
-    /// Ops the CPU issues for `pages` pages.
-    pub fn ops(self, pages: u32) -> u64 {
-        match self {
-            TlbiOp::Vale1 | TlbiOp::Vae1 => pages.max(1) as u64,
-            _ => 1,
-        }
-    }
-
-    /// The `arg` of a `LocalTlbi` row.
-    fn code(self) -> u64 {
-        match self {
-            TlbiOp::Vale1 | TlbiOp::Vae1 => 0,
-            TlbiOp::Aside1 => 1,
-            TlbiOp::Vmalle1 => 2,
-        }
-    }
-}
-
-/// One broadcast on the interconnect.
-#[derive(Clone, Copy, Debug)]
-pub struct Job {
-    pub cpu: CpuId,
-    pub mm: MmId,
-    pub asid: u16,
-    pub op: TlbiOp,
-    pub start: u32,
-    pub pages: u32,
-    pub row: Row,
-}
 
 /// Performs `op` on `cpu`'s TLB (and walk caches) right now.
 pub fn apply(w: &mut World, cpu: CpuId, mm: MmId, asid: u16, op: TlbiOp, start: u32, pages: u32) {
@@ -72,7 +29,7 @@ pub fn apply(w: &mut World, cpu: CpuId, mm: MmId, asid: u16, op: TlbiOp, start: 
         TlbiOp::Vmalle1 => tlb.flush_all(),
     }
     // Walk caches: every form but the leaf-only one drops the mm's intermediate entries.
-    let synced = &mut w.arm.walk_synced[c];
+    let synced = &mut w.arch_state.arm64.walk_synced[c];
     match op {
         TlbiOp::Vale1 => {}
         TlbiOp::Vae1 | TlbiOp::Aside1 => {
@@ -104,11 +61,11 @@ pub fn local(
     parent: Option<Row>,
 ) -> Ns {
     let now = w.now();
-    let asid = w.cpus[cpu.index()].tlbstate.loaded_mm_asid;
+    let asid = w.arch_state.arm64.loaded[cpu.index()].loaded_mm_asid;
     let asid = if op == TlbiOp::Vmalle1 {
         asid
     } else {
-        super::asid_of(w, mm).unwrap_or(asid)
+        w.arch_state.arm64.asid_of(mm).unwrap_or(asid)
     };
     let k = &w.cfg.costs.arm64;
     let per_op = if op == TlbiOp::Vmalle1 {
@@ -147,14 +104,14 @@ pub fn broadcast(
     parent: Row,
 ) -> Row {
     let now = w.now();
-    let asid = super::asid_of(w, mm).unwrap_or(0);
+    let asid = w.arch_state.arm64.asid_of(mm).unwrap_or(0);
     let k = &w.cfg.costs.arm64;
     let ops = op.ops(pages);
     let issue = now.saturating_add(k.dsb_ishst_ns);
-    let served_from = issue.max(w.arm.free_at);
+    let served_from = issue.max(w.arch_state.arm64.free_at);
     let served_until = served_from.saturating_add(ops.saturating_mul(k.dvm_op_ns));
     let dsb_done = served_until.saturating_add(k.dsb_ish_ns);
-    w.arm.free_at = served_until;
+    w.arch_state.arm64.free_at = served_until;
     let f = Fields {
         mm,
         asid,
@@ -177,7 +134,7 @@ pub fn broadcast(
         w.trace
             .span(now, dur, cpu, EventKind::InterconnectQueued, q);
     }
-    w.arm.in_dsb[cpu.index()] = true;
+    w.arch_state.arm64.in_dsb[cpu.index()] = true;
     let job = Job {
         cpu,
         mm,
@@ -187,14 +144,14 @@ pub fn broadcast(
         pages,
         row,
     };
-    let id = match w.arm.free_jobs.pop() {
+    let id = match w.arch_state.arm64.free_jobs.pop() {
         Some(i) => {
-            w.arm.jobs[i as usize] = job;
+            w.arch_state.arm64.jobs[i as usize] = job;
             i
         }
         None => {
-            w.arm.jobs.push(job);
-            (w.arm.jobs.len() - 1) as u32
+            w.arch_state.arm64.jobs.push(job);
+            (w.arch_state.arm64.jobs.len() - 1) as u32
         }
     };
     w.queue.at(served_from, Ev::arch_timer(cpu.0, id));
@@ -211,10 +168,10 @@ pub fn broadcast(
 /// every other CPU running a task loses `victim_ns` per op.
 pub fn service(w: &mut World, id: u32) {
     let now = w.now();
-    let Some(job) = w.arm.jobs.get(id as usize).copied() else {
+    let Some(job) = w.arch_state.arm64.jobs.get(id as usize).copied() else {
         return;
     };
-    w.arm.free_jobs.push(id);
+    w.arch_state.arm64.free_jobs.push(id);
     // One event that invalidates on every PE: the event budget counts each PE's ops.
     w.work = w
         .work
@@ -226,7 +183,7 @@ pub fn service(w: &mut World, id: u32) {
     for c in 0..w.cfg.cpus {
         let cpu = CpuId(c);
         apply(w, cpu, job.mm, job.asid, job.op, job.start, job.pages);
-        if cpu == job.cpu || w.arm.in_dsb[cpu.index()] || stall == 0 {
+        if cpu == job.cpu || w.arch_state.arm64.in_dsb[cpu.index()] || stall == 0 {
             continue;
         }
         let busy = w.cpus[cpu.index()]

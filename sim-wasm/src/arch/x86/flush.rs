@@ -1,0 +1,408 @@
+//! TLB flushes on x86 (`arch/x86/mm/tlb.c`, kernel-mechanics.md §2.4–§2.7), as the phases
+//! of the initiating task:
+//!
+//! * `flush_tlb_mm_range` (§2.4) in both the pre-2026 (pinned for the whole flush) and the 2026
+//!   form (preemptible after dispatch and the local flush), with the descriptor
+//!   (`get_flush_tlb_info`) per CPU or on the stack;
+//! * `native_flush_tlb_multi` / `should_flush_tlb` (§2.5) choose the targets, and the dispatch
+//!   and wait of `smp_call_function_many_cond` (§2.6) send them, with the wait mask per CPU or
+//!   per task;
+//! * `flush_tlb_func` (§2.7), locally and in each target's IPI handler: cpumask trimming, lazy
+//!   → `init_mm`, the gen checks, and the full-vs-partial rule with the ceiling and the "+1"
+//!   rule.
+
+use super::checks;
+use super::state::NR_DYN_ASIDS;
+use super::switch_mm::{switch_mm_irqs_off, tlb_tag};
+use crate::config::{FlushInfo, Preempt, WaitMask};
+use crate::events::EventKind;
+use crate::ids::{CpuId, DescId, MmId, Ns, TaskId};
+use crate::ipi::FlushTlbInfo;
+use crate::machine::{World, USER_BASE};
+use crate::task::{Cont, FlushOp, FlushPhase};
+use crate::trace::{Fields, Row};
+
+/// What `flush_tlb_func` did (the `arg` of its `FlushTlbFunc` span).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FuncResult {
+    /// Already up to date (gen checks).
+    Nothing = 0,
+    Partial = 1,
+    Full = 2,
+    /// `f->mm` is not loaded here: cleared this CPU from `mm_cpumask(f->mm)`.
+    CpumaskCleared = 3,
+    /// Lazy CPU: switched to `init_mm` instead of flushing.
+    LeftLazy = 4,
+}
+
+/// Trims cpumasks at most once per second per mm (`should_trim_cpumask`).
+const TRIM_PERIOD_NS: Ns = 1_000_000_000;
+
+/// `should_flush_tlb(cpu, info)`, evaluated by the initiator for each remote CPU.
+fn should_flush_tlb(w: &World, cpu: CpuId, info: &FlushTlbInfo) -> bool {
+    let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
+    if ts.is_lazy {
+        return false;
+    }
+    if info.mm == MmId::INIT_MM || ts.loaded_mm == info.mm {
+        return true;
+    }
+    info.trim_cpumask
+}
+
+/// `flush_tlb_func(info)` on `cpu`: applies its effects now and returns (cost, span row).
+pub fn flush_tlb_func(
+    w: &mut World,
+    cpu: CpuId,
+    desc: DescId,
+    local: bool,
+    parent: Row,
+) -> (Ns, Row) {
+    let now = w.now();
+    let f = w.descs.get(desc as usize).copied().unwrap_or_default();
+    let costs = &w.cfg.costs;
+    let mut cost = costs.flush_func_ns;
+    if !local {
+        // The target pulls the descriptor's cache lines from the initiator.
+        cost = cost.saturating_add(w.desc_lines.saturating_mul(costs.cacheline_transfer_ns));
+    }
+    let (invlpg, full_ns) = (costs.invlpg_ns, costs.full_flush_ns);
+    let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
+    let (loaded, asid, lazy) = (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy);
+    let result = if f.mm != MmId::INIT_MM && f.mm != loaded {
+        // This CPU only lingered in the lazily maintained cpumask.
+        if let Some(m) = w.mms.get_mut(f.mm.0 as usize) {
+            m.cpumask.clear(cpu);
+        }
+        let fl = Fields {
+            mm: f.mm,
+            parent: Some(parent),
+            ..Fields::default()
+        };
+        w.trace.instant(now, cpu, EventKind::CpumaskCleared, fl);
+        FuncResult::CpumaskCleared
+    } else if loaded == MmId::INIT_MM {
+        FuncResult::Nothing
+    } else if lazy {
+        // Cheaper than a flush, and stops speculative walks of freed page tables (R6).
+        cost = cost.saturating_add(switch_mm_irqs_off(w, cpu, MmId::INIT_MM));
+        FuncResult::LeftLazy
+    } else {
+        let slot = w.arch_state.x86.cpu_tlbstate[cpu.index()].ctxs[asid as usize % NR_DYN_ASIDS];
+        let local_gen = slot.tlb_gen;
+        let mm_gen = w.mms[loaded.0 as usize].tlb_gen;
+        // Already covered by an earlier flush (`mm_tlb_gen` deliberately not read), or a
+        // concurrent flush already caught us up.
+        let covered = f.new_tlb_gen != 0 && f.new_tlb_gen <= local_gen;
+        if covered || local_gen == mm_gen {
+            FuncResult::Nothing
+        } else {
+            let plus_one = !w.cfg.design.plus_one_rule
+                || (f.new_tlb_gen == local_gen + 1 && f.new_tlb_gen == mm_gen);
+            let tag = tlb_tag(w, cpu);
+            let partial = !f.full && plus_one;
+            if partial {
+                checks::check_ceiling(w, cpu, f.mm, f.pages);
+                checks::check_slot_advance(w, cpu, loaded, local_gen, mm_gen, f.start, f.pages);
+                let tlb = &mut w.cpus[cpu.index()].tlb;
+                for vpn in f.start..f.start.saturating_add(f.pages) {
+                    tlb.invalidate_page(tag, vpn);
+                }
+                cost = cost.saturating_add(invlpg.saturating_mul(f.pages as u64));
+                w.stats.partial_flushes += 1;
+            } else {
+                w.cpus[cpu.index()].tlb.flush_tag(tag);
+                cost = cost.saturating_add(full_ns);
+                w.stats.full_flushes += 1;
+            }
+            let ts = &mut w.arch_state.x86.cpu_tlbstate[cpu.index()];
+            ts.ctxs[asid as usize % NR_DYN_ASIDS].tlb_gen = mm_gen;
+            if partial {
+                FuncResult::Partial
+            } else {
+                FuncResult::Full
+            }
+        }
+    };
+    let fl = Fields {
+        mm: f.mm,
+        asid,
+        gen: f.new_tlb_gen,
+        addr: USER_BASE + f.start as u64 * 4096,
+        arg: result as u64,
+        parent: Some(parent),
+    };
+    let row = w.trace.span(now, cost, cpu, EventKind::FlushTlbFunc, fl);
+    (cost, row)
+}
+
+fn flush_op(w: &mut World, t: TaskId) -> Option<&mut FlushOp> {
+    w.tasks[t.index()].flush.as_mut()
+}
+
+/// `put_cpu()` of the flush: ends its preemption-off span.
+fn put_cpu(w: &mut World, t: TaskId) {
+    let now = w.now();
+    let Some(op) = flush_op(w, t) else {
+        return;
+    };
+    let (cpu, row, start) = (op.cpu, op.poff_row.take(), op.poff_start);
+    if let Some(r) = row {
+        w.trace.end(r, now);
+        w.stats.preempt_off.push(now.saturating_sub(start) as f64);
+        let c = &mut w.cpus[cpu.index()];
+        c.preempt_count = c.preempt_count.saturating_sub(1);
+    }
+}
+
+/// `flush_tlb_mm_range()` begins: `get_cpu()`, the PTE change and `inc_mm_tlb_gen()`,
+/// `get_flush_tlb_info()`, and `flush_tlb_multi()`'s choice of targets; then the dispatch.
+pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
+    let now = w.now();
+    let Some(mut op) = w.tasks[t.index()].flush.take() else {
+        return w.step(t, 0, true, Cont::NextOp);
+    };
+    let cpu = w.tasks[t.index()].cpu;
+    let mm = op.mm;
+    // get_cpu()
+    w.cpus[cpu.index()].preempt_count += 1;
+    op.cpu = cpu;
+    op.started = now;
+    op.poff_start = now;
+    let pf = Fields {
+        mm,
+        ..Fields::default()
+    };
+    op.poff_row = Some(w.trace.begin(now, cpu, EventKind::PreemptOff, pf));
+    // init_flush_tlb_info(): ranges above the ceiling become full flushes.
+    let ceiling = w.cfg.design.ceiling;
+    let full = ceiling == 0 || op.pages > ceiling;
+    let ff = World::open_flush_range(&mut w.trace, &mut w.mms[mm.0 as usize], &mut op, cpu, now);
+    let gen = ff.gen;
+    let gf = Fields {
+        parent: Some(op.flush_row),
+        ..ff
+    };
+    w.trace.instant(now, cpu, EventKind::TlbGenIncremented, gf);
+    // get_flush_tlb_info(): the per-CPU slot or this task's stack frame.
+    let desc = match w.cfg.design.flush_info {
+        FlushInfo::PerCpu => cpu.0 as DescId,
+        FlushInfo::Stack | FlushInfo::StackUnaligned => w.cfg.cpus as DescId + t.0,
+    };
+    checks::check_descriptor_get(w, desc, t, cpu);
+    // flush_tlb_multi() is taken when another CPU is in the cpumask; only then is
+    // should_trim_cpumask() asked (at most once per second per mm).
+    let mut members = std::mem::take(&mut op.targets);
+    members.clear();
+    w.mms[mm.0 as usize].cpumask.collect_into(&mut members);
+    let others = members.iter().any(|&c| c != cpu.0);
+    let m = &mut w.mms[mm.0 as usize];
+    let trim = others && now >= m.next_trim;
+    if trim {
+        m.next_trim = now.saturating_add(TRIM_PERIOD_NS);
+    }
+    let info = FlushTlbInfo {
+        mm,
+        start: op.start,
+        pages: op.pages,
+        full,
+        new_tlb_gen: gen,
+        initiating_cpu: cpu,
+        freed_tables: op.freed_tables,
+        trim_cpumask: trim,
+        owner: Some(t),
+    };
+    if let Some(d) = w.descs.get_mut(desc as usize) {
+        *d = info;
+    }
+    op.desc = desc;
+    // flush_tlb_multi(): who gets an IPI.
+    checks::check_cpumask_covers_loaded(w, cpu, mm, &members);
+    let everyone = op.freed_tables && w.cfg.design.lazy_freed_tables_ipi;
+    members.retain(|&c| c != cpu.0 && (everyone || should_flush_tlb(w, CpuId(c), &info)));
+    op.targets = members;
+    op.next_target = 0;
+    op.cursor = -1;
+    if others {
+        match w.cfg.design.wait_mask {
+            WaitMask::PerCpu => {
+                checks::check_wait_mask_write(w, cpu, t);
+                let cfd = &mut w.cfd[cpu.index()];
+                cfd.mask.clear();
+                cfd.mask.extend_from_slice(&op.targets);
+                cfd.mask_user = Some(t);
+            }
+            WaitMask::Task => {
+                let task = &mut w.tasks[t.index()];
+                task.ipi_mask.clear();
+                task.ipi_mask.extend_from_slice(&op.targets);
+            }
+        }
+    }
+    w.tasks[t.index()].flush = Some(op);
+    smp_call_function_many_cond(w, t);
+}
+
+/// `smp_call_function_many_cond()`'s dispatch: `csd_lock` + `llist_add` + IPI, one target
+/// per step; then the local `flush_tlb_func` (`SCF_RUN_LOCAL`).
+pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
+    let now = w.now();
+    let cpus = w.cfg.cpus;
+    let Some(op) = flush_op(w, t) else {
+        return;
+    };
+    let (sender, desc, flush_row, mm, gen) = (op.cpu, op.desc, op.flush_row, op.mm, op.new_tlb_gen);
+    if let Some(&target) = op.targets.get(op.next_target) {
+        let target = CpuId(target);
+        let csd = w.cfd[sender.index()].csd(target, cpus);
+        if csd.locked {
+            // The previous request from this CPU to the target is still running.
+            w.spin_wait(t, false, Cont::Flush(FlushPhase::Dispatch));
+            let epoch = w.tasks[t.index()].epoch;
+            w.cfd[sender.index()]
+                .csd(target, cpus)
+                .waiters
+                .push((t, epoch));
+            return;
+        }
+        csd.locked = true;
+        csd.info = desc;
+        if let Some(op) = flush_op(w, t) {
+            op.next_target += 1;
+        }
+        let costs = &w.cfg.costs;
+        let need_ipi = w.cpus[target.index()].call_queue.is_empty();
+        let mut cost = costs.csd_queue_ns;
+        let sent = if need_ipi {
+            cost = cost.saturating_add(costs.ipi_send_ns);
+            let arrive = cost.saturating_add(costs.ipi_delivery_ns);
+            let f = Fields {
+                mm,
+                gen,
+                arg: target.0 as u64,
+                parent: Some(flush_row),
+                ..Fields::default()
+            };
+            let row = w.trace.instant(now, sender, EventKind::IpiSent, f);
+            w.stats.ipis += 1;
+            w.queue
+                .after(arrive, crate::machine::Ev::ipi_arrive(target.0, row));
+            row
+        } else {
+            flush_row
+        };
+        w.enqueue_request(target, sender, sent);
+        w.step(t, cost, false, Cont::Flush(FlushPhase::Dispatch));
+        return;
+    }
+    // SCF_RUN_LOCAL: after the IPIs are out, so local and remote flushes overlap.
+    let info = w.descs.get(desc as usize).copied().unwrap_or_default();
+    let in_mask = w.mms[mm.0 as usize].cpumask.contains(sender);
+    if in_mask && should_flush_tlb(w, sender, &info) {
+        w.cli(sender);
+        let (cost, _) = flush_tlb_func(w, sender, desc, true, flush_row);
+        w.step(t, cost, false, Cont::Flush(FlushPhase::LocalDone));
+    } else {
+        local_flush_done(w, t, false);
+    }
+}
+
+/// The local flush is done: interrupts back on; with remote targets, the wait begins (after
+/// `put_cpu()` in the 2026 form).
+pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
+    let now = w.now();
+    let Some(op) = flush_op(w, t) else {
+        return;
+    };
+    let (cpu, remote, flush_row, mm) = (op.cpu, !op.targets.is_empty(), op.flush_row, op.mm);
+    if irqs_were_off {
+        w.sti(cpu);
+    }
+    if !remote {
+        return flush_tlb_mm_range_done(w, t);
+    }
+    if w.cfg.design.preempt == Preempt::PreemptibleWait {
+        // 2026: put_cpu() once the requests are queued and the local call has run.
+        put_cpu(w, t);
+    }
+    let f = Fields {
+        mm,
+        parent: Some(flush_row),
+        ..Fields::default()
+    };
+    let row = w.trace.begin(now, cpu, EventKind::IpiWait, f);
+    if let Some(op) = flush_op(w, t) {
+        op.wait_row = Some(row);
+    }
+    csd_lock_wait(w, t);
+}
+
+/// `for_each_cpu(cpu, mask) csd_lock_wait(per_cpu_ptr(cfd->csd, cpu))`: the mask is read
+/// afresh at each step (it may be the shared per-CPU one), the csds are those of the CPU
+/// the flush was dispatched from.
+pub fn csd_lock_wait(w: &mut World, t: TaskId) {
+    let preemptible = w.cfg.design.preempt == Preempt::PreemptibleWait;
+    let per_cpu_mask = w.cfg.design.wait_mask == WaitMask::PerCpu;
+    loop {
+        let Some(op) = w.tasks[t.index()].flush.as_ref() else {
+            return;
+        };
+        let (sender, cursor) = (op.cpu, op.cursor);
+        let mask = if per_cpu_mask {
+            &w.cfd[sender.index()].mask
+        } else {
+            &w.tasks[t.index()].ipi_mask
+        };
+        let i = mask.partition_point(|&c| (c as i32) <= cursor);
+        let Some(&next) = mask.get(i) else {
+            return flush_tlb_mm_range_done(w, t);
+        };
+        if w.cfd[sender.index()].is_locked(CpuId(next)) {
+            w.spin_wait(t, preemptible, Cont::Flush(FlushPhase::Wait));
+            let epoch = w.tasks[t.index()].epoch;
+            let cpus = w.cfg.cpus;
+            w.cfd[sender.index()]
+                .csd(CpuId(next), cpus)
+                .waiters
+                .push((t, epoch));
+            return;
+        }
+        if let Some(op) = flush_op(w, t) {
+            op.cursor = next as i32;
+        }
+    }
+}
+
+/// Every target acknowledged: `put_flush_tlb_info()`, `put_cpu()`, and
+/// `flush_tlb_mm_range()` returns.
+pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
+    let now = w.now();
+    let Some(op) = w.tasks[t.index()].flush.take() else {
+        return w.step(t, 0, true, Cont::NextOp);
+    };
+    if let Some(r) = op.wait_row {
+        w.trace.end(r, now);
+    }
+    let cfd = &mut w.cfd[op.cpu.index()];
+    if cfd.mask_user == Some(t) {
+        cfd.mask_user = None;
+    }
+    // put_flush_tlb_info()
+    if let Some(d) = w.descs.get_mut(op.desc as usize) {
+        if d.owner == Some(t) {
+            d.owner = None;
+        }
+    }
+    w.tasks[t.index()].flush = Some(op);
+    put_cpu(w, t);
+    let Some(op) = w.tasks[t.index()].flush.take() else {
+        return;
+    };
+    w.flush_returned(&op);
+    // Keep the allocation of the target list for the task's next flush.
+    let mut targets = op.targets;
+    targets.clear();
+    w.tasks[t.index()].ipi_mask.clear();
+    w.scratch_targets = targets;
+    w.step(t, 0, true, Cont::NextOp);
+}

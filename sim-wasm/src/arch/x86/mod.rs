@@ -1,0 +1,121 @@
+//! x86: PCID slots, lazy TLB and IPI shootdowns, after `arch/x86/mm/tlb.c` as described in
+//! kernel-mechanics.md §2.1–§2.7.
+//!
+//! File organisation (each mirrors the kernel's functions of the same names):
+//! * `mod.rs` (this file): the [`Arch`] protocol, delegating to the files below.
+//! * `state.rs`: per-CPU `cpu_tlbstate` (loaded mm, PCID slots with their generations, lazy).
+//! * `switch_mm.rs`: `switch_mm_irqs_off`, `choose_new_asid`, `enter_lazy_tlb`.
+//! * `flush.rs`: `flush_tlb_mm_range`, `should_flush_tlb`, the IPI dispatch and wait of
+//!   `smp_call_function_many_cond`, and `flush_tlb_func`.
+//! * `checks.rs`: the x86 invariants I1, I2, I4, I5, I7, I8, I13.
+
+pub mod checks;
+pub mod flush;
+pub mod state;
+pub mod switch_mm;
+
+use self::state::X86State;
+use crate::ids::{CpuId, MmId, Ns, TaskId};
+use crate::machine::{Arch, World};
+use crate::snapshot::Slot;
+use crate::task::{Cont, FlushOp, FlushPhase};
+use crate::trace::Row;
+
+pub struct X86;
+
+impl Arch for X86 {
+    fn name(&self) -> &'static str {
+        "x86"
+    }
+
+    fn init_state(&self, w: &mut World) {
+        w.arch_state.x86 = X86State::new(w.cfg.cpus);
+    }
+
+    fn tlb_tag(&self, w: &World, cpu: CpuId) -> u16 {
+        switch_mm::tlb_tag(w, cpu)
+    }
+
+    fn switch_mm(&self, w: &mut World, cpu: CpuId, next: MmId) -> Ns {
+        // A switch to a user task (not `flush_tlb_func` leaving lazy mode for `init_mm`) runs
+        // the kernel's syscall, wakeup and scheduler paths first: their global translations.
+        let kernel = if next == MmId::INIT_MM {
+            0
+        } else {
+            w.touch_kernel(cpu)
+        };
+        kernel.saturating_add(switch_mm::switch_mm_irqs_off(w, cpu, next))
+    }
+
+    fn enter_lazy_tlb(&self, w: &mut World, cpu: CpuId) {
+        switch_mm::enter_lazy_tlb(w, cpu);
+    }
+
+    fn prepare_flush(&self, w: &mut World, t: TaskId, page: u32, n: u32, freed_tables: bool) {
+        let task = &w.tasks[t.index()];
+        let targets = std::mem::take(&mut w.scratch_targets);
+        let op = FlushOp::new(task.mm, task.cpu, page, n, freed_tables, targets);
+        w.tasks[t.index()].flush = Some(op);
+    }
+
+    fn flush_step(&self, w: &mut World, t: TaskId, phase: FlushPhase) {
+        match phase {
+            FlushPhase::Begin => flush::flush_tlb_mm_range(w, t),
+            FlushPhase::Dispatch => flush::smp_call_function_many_cond(w, t),
+            FlushPhase::LocalDone => flush::local_flush_done(w, t, true),
+            FlushPhase::Wait => flush::csd_lock_wait(w, t),
+        }
+    }
+
+    fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> (Ns, Row) {
+        let cpus = w.cfg.cpus;
+        let desc = w.cfd[sender.index()].csd(cpu, cpus).info;
+        flush::flush_tlb_func(w, cpu, desc, false, handler)
+    }
+
+    fn speculative_walk(&self, w: &mut World, cpu: CpuId) {
+        checks::check_speculative_walk(w, cpu);
+    }
+
+    fn tag_alias_invariant(&self) -> (&'static str, &'static str) {
+        ("I1", "PCID slot aliasing")
+    }
+
+    fn check_stale_hit(&self, w: &mut World, cpu: CpuId, mm: MmId, vpn: u32, version: u32) -> bool {
+        checks::check_slot_freshness(w, cpu, mm, vpn, version)
+    }
+
+    /// x86 scenarios reject the `cpuid` op (`scenario/tasks.rs`): the per-CPU access the model
+    /// measures is arm64's. `%gs`-relative, it would cost no more than the instruction.
+    fn smp_processor_id_cost(&self, _w: &World, _n: u64) -> Ns {
+        0
+    }
+
+    /// x86 scenarios reject the `this_cpu_inc` op (`scenario/tasks.rs`). On x86 it is one
+    /// `%gs`-relative instruction, which needs no preemption window.
+    fn this_cpu_inc(&self, w: &mut World, t: TaskId) {
+        w.step(t, 0, true, Cont::NextOp);
+    }
+
+    fn loaded(&self, w: &World, cpu: CpuId) -> (MmId, u16, bool) {
+        let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
+        (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy)
+    }
+
+    fn tag_slots(&self, w: &World, cpu: CpuId) -> Vec<Slot> {
+        let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
+        ts.ctxs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Slot {
+                slot: i as u16,
+                mm: w
+                    .mms
+                    .iter()
+                    .find(|m| m.ctx_id == s.ctx_id && s.ctx_id != 0)
+                    .map(|m| m.id.0),
+                tlb_gen: s.tlb_gen,
+            })
+            .collect()
+    }
+}

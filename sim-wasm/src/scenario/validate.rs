@@ -1,0 +1,286 @@
+//! The scenario's settings into a [`Config`]: every bound, choice and default comes from the
+//! setting's declaration in `vocabulary`; what is checked here is only what relates settings
+//! to each other (the preset's architecture, the TLB geometry, CPUs left for the workload).
+//! Fields are read in a fixed order, so the first error is always the same one.
+
+use toml::{Table, Value};
+
+use super::file::ScenarioFile;
+use super::steps::validate_step;
+use super::tasks::validate_task;
+use crate::budget;
+use crate::config::{
+    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, SkipRule,
+    TlbIndex, WaitMask, WorkOp, Workload,
+};
+use crate::error::SimError;
+use crate::ids::CpuId;
+use crate::presets;
+use crate::scenario::vocabulary::{self as v, int_in, one_of};
+
+/// The `section.field` paths of the settings a scenario table gives.
+pub(super) fn given_settings(table: &Table) -> Vec<String> {
+    let mut given = Vec::new();
+    for (section, fields) in table {
+        if let Value::Table(fields) = fields {
+            given.extend(fields.keys().map(|f| format!("{section}.{f}")));
+        }
+    }
+    given
+}
+
+/// Toggles of the other architecture are errors naming the field and the arch, so a setting
+/// never silently does nothing.
+fn check_arch_fields(arch: Arch, given: &[String]) -> Result<(), SimError> {
+    let other = match arch {
+        Arch::X86 => Arch::Arm64,
+        Arch::Arm64 => Arch::X86,
+    };
+    match v::only_on(other).find(|s| given.contains(&s.path())) {
+        Some(s) => Err(SimError::new(
+            s.path(),
+            format!(
+                "not used on {} (it is a toggle of the {} model)",
+                arch.name(),
+                other.name()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimError> {
+    let arch = v::ARCH.choice(f.arch.as_deref(), Arch::ALL)?;
+    check_arch_fields(arch, given)?;
+    let m = f.machine;
+    let preset_id = m.preset.as_deref().unwrap_or(presets::default_for(arch));
+    let preset = presets::by_id(preset_id)
+        .ok_or_else(|| one_of(&v::PRESET.path(), preset_id, &presets::IDS))?;
+    if preset.arch != arch {
+        return Err(SimError::new(
+            v::PRESET.path(),
+            format!(
+                "`{preset_id}` is an {} machine but the scenario's arch is {}",
+                preset.arch.name(),
+                arch.name()
+            ),
+        ));
+    }
+    let cpus = v::CPUS.int_or(m.cpus, preset.cpus as i64)? as u16;
+    let tlb_entries = v::TLB_ENTRIES.int_or(m.tlb_entries, preset.tlb_entries as i64)? as u32;
+    let tlb_ways =
+        v::TLB_WAYS.int_upto(m.tlb_ways, preset.tlb_ways as i64, tlb_entries as i64)? as u32;
+    let tlb_index = match m.tlb_index.as_deref() {
+        None => preset.tlb_index,
+        Some(name) => v::TLB_INDEX.choice(Some(name), TlbIndex::ALL)?,
+    };
+    if tlb_index == TlbIndex::Xor7 && tlb_entries / tlb_ways != 128 {
+        return Err(SimError::new(
+            v::TLB_INDEX.path(),
+            format!(
+                "xor7 indexes 128 sets, but {tlb_entries} entries / {tlb_ways} ways make {} \
+                 (use tlb_index = \"hash\" for another geometry)",
+                tlb_entries / tlb_ways
+            ),
+        ));
+    }
+    let cacheline_bytes = v::CACHELINE_BYTES.int(m.cacheline_bytes)? as u32;
+    // Keep every CPU's TLB within memory a browser tab can afford (4 M entries ≈ 64 MB).
+    if cpus as u64 * tlb_entries as u64 > 4 << 20 {
+        return Err(SimError::new(
+            v::TLB_ENTRIES.path(),
+            format!("{cpus} CPUs × {tlb_entries} entries is too large (at most 4194304 in total)"),
+        ));
+    }
+
+    let d = f.design;
+    let design = Design {
+        flush_info: v::FLUSH_INFO.choice(d.flush_info.as_deref(), FlushInfo::ALL)?,
+        preempt: v::PREEMPT.choice(d.preempt.as_deref(), Preempt::ALL)?,
+        pcid: v::PCID.on_off(d.pcid.as_ref())?,
+        wait_mask: v::WAIT_MASK.choice(d.wait_mask.as_deref(), WaitMask::ALL)?,
+        plus_one_rule: v::PLUS_ONE_RULE.on_off(d.plus_one_rule.as_ref())?,
+        lazy_freed_tables_ipi: v::LAZY_FREED_TABLES
+            .choice(d.lazy_freed_tables.as_deref(), &[true, false])?,
+        ceiling: v::CEILING.int(d.ceiling)? as u32,
+        broadcast_skip: v::BROADCAST_SKIP.on_off(d.broadcast_skip.as_ref())?,
+        dsb_before_dec: v::DSB_BEFORE_DEC.on_off(d.dsb_before_dec.as_ref())?,
+        skip_rule: v::SKIP_RULE.choice(d.skip_rule.as_deref(), SkipRule::ALL)?,
+        cpu_id: v::CPU_ID.choice(d.cpu_id.as_deref(), CpuIdImpl::ALL)?,
+        max_dvm_ops: v::MAX_DVM_OPS.int(d.max_dvm_ops)? as u32,
+    };
+    let asid_bits = v::ASID_BITS.int(m.asid_bits)? as u8;
+    if arch == Arch::Arm64 && (1i64 << asid_bits) - 1 < cpus as i64 + 2 {
+        return Err(SimError::new(
+            v::ASID_BITS.path(),
+            format!(
+                "{asid_bits} bits give {} ASIDs; the allocator needs at least cpus + 2 = {} \
+                 (one reserved per CPU at rollover, plus one to allocate)",
+                (1i64 << asid_bits) - 1,
+                cpus as i64 + 2
+            ),
+        ));
+    }
+
+    let tasks_given = !f.tasks.is_empty();
+    let w = f.workload;
+    let initiator = v::INITIATOR.int_upto(w.initiator, 0, cpus as i64 - 1)? as u16;
+    let free_after_initiator = cpus as i64 - initiator as i64;
+    let threads_default = if tasks_given { 0 } else { 1 };
+    let threads = v::THREADS.int_upto(w.threads, threads_default, free_after_initiator)? as u16;
+    let free_after_threads = free_after_initiator - threads as i64;
+    let lazy_cpus = v::LAZY_CPUS.int_upto(w.lazy_cpus, 0, free_after_threads)? as u16;
+    let free = free_after_threads - lazy_cpus as i64;
+    let busy_default = if tasks_given || threads == 0 { 0 } else { free };
+    let busy_threads = v::BUSY_THREADS.int_upto(w.busy_threads, busy_default, free)? as u16;
+    let probability = v::IRQS_OFF_PROBABILITY.float(w.irqs_off_probability)?;
+    let pages = v::PAGES.int(w.pages)? as u32;
+    let irqs_off_max_ns = v::IRQS_OFF_MAX_NS.int(w.irqs_off_max_ns)?;
+    let needed_pages = (threads as i64).max(1) * pages as i64;
+    let freed_tables = v::FREED_TABLES.on_off(w.freed_tables.as_ref())?;
+    let workload = Workload {
+        threads,
+        busy_threads,
+        lazy_cpus,
+        flushes: v::FLUSHES.int(w.flushes)? as u32,
+        pages,
+        initiator: CpuId(initiator),
+        period_ns: v::PERIOD_NS.int(w.period_ns)? as u64,
+        freed_tables,
+        irqs_off_probability: probability,
+        irqs_off_gap_ns: v::IRQS_OFF_GAP_NS.int(w.irqs_off_gap_ns)? as u64,
+        irqs_off_dist: v::IRQS_OFF_DIST.choice(w.irqs_off_dist.as_deref(), Dist::ALL)?,
+        irqs_off_mean_ns: v::IRQS_OFF_MEAN_NS.int_or(w.irqs_off_mean_ns, irqs_off_max_ns / 4)?
+            as u64,
+        irqs_off_max_ns: irqs_off_max_ns as u64,
+        wakeup_period_ns: v::WAKEUP_PERIOD_NS.int(w.wakeup_period_ns)? as u64,
+        wakeup_cpu: CpuId(
+            v::WAKEUP_CPU.int_upto(w.wakeup_cpu, initiator as i64, cpus as i64 - 1)? as u16,
+        ),
+        wakeup_work_ns: v::WAKEUP_WORK_NS.int(w.wakeup_work_ns)? as u64,
+        mm_pages: v::MM_PAGES.int(w.mm_pages)?.max(needed_pages.min(1 << 20)) as u32,
+        op: match w.op.as_deref() {
+            None if freed_tables => WorkOp::Munmap,
+            op => v::OP.choice(op, WorkOp::ALL)?,
+        },
+        processes: v::PROCESSES.on_off(w.processes.as_ref())?,
+    };
+
+    let mut costs = preset.costs;
+    for (name, &value) in &f.costs {
+        let path = format!("costs.{name}");
+        let cost = v::COSTS.iter().find(|c| c.name == name).ok_or_else(|| {
+            let names: Vec<&str> = v::COSTS.iter().map(|c| c.name).collect();
+            SimError::new(
+                &path,
+                format!("unknown cost; known costs: {}", names.join(", ")),
+            )
+        })?;
+        *(cost.field)(&mut costs) = int_in(&path, Some(value), 0, 0, cost.max())? as u64;
+    }
+
+    let mut tasks = Vec::with_capacity(f.tasks.len());
+    if f.tasks.len() > 4096 {
+        return Err(SimError::new("tasks", "at most 4096 tasks"));
+    }
+    for (i, t) in f.tasks.into_iter().enumerate() {
+        tasks.push(validate_task(i, t, cpus, workload.mm_pages, arch)?);
+    }
+
+    let e = f.expect;
+    let names = |path: &str, v: Vec<String>| -> Result<Vec<String>, SimError> {
+        for n in &v {
+            let ok =
+                n.len() >= 2 && n.starts_with('I') && n[1..].chars().all(|c| c.is_ascii_digit());
+            if !ok {
+                return Err(SimError::new(
+                    path,
+                    format!("`{n}` is not an invariant name like I3"),
+                ));
+            }
+        }
+        Ok(v)
+    };
+    let mut cases = Vec::new();
+    for (i, c) in e.cases.into_iter().enumerate() {
+        cases.push(ExpectCase {
+            set: c.set,
+            violations: names(&format!("expect.cases[{i}].violations"), c.violations)?,
+        });
+    }
+    let expect = Expect {
+        violations: names("expect.violations", e.violations)?,
+        cases,
+        test_set: e.test_set,
+    };
+    let guide = match f.guide {
+        None => None,
+        Some(g) => Some(int_in("guide", Some(g), 1, 1, 1000)? as u32),
+    };
+    let steps = f
+        .steps
+        .into_iter()
+        .enumerate()
+        .map(|(i, st)| validate_step(i, st, cpus))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let cfg = Config {
+        title: f.title.unwrap_or_else(|| "Untitled scenario".into()),
+        description: f.description.unwrap_or_default(),
+        summary: f.summary.unwrap_or_default(),
+        arch,
+        cpus,
+        preset: preset.id.to_string(),
+        tlb_entries,
+        tlb_ways,
+        tlb_index,
+        cacheline_bytes,
+        flush_info_bytes: v::FLUSH_INFO_BYTES.int(m.flush_info_bytes)? as u32,
+        stack_offset: v::STACK_OFFSET.int(m.stack_offset)? as u32,
+        max_time_ns: v::MAX_TIME_NS.int(m.max_time_ns)? as u64,
+        max_events: v::MAX_EVENTS.int(m.max_events)? as u64,
+        max_memory_mb: v::MAX_MEMORY_MB.int(m.max_memory_mb)? as u32,
+        asid_bits,
+        design,
+        workload,
+        tasks,
+        costs,
+        expect,
+        notes: Vec::new(),
+        guide,
+        steps,
+        claims: f.claims,
+    };
+    check_state_fits(&cfg)?;
+    Ok(cfg)
+}
+
+/// The machine's state must fit the run's memory budget before the first event allocates it.
+fn check_state_fits(cfg: &Config) -> Result<(), SimError> {
+    let need = budget::state_bytes(cfg);
+    if need <= budget::limit_bytes(cfg) {
+        return Ok(());
+    }
+    let tlbs = cfg.cpus as u64 * cfg.tlb_entries as u64;
+    let spaces = budget::address_spaces(cfg);
+    let pages = spaces * cfg.workload.mm_pages as u64;
+    let path = if tlbs * 16 >= pages * 12 {
+        "machine.tlb_entries"
+    } else {
+        "workload.mm_pages"
+    };
+    Err(SimError::new(
+        path,
+        format!(
+            "the machine's state needs {} MB ({} CPUs × {} TLB entries; {spaces} address \
+             spaces × {} pages), over the run's memory budget of {} MB: use fewer CPUs, TLB \
+             entries, processes or pages, or raise max_memory_mb (at most {})",
+            need.div_ceil(budget::MIB),
+            cfg.cpus,
+            cfg.tlb_entries,
+            cfg.workload.mm_pages,
+            cfg.max_memory_mb,
+            budget::MAX_MEMORY_MB
+        ),
+    ))
+}

@@ -1,0 +1,249 @@
+//! Every cost parameter of the machine model, with its unit and the source of its value.
+
+use super::setting::MAX_NS;
+use crate::config::{Costs, MAX_KERNEL_PAGES};
+
+/// One cost parameter of the machine model.
+#[derive(Clone, Copy, Debug)]
+pub struct Cost {
+    /// Its name in `[costs]` and `--set costs.<name>`.
+    pub name: &'static str,
+    pub unit: &'static str,
+    /// What it is and where its default comes from.
+    pub doc: &'static str,
+    pub field: fn(&mut Costs) -> &mut u64,
+}
+
+impl Cost {
+    /// The largest value a scenario may give.
+    pub fn max(&self) -> i64 {
+        if self.name == "kernel_pages" {
+            MAX_KERNEL_PAGES as i64
+        } else {
+            MAX_NS
+        }
+    }
+
+    pub fn get(&self, costs: &Costs) -> u64 {
+        let mut c = costs.clone();
+        *(self.field)(&mut c)
+    }
+}
+
+/// Every cost parameter, in the order `costs_json` and errors list them.
+pub static COSTS: &[Cost] = &[
+    Cost {
+        name: "ipi_send_ns",
+        unit: "ns",
+        doc: "Initiator: write the ICR for one target (x2APIC). 0.1–0.3 µs (§10 estimate).",
+        field: |c| &mut c.ipi_send_ns,
+    },
+    Cost {
+        name: "csd_queue_ns",
+        unit: "ns",
+        doc: "Initiator: `csd_lock` + fill + `llist_add` for one target, IPI or not. Estimate.",
+        field: |c| &mut c.csd_queue_ns,
+    },
+    Cost {
+        name: "ipi_delivery_ns",
+        unit: "ns",
+        doc: "ICR write to handler entry, target IRQs on. 0.5–1.5 µs (\"≥1000 cycles\", Amit ATC'17).",
+        field: |c| &mut c.ipi_delivery_ns,
+    },
+    Cost {
+        name: "ipi_handler_ns",
+        unit: "ns",
+        doc: "IRQ entry + exit of the call-function handler on the target, split half/half. §10.",
+        field: |c| &mut c.ipi_handler_ns,
+    },
+    Cost {
+        name: "flush_func_ns",
+        unit: "ns",
+        doc: "`flush_tlb_func` bookkeeping (gen reads, compares) besides the invalidation itself.",
+        field: |c| &mut c.flush_func_ns,
+    },
+    Cost {
+        name: "invlpg_ns",
+        unit: "ns",
+        doc: "One INVLPG: \"about 100 ns\" (kernel comment above the ceiling); 260 cycles (Molnar 2015).",
+        field: |c| &mut c.invlpg_ns,
+    },
+    Cost {
+        name: "full_flush_ns",
+        unit: "ns",
+        doc: "Direct cost of a CR3-reload full flush: 96 cycles ≈ 32 ns at 3 GHz (Molnar 2015). Its hidden cost, the refills, is paid through `tlb_refill_ns` on later misses.",
+        field: |c| &mut c.full_flush_ns,
+    },
+    Cost {
+        name: "tlb_refill_ns",
+        unit: "ns",
+        doc: "One page walk after a TLB miss (L2-hit walk): 5–40 ns (§10, from 10af6235e0d3's numbers).",
+        field: |c| &mut c.tlb_refill_ns,
+    },
+    Cost {
+        name: "tlb_hit_ps",
+        unit: "ps",
+        doc: "One TLB-hit access by `touch`, in picoseconds: a streaming loop of loads that hit the (second-level) TLB retires one page in about a cycle, well under a nanosecond. A run of hits is charged `hits × tlb_hit_ps / 1000` ns, rounded to the nearest ns.",
+        field: |c| &mut c.tlb_hit_ps,
+    },
+    Cost {
+        name: "page_fault_ns",
+        unit: "ns",
+        doc: "Anonymous page fault on `touch` of a non-present page (zero page / fresh page). Estimate.",
+        field: |c| &mut c.page_fault_ns,
+    },
+    Cost {
+        name: "syscall_ns",
+        unit: "ns",
+        doc: "Syscall entry + exit + mmap_lock for `madvise`/`munmap`. Estimate.",
+        field: |c| &mut c.syscall_ns,
+    },
+    Cost {
+        name: "zap_pte_ns",
+        unit: "ns",
+        doc: "Clearing one PTE in `zap_pte_range`. Estimate.",
+        field: |c| &mut c.zap_pte_ns,
+    },
+    Cost {
+        name: "cacheline_transfer_ns",
+        unit: "ns",
+        doc: "Moving one cache line between cores (descriptor reads/writes). ~60–100 ns cross-core.",
+        field: |c| &mut c.cacheline_transfer_ns,
+    },
+    Cost {
+        name: "csd_poll_ns",
+        unit: "ns",
+        doc: "Initiator's poll period on a csd while waiting: ~50 ns per cache-line bounce (§10).",
+        field: |c| &mut c.csd_poll_ns,
+    },
+    Cost {
+        name: "context_switch_ns",
+        unit: "ns",
+        doc: "`schedule()` + `context_switch()` without the mm part. Estimate ~1 µs.",
+        field: |c| &mut c.context_switch_ns,
+    },
+    Cost {
+        name: "switch_mm_ns",
+        unit: "ns",
+        doc: "`switch_mm_irqs_off` bookkeeping + CR3 write. Estimate.",
+        field: |c| &mut c.switch_mm_ns,
+    },
+    Cost {
+        name: "kernel_pages",
+        unit: "pages",
+        doc: "x86: distinct kernel translations (STLB entries, counted as 4 KiB pages) the kernel touches on every switch to a user task: its syscall, wakeup, `schedule()` and `__switch_to` paths (kernel text and data, per-CPU data, both tasks' stacks). Without PTI they are global entries (kernel-mechanics.md §1.5, §2.1): no PCID, kept by every CR3 write, so they persist across switches yet take TLB capacity and evict user entries. Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB miss on a miss), identically with PCID on and off. A count, not a time; 0 = the kernel's footprint is not modelled (every preset but `skylake-laptop-kvm`). At most [`MAX_KERNEL_PAGES`].",
+        field: |c| &mut c.kernel_pages,
+    },
+    Cost {
+        name: "tlbi_local_ns",
+        unit: "ns",
+        doc: "One local `TLBI` op (`VALE1`, `VAE1`, `ASIDE1`). §10: TLBI + DSB NSH 50–200 ns.",
+        field: |c| &mut c.arm64.tlbi_local_ns,
+    },
+    Cost {
+        name: "tlbi_all_local_ns",
+        unit: "ns",
+        doc: "Local `VMALLE1` (the post-rollover flush of everything).",
+        field: |c| &mut c.arm64.tlbi_all_local_ns,
+    },
+    Cost {
+        name: "dsb_nsh_ns",
+        unit: "ns",
+        doc: "`DSB NSH` / `DSB NSHST` after / before local TLBIs.",
+        field: |c| &mut c.arm64.dsb_nsh_ns,
+    },
+    Cost {
+        name: "dsb_ishst_ns",
+        unit: "ns",
+        doc: "`DSB ISHST` before broadcast TLBIs (PTE stores visible to every walker).",
+        field: |c| &mut c.arm64.dsb_ishst_ns,
+    },
+    Cost {
+        name: "dvm_op_ns",
+        unit: "ns",
+        doc: "Occupancy of the shared interconnect (DVM) by one broadcast TLBI op: concurrent broadcasters queue behind each other, so latency grows \"almost linearly\" with them.",
+        field: |c| &mut c.arm64.dvm_op_ns,
+    },
+    Cost {
+        name: "dsb_ish_ns",
+        unit: "ns",
+        doc: "`DSB ISH` completion after the last op was performed everywhere (the ack round trip). Uncontended TLBI + DSB ISH = dsb_ishst + dvm_op + dsb_ish ≈ 0.5 µs (§10: 0.5–2 µs).",
+        field: |c| &mut c.arm64.dsb_ish_ns,
+    },
+    Cost {
+        name: "victim_ns",
+        unit: "ns",
+        doc: "Time a receiving CPU loses per broadcast op it performs (victim slowdown).",
+        field: |c| &mut c.arm64.victim_ns,
+    },
+    Cost {
+        name: "asid_fast_ns",
+        unit: "ns",
+        doc: "`check_and_switch_context()` fast path (cmpxchg on `active_asids`).",
+        field: |c| &mut c.arm64.asid_fast_ns,
+    },
+    Cost {
+        name: "asid_slow_ns",
+        unit: "ns",
+        doc: "Slow path: `cpu_asid_lock`, re-check, `new_context()`.",
+        field: |c| &mut c.arm64.asid_slow_ns,
+    },
+    Cost {
+        name: "rollover_cpu_ns",
+        unit: "ns",
+        doc: "`flush_context()` per CPU (xchg of `active_asids`, reserve), on top of the slow path.",
+        field: |c| &mut c.arm64.rollover_cpu_ns,
+    },
+    Cost {
+        name: "flush_check_ns",
+        unit: "ns",
+        doc: "`tlb_flush_check()` (count reads, cpumask_setall, smp_mb).",
+        field: |c| &mut c.arm64.flush_check_ns,
+    },
+    Cost {
+        name: "ptw_ns",
+        unit: "ns",
+        doc: "A page-table walk that misses the caches (may still be in flight after a TTBR0 write).",
+        field: |c| &mut c.arm64.ptw_ns,
+    },
+    Cost {
+        name: "preempt_op_ns",
+        unit: "ns",
+        doc: "One `preempt_count` increment or decrement (+ compiler barrier).",
+        field: |c| &mut c.arm64.preempt_op_ns,
+    },
+    Cost {
+        name: "cpu_id_percpu_ps",
+        unit: "ps",
+        doc: "`smp_processor_id()` via the per-CPU `cpu_number`: 1,602,888,401 ns / 10^9 calls (seed 003), in picoseconds.",
+        field: |c| &mut c.arm64.cpu_id_percpu_ps,
+    },
+    Cost {
+        name: "cpu_id_thread_info_ps",
+        unit: "ps",
+        doc: "`smp_processor_id()` via `thread_info`: 1,206,212,658 ns / 10^9 calls (seed 003).",
+        field: |c| &mut c.arm64.cpu_id_thread_info_ps,
+    },
+    Cost {
+        name: "percpu_rmw_ns",
+        unit: "ns",
+        doc: "The body of a per-CPU RMW (`mrs tpidr_el1; add; ldadd`), without the preempt ops.",
+        field: |c| &mut c.arm64.percpu_rmw_ns,
+    },
+    Cost {
+        name: "copy_page_ns",
+        unit: "ns",
+        doc: "Copying one 4 KiB page in a copy-on-write fault (`cow` op, either arch).",
+        field: |c| &mut c.arm64.copy_page_ns,
+    },];
+
+/// Every cost in effect as a JSON object `{"<name>": value}`, with the names of [`COSTS`]
+/// (what `--set costs.<name>=` accepts); the CLI's `fit` starts from these values.
+pub fn costs_json(costs: &Costs) -> String {
+    let mut c = costs.clone();
+    let fields: Vec<String> = COSTS
+        .iter()
+        .map(|k| format!("\"{}\":{}", k.name, (k.field)(&mut c)))
+        .collect();
+    format!("{{{}}}", fields.join(","))
+}

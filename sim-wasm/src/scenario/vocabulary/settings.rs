@@ -1,0 +1,442 @@
+//! Every setting, declared once. The order of [`SETTINGS`] is the order `--set`'s error lists
+//! the keys in.
+
+use super::setting::{Default, Kind, Setting, MAX_NS};
+use crate::budget;
+use crate::config::{
+    Arch, CpuIdImpl, Dist, FlushInfo, Preempt, SkipRule, TlbIndex, WaitMask, WorkOp, MAX_CPUS,
+};
+use crate::presets;
+
+fn on_off(b: bool) -> String {
+    if b { "on" } else { "off" }.to_string()
+}
+
+const fn int(min: i64, max: i64) -> Kind {
+    Kind::Int {
+        min,
+        max,
+        max_of: None,
+    }
+}
+
+const fn int_of(min: i64, max: i64, of: &'static str) -> Kind {
+    Kind::Int {
+        min,
+        max,
+        max_of: Some(of),
+    }
+}
+
+const fn setting(
+    key: &'static str,
+    section: &'static str,
+    kind: Kind,
+    default: Default,
+) -> Setting {
+    Setting {
+        key,
+        aliases: &[],
+        section,
+        field: key,
+        kind,
+        default,
+        arch: None,
+        doc: "",
+        value: None,
+    }
+}
+
+pub static ARCH: Setting = Setting {
+    doc: "The architecture modelled: x86 (IPI shootdowns) or arm64 (broadcast TLBI). `--set arch=<other>` retargets a scenario and drops its other-architecture toggles (listed in the summary's notes).",
+    value: Some(|c| c.arch.name().into()),
+    ..setting("arch", "", Kind::Choice(Arch::NAMES), Default::Name("x86"))
+};
+pub static CPUS: Setting = Setting {
+    doc: "Simulated CPUs.",
+    value: Some(|c| c.cpus.to_string()),
+    ..setting(
+        "cpus",
+        "machine",
+        int(1, MAX_CPUS as i64),
+        Default::Derived("the preset's"),
+    )
+};
+pub static PRESET: Setting = Setting {
+    key: "machine",
+    aliases: &["preset"],
+    field: "preset",
+    doc: "The machine preset: CPUs, TLB geometry and every cost parameter of a measured (or generic) machine of the scenario's architecture.",
+    value: Some(|c| c.preset.clone()),
+    ..setting("preset", "machine", Kind::Choice(&presets::IDS), Default::Derived("generic-x86 on x86, generic-arm64 on arm64"))
+};
+pub static TLB_ENTRIES: Setting = Setting {
+    doc: "TLB entries per CPU (CPUs × entries at most 4194304).",
+    value: Some(|c| c.tlb_entries.to_string()),
+    ..setting(
+        "tlb_entries",
+        "machine",
+        int(8, 65_536),
+        Default::Derived("the preset's"),
+    )
+};
+pub static TLB_WAYS: Setting = Setting {
+    doc: "TLB associativity.",
+    value: Some(|c| c.tlb_ways.to_string()),
+    ..setting(
+        "tlb_ways",
+        "machine",
+        int_of(1, 65_536, "tlb_entries"),
+        Default::Derived("the preset's"),
+    )
+};
+pub static TLB_INDEX: Setting = Setting {
+    doc: "TLB set-index function: hash (a stand-in for an unpublished index) or xor7 (Skylake's STLB, TLBleed 2018: 128 sets, vpn[6:0] XOR vpn[13:7]; needs tlb_entries / tlb_ways = 128).",
+    value: Some(|c| c.tlb_index.name().into()),
+    ..setting("tlb_index", "machine", Kind::Choice(TlbIndex::NAMES), Default::Derived("the preset's: xor7 on skylake-laptop-kvm, hash elsewhere"))
+};
+pub static STACK_OFFSET: Setting = Setting {
+    doc: "Where an unaligned on-stack flush descriptor starts within its cache line, in bytes.",
+    value: Some(|c| c.stack_offset.to_string()),
+    ..setting("stack_offset", "machine", int(0, 4095), Default::Int(48))
+};
+pub static MAX_TIME_NS: Setting = Setting {
+    doc: "Stop the run at this simulated time.",
+    ..setting(
+        "max_time_ns",
+        "machine",
+        int(1, MAX_NS),
+        Default::Int(10_000_000_000),
+    )
+};
+pub static MAX_EVENTS: Setting = Setting {
+    doc: "The run's event budget.",
+    ..setting(
+        "max_events",
+        "machine",
+        int(1, budget::MAX_EVENTS),
+        Default::Int(budget::DEFAULT_EVENTS),
+    )
+};
+pub static MAX_MEMORY_MB: Setting = Setting {
+    doc: "The run's memory budget in MiB (the machine's state plus the trace).",
+    ..setting(
+        "max_memory_mb",
+        "machine",
+        int(1, budget::MAX_MEMORY_MB),
+        Default::Int(budget::DEFAULT_MEMORY_MB),
+    )
+};
+pub static CACHELINE_BYTES: Setting = Setting {
+    key: "machine.cacheline_bytes",
+    field: "cacheline_bytes",
+    doc: "Cache line size in bytes.",
+    ..setting("cacheline_bytes", "machine", int(8, 4096), Default::Int(64))
+};
+pub static FLUSH_INFO_BYTES: Setting = Setting {
+    key: "machine.flush_info_bytes",
+    field: "flush_info_bytes",
+    doc: "sizeof(struct flush_tlb_info) in bytes.",
+    ..setting(
+        "flush_info_bytes",
+        "machine",
+        int(1, 4096),
+        Default::Int(40),
+    )
+};
+pub static FLUSH_INFO: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "Where flush_tlb_mm_range() keeps its descriptor: per CPU (2019–2026, 3db6d5a5ecaf), on the stack aligned (2026, ed15468787dd), or on the stack unaligned.",
+    value: Some(|c| c.design.flush_info.name().into()),
+    ..setting("flush_info", "design", Kind::Choice(FlushInfo::NAMES), Default::Name("percpu"))
+};
+pub static PREEMPT: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "pinned: preemption off for the whole flush including the remote wait (pre-2026); preemptible_wait: preemptible after dispatch and the local flush (2026).",
+    value: Some(|c| c.design.preempt.name().into()),
+    ..setting("preempt", "design", Kind::Choice(Preempt::NAMES), Default::Name("pinned"))
+};
+pub static PCID: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "Process-context identifiers: six ASID slots per CPU let switches keep TLB entries (CR3_NOFLUSH); off: every mm change flushes.",
+    value: Some(|c| on_off(c.design.pcid)),
+    ..setting("pcid", "design", Kind::OnOff, Default::OnOff(true))
+};
+pub static WAIT_MASK: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "task: the 2026 task-local IPI mask (9a560af15fd3); percpu: the per-CPU cfd->cpumask, which a preemptible wait lets another flush overwrite (R2).",
+    value: Some(|c| c.design.wait_mask.name().into()),
+    ..setting("wait_mask", "design", Kind::Choice(WaitMask::NAMES), Default::Name("task"))
+};
+pub static PLUS_ONE_RULE: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "flush_tlb_func() flushes partially only when new_tlb_gen == local_gen + 1; off: partially whenever the request is a range (R8).",
+    value: Some(|c| on_off(c.design.plus_one_rule)),
+    ..setting("plus_one_rule", "design", Kind::OnOff, Default::OnOff(true))
+};
+pub static LAZY_FREED_TABLES: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "ipi: flushes that free page tables interrupt lazy CPUs too (mainline); skip: lazy CPUs are always skipped (R6).",
+    value: Some(|c| if c.design.lazy_freed_tables_ipi { "ipi" } else { "skip" }.into()),
+    ..setting("lazy_freed_tables", "design", Kind::Choice(&["ipi", "skip"]), Default::Name("ipi"))
+};
+pub static CEILING: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "tlb_single_page_flush_ceiling: ranges of more pages become full flushes.",
+    value: Some(|c| c.design.ceiling.to_string()),
+    ..setting("ceiling", "design", int(0, 1 << 20), Default::Int(33))
+};
+pub static THREADS: Setting = Setting {
+    doc: "Op threads of mm 1 looping touch + the op, on CPUs from the initiator on.",
+    value: Some(|c| c.workload.threads.to_string()),
+    ..setting(
+        "threads",
+        "workload",
+        int_of(0, MAX_CPUS as i64, "cpus − initiator"),
+        Default::Derived("1, or 0 when [[tasks]] are given"),
+    )
+};
+pub static BUSY_THREADS: Setting = Setting {
+    doc: "Threads of mm 1 spinning on the following CPUs (they make each flush IPI them).",
+    value: Some(|c| c.workload.busy_threads.to_string()),
+    ..setting(
+        "busy_threads",
+        "workload",
+        int_of(0, MAX_CPUS as i64, "cpus − initiator − threads − lazy_cpus"),
+        Default::Derived("all remaining CPUs (0 with [[tasks]] or no op threads)"),
+    )
+};
+pub static LAZY_CPUS: Setting = Setting {
+    doc: "CPUs left idle in lazy-TLB mode on mm 1 after running one of its threads.",
+    value: Some(|c| c.workload.lazy_cpus.to_string()),
+    ..setting(
+        "lazy_cpus",
+        "workload",
+        int_of(0, MAX_CPUS as i64, "cpus − initiator − threads"),
+        Default::Int(0),
+    )
+};
+pub static FLUSHES: Setting = Setting {
+    doc: "Ops (flushes) per op thread.",
+    value: Some(|c| c.workload.flushes.to_string()),
+    ..setting("flushes", "workload", int(0, 10_000_000), Default::Int(1))
+};
+pub static PAGES: Setting = Setting {
+    doc: "Pages per op; more than the ceiling makes x86 flush the whole PCID.",
+    value: Some(|c| c.workload.pages.to_string()),
+    ..setting("pages", "workload", int(1, 1 << 16), Default::Int(1))
+};
+pub static INITIATOR: Setting = Setting {
+    doc: "First CPU of the op threads.",
+    value: Some(|c| c.workload.initiator.0.to_string()),
+    ..setting(
+        "initiator",
+        "workload",
+        int_of(0, MAX_CPUS as i64 - 1, "cpus − 1"),
+        Default::Int(0),
+    )
+};
+pub static PERIOD_NS: Setting = Setting {
+    doc: "Minimum time from one op's start to the next (0: back to back).",
+    value: Some(|c| c.workload.period_ns.to_string()),
+    ..setting("period_ns", "workload", int(0, MAX_NS), Default::Int(0))
+};
+pub static FREED_TABLES: Setting = Setting {
+    doc: "Op threads free page tables (munmap) instead of madvise.",
+    value: Some(|c| on_off(c.workload.freed_tables)),
+    ..setting(
+        "freed_tables",
+        "workload",
+        Kind::OnOff,
+        Default::OnOff(false),
+    )
+};
+pub static IRQS_OFF_PROBABILITY: Setting = Setting {
+    doc: "Busy threads: chance per gap of an interrupts-off window, during which an IPI stays pending.",
+    value: Some(|c| c.workload.irqs_off_probability.to_string()),
+    ..setting("irqs_off_probability", "workload", Kind::Float { min: 0.0, max: 1.0 }, Default::Float(0.0))
+};
+pub static IRQS_OFF_GAP_NS: Setting = Setting {
+    doc: "Busy threads: user-mode spin between interrupts-off draws.",
+    value: Some(|c| c.workload.irqs_off_gap_ns.to_string()),
+    ..setting(
+        "irqs_off_gap_ns",
+        "workload",
+        int(1, MAX_NS),
+        Default::Int(20_000),
+    )
+};
+pub static IRQS_OFF_DIST: Setting = Setting {
+    doc: "Shape of the interrupts-off windows: uniform in [1, max], exponential or Pareto (α = 2) with the mean, capped at the max.",
+    value: Some(|c| c.workload.irqs_off_dist.name().into()),
+    ..setting("irqs_off_dist", "workload", Kind::Choice(Dist::NAMES), Default::Name("uniform"))
+};
+pub static IRQS_OFF_MEAN_NS: Setting = Setting {
+    doc: "Mean of exp / pareto interrupts-off windows.",
+    value: Some(|c| c.workload.irqs_off_mean_ns.to_string()),
+    ..setting(
+        "irqs_off_mean_ns",
+        "workload",
+        int(0, MAX_NS),
+        Default::Derived("irqs_off_max_ns / 4"),
+    )
+};
+pub static IRQS_OFF_MAX_NS: Setting = Setting {
+    doc: "Longest interrupts-off window (0: none).",
+    value: Some(|c| c.workload.irqs_off_max_ns.to_string()),
+    ..setting(
+        "irqs_off_max_ns",
+        "workload",
+        int(0, MAX_NS),
+        Default::Int(0),
+    )
+};
+pub static WAKEUP_PERIOD_NS: Setting = Setting {
+    doc: "A high-priority task wakes on wakeup_cpu this often (0: none); its wakeup latency measures how long flushes keep preemption off.",
+    value: Some(|c| c.workload.wakeup_period_ns.to_string()),
+    ..setting("wakeup_period_ns", "workload", int(0, MAX_NS), Default::Int(0))
+};
+pub static WAKEUP_CPU: Setting = Setting {
+    doc: "The CPU the high-priority task wakes on.",
+    value: Some(|c| c.workload.wakeup_cpu.0.to_string()),
+    ..setting(
+        "wakeup_cpu",
+        "workload",
+        int_of(0, MAX_CPUS as i64 - 1, "cpus − 1"),
+        Default::Derived("the initiator"),
+    )
+};
+pub static WAKEUP_WORK_NS: Setting = Setting {
+    doc: "How long the high-priority task works per wakeup.",
+    value: Some(|c| c.workload.wakeup_work_ns.to_string()),
+    ..setting(
+        "wakeup_work_ns",
+        "workload",
+        int(0, MAX_NS),
+        Default::Int(2_000),
+    )
+};
+pub static MM_PAGES: Setting = Setting {
+    doc: "Pages per address space (grown to fit the op threads' ranges).",
+    value: Some(|c| c.workload.mm_pages.to_string()),
+    ..setting("mm_pages", "workload", int(1, 1 << 20), Default::Int(64))
+};
+pub static OP: Setting = Setting {
+    doc: "The op the op threads loop on.",
+    value: Some(|c| c.workload.op.name().into()),
+    ..setting(
+        "op",
+        "workload",
+        Kind::Choice(WorkOp::NAMES),
+        Default::Derived("madvise, or munmap with freed_tables"),
+    )
+};
+pub static PROCESSES: Setting = Setting {
+    doc: "Each op thread is its own process, with a main thread waiting for it.",
+    value: Some(|c| c.workload.processes.to_string()),
+    ..setting("processes", "workload", Kind::OnOff, Default::OnOff(false))
+};
+pub static ASID_BITS: Setting = Setting {
+    arch: Some(Arch::Arm64),
+    doc: "Width of the hardware ASID (real hardware: 8 or 16); small values force rollovers. Needs 2^bits − 1 ≥ cpus + 2.",
+    value: Some(|c| c.asid_bits.to_string()),
+    ..setting("asid_bits", "machine", int(2, 16), Default::Int(16))
+};
+pub static BROADCAST_SKIP: Setting = Setting {
+    arch: Some(Arch::Arm64),
+    doc: "Arcangeli's skip-broadcast series (2020): flush locally when only this CPU runs the mm, broadcast otherwise; off: mainline.",
+    value: Some(|c| on_off(c.design.broadcast_skip)),
+    ..setting("broadcast_skip", "design", Kind::OnOff, Default::OnOff(false))
+};
+pub static DSB_BEFORE_DEC: Setting = Setting {
+    arch: Some(Arch::Arm64),
+    doc: "Skip-broadcast: DSB ISH after TTBR0 leaves an mm and before nr_active_mm-- (the 2020-04-01 fix); off replays R16.",
+    value: Some(|c| on_off(c.design.dsb_before_dec)),
+    ..setting("dsb_before_dec", "design", Kind::OnOff, Default::OnOff(true))
+};
+pub static SKIP_RULE: Setting = Setting {
+    arch: Some(Arch::Arm64),
+    doc: "Skip-broadcast rule: active_mm (v2, counts CPUs with the mm active, kernel threads included) or mm_users (the RFC, blind to lazy kernel threads: R15).",
+    value: Some(|c| c.design.skip_rule.name().into()),
+    ..setting("skip_rule", "design", Kind::Choice(SkipRule::NAMES), Default::Name("active_mm"))
+};
+pub static CPU_ID: Setting = Setting {
+    arch: Some(Arch::Arm64),
+    doc: "How smp_processor_id() finds the CPU number: thread_info (2024, bf0baa5bbdc9) or the per-CPU cpu_number.",
+    value: Some(|c| c.design.cpu_id.name().into()),
+    ..setting("cpu_id", "design", Kind::Choice(CpuIdImpl::NAMES), Default::Name("thread_info"))
+};
+pub static MAX_DVM_OPS: Setting = Setting {
+    arch: Some(Arch::Arm64),
+    doc: "MAX_DVM_OPS (PTRS_PER_PTE): ranges of this many pages or more become one ASID flush.",
+    value: Some(|c| c.design.max_dvm_ops.to_string()),
+    ..setting("max_dvm_ops", "design", int(1, 1 << 21), Default::Int(512))
+};
+
+/// Every setting. The order is the one `--set`'s error lists the keys in.
+pub static SETTINGS: &[&Setting] = &[
+    &ARCH,
+    &CPUS,
+    &PRESET,
+    &TLB_ENTRIES,
+    &TLB_WAYS,
+    &TLB_INDEX,
+    &STACK_OFFSET,
+    &MAX_TIME_NS,
+    &MAX_EVENTS,
+    &MAX_MEMORY_MB,
+    &FLUSH_INFO,
+    &PREEMPT,
+    &PCID,
+    &WAIT_MASK,
+    &PLUS_ONE_RULE,
+    &LAZY_FREED_TABLES,
+    &CEILING,
+    &THREADS,
+    &BUSY_THREADS,
+    &LAZY_CPUS,
+    &FLUSHES,
+    &PAGES,
+    &INITIATOR,
+    &PERIOD_NS,
+    &FREED_TABLES,
+    &IRQS_OFF_PROBABILITY,
+    &IRQS_OFF_GAP_NS,
+    &IRQS_OFF_DIST,
+    &IRQS_OFF_MEAN_NS,
+    &IRQS_OFF_MAX_NS,
+    &WAKEUP_PERIOD_NS,
+    &WAKEUP_CPU,
+    &WAKEUP_WORK_NS,
+    &MM_PAGES,
+    &OP,
+    &PROCESSES,
+    &ASID_BITS,
+    &BROADCAST_SKIP,
+    &DSB_BEFORE_DEC,
+    &SKIP_RULE,
+    &CPU_ID,
+    &MAX_DVM_OPS,
+    &CACHELINE_BYTES,
+    &FLUSH_INFO_BYTES,
+];
+
+/// The setting a flat `--set` key names.
+pub fn by_key(key: &str) -> Option<&'static Setting> {
+    SETTINGS
+        .iter()
+        .copied()
+        .find(|s| s.is_flat() && (s.key == key || s.aliases.contains(&key)))
+}
+
+/// The settings only `arch`'s model reads, those of `design` first (the order errors and the
+/// retargeting note name them in).
+pub fn only_on(arch: Arch) -> impl Iterator<Item = &'static Setting> {
+    let of = move |section: &'static str| {
+        SETTINGS
+            .iter()
+            .copied()
+            .filter(move |s| s.arch == Some(arch) && s.section == section)
+    };
+    of("design").chain(of("machine"))
+}
