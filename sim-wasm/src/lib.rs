@@ -28,6 +28,7 @@ pub mod scenario;
 pub mod sched;
 pub mod session;
 pub mod settings;
+mod shapes;
 pub mod snapshot;
 pub mod steps;
 pub mod summary;

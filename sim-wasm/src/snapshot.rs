@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 #[derive(Serialize, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Snapshot {
     pub time_ns: u64,
     pub arch: &'static str,
@@ -22,6 +23,7 @@ pub struct Snapshot {
 }
 
 #[derive(Serialize, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CpuState {
     pub cpu: u16,
     /// Name of the running task, if any.
@@ -43,6 +45,7 @@ pub struct CpuState {
 }
 
 #[derive(Serialize, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Slot {
     pub slot: u16,
     /// The mm whose `ctx_id` the slot holds (None: empty or a freed mm).
@@ -51,6 +54,7 @@ pub struct Slot {
 }
 
 #[derive(Serialize, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TlbEntry {
     pub mm: u16,
     /// PCID slot (x86) or hardware ASID (arm64) the entry is tagged with.
@@ -62,6 +66,7 @@ pub struct TlbEntry {
 }
 
 #[derive(Serialize, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MmState {
     pub mm: u16,
     pub tlb_gen: u64,
@@ -73,6 +78,7 @@ pub struct MmState {
 
 /// The architecture's context of one mm (all `None` where it has none).
 #[derive(Serialize, Debug, Default)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MmContext {
     /// arm64 `context.id` split into generation and ASID, and `nr_active_mm`.
     pub asid: Option<u64>,
@@ -82,6 +88,7 @@ pub struct MmContext {
 
 /// An ASID allocator's global state (`mm/context.c`).
 #[derive(Serialize, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct AsidAllocator {
     pub generation: u64,
     pub active_asids: Vec<u64>,

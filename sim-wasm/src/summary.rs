@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::trace::Trace;
 
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Stats {
     pub count: u64,
     pub mean: f64,
@@ -35,6 +36,7 @@ impl Stats {
 }
 
 #[derive(Serialize, Debug, Clone, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Violation {
     pub invariant: String,
     pub cpu: u16,
@@ -68,6 +70,7 @@ pub struct Collector {
 
 /// The run's numbers. Latencies are in simulated nanoseconds.
 #[derive(Serialize, Debug, Clone, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Summary {
     pub arch: String,
     /// The machine preset the run used (its cost parameters).

@@ -1,58 +1,10 @@
 // The simulator's state snapshot (sim-wasm/src/snapshot.rs) as typed data, and what the
 // inspector derives from it: which PCID slots lag behind their mm's tlb_gen.
 
-export interface TlbEntry {
-  mm: number;
-  tag: number;
-  vpn: number;
-  version: number;
-  stale: boolean;
-}
+import type { Slot, Snapshot } from '../trace/shapes.generated';
 
-export interface Slot {
-  slot: number;
-  mm: number | null;
-  tlb_gen: number;
-}
-
-export interface CpuState {
-  cpu: number;
-  task: string | null;
-  loaded_mm: number;
-  loaded_asid: number;
-  lazy: boolean;
-  preempt_count: number;
-  irqs_off: boolean;
-  ipi_pending: boolean;
-  queued_from: number[];
-  slots: Slot[];
-  tlb_entries: number;
-  stale_entries: number;
-  entries: TlbEntry[];
-}
-
-export interface MmState {
-  mm: number;
-  tlb_gen: number;
-  cpumask: number[];
-  asid: number | null;
-  asid_generation: number | null;
-  nr_active_mm: number | null;
-}
-
-export interface Snapshot {
-  time_ns: number;
-  arch: string;
-  cpus: CpuState[];
-  mms: MmState[];
-  locked_csds: [number, number][];
-  arm64: {
-    generation: number;
-    active_asids: number[];
-    reserved_asids: number[];
-    flush_pending: number[];
-  } | null;
-}
+// The shapes are generated from the Rust structs (trace/shapes.generated.ts), not retyped here.
+export type { CpuState, MmState, Slot, Snapshot, TlbEntry } from '../trace/shapes.generated';
 
 /** Parses the simulator's JSON; null for '{}' (no finished run) or anything unexpected. */
 export function parseSnapshot(json: string): Snapshot | null {

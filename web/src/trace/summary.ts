@@ -2,32 +2,26 @@
 // checked parse of it at the WASM boundary: a summary that lacks a field the app reads is a
 // clear error naming the field, not an `undefined` found later in a panel.
 
-export interface Stats {
-  count: number;
-  mean: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
+import type { Summary as SummaryShape } from './shapes.generated';
 
-export interface Violation {
-  invariant: string;
-  cpu: number;
-  time_ns: number;
-  detail: string;
-}
+// Stats, Violation and the summary's fields are generated from the Rust structs
+// (shapes.generated.ts); a field added in Rust is typed here without an edit.
+export type { Stats, Violation } from './shapes.generated';
 
-/** The fields the app reads; the simulator adds more, which are kept as they came. */
-export interface Summary {
-  events: number;
-  trace_rows: number;
-  sim_time_ns: number;
-  flush_latency_ns: Stats;
-  preempt_off_ns: Stats;
-  ipis: number;
-  violations: Violation[];
-  [key: string]: unknown;
-}
+/**
+ * The fields every run's summary has, a model run's or a recording's (recording/summary.ts
+ * fills the same ones from a kernel trace); other keys are kept as they came.
+ */
+export type Summary = Pick<
+  SummaryShape,
+  | 'events'
+  | 'trace_rows'
+  | 'sim_time_ns'
+  | 'flush_latency_ns'
+  | 'preempt_off_ns'
+  | 'ipis'
+  | 'violations'
+> & { [key: string]: unknown };
 
 const STATS_FIELDS = ['count', 'mean', 'p50', 'p99', 'max'] as const;
 const VIOLATION_FIELDS = {

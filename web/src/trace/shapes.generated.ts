@@ -1,0 +1,198 @@
+// Generated from sim-wasm/src/summary.rs and snapshot.rs by ts-rs (sim-wasm/src/shapes.rs).
+// Do not edit: `cargo test` fails when this file and the Rust structs differ, and
+// `npm run vocab` rewrites it. 64-bit integers are `number`: serde_json writes them as
+// JSON numbers and JSON.parse reads them as such (every count here is far below 2^53).
+
+export type Stats = {
+  count: number;
+  mean: number;
+  p50: number;
+  p99: number;
+  max: number;
+};
+
+export type Violation = {
+  invariant: string;
+  cpu: number;
+  time_ns: number;
+  detail: string;
+};
+
+export type Summary = {
+  arch: string;
+  /**
+   * The machine preset the run used (its cost parameters).
+   */
+  machine: string;
+  /**
+   * Notes from parsing, e.g. settings a `--set arch=` retarget ignored.
+   */
+  notes: Array<string>;
+  /**
+   * Popped queue events (trace rows are not events).
+   */
+  events: number;
+  trace_rows: number;
+  sim_time_ns: number;
+  /**
+   * The workload's own operation (e.g. one touch + madvise), per iteration of measured tasks.
+   */
+  op_latency_ns: Stats;
+  /**
+   * `flush_tlb_mm_range()` from entry to return, per flush.
+   */
+  flush_latency_ns: Stats;
+  /**
+   * The initiator's preemption-off time per flush.
+   */
+  preempt_off_ns: Stats;
+  /**
+   * From a high-priority task's wakeup until it runs.
+   */
+  wakeup_latency_ns: Stats;
+  ipis: number;
+  /**
+   * TLB misses (page walks) on every CPU over the whole run, warm-up included.
+   */
+  tlb_misses: number;
+  /**
+   * The misses from the start of the first measured task until the last one finished, on
+   * every CPU: without the warm-up tasks that ran before. Divided by `op_latency_ns.count`,
+   * the steady-state misses per measured op (per round trip in the ping-pong benchmarks).
+   */
+  tlb_misses_measured: number;
+  page_faults: number;
+  /**
+   * `flush_tlb_func` outcomes, plus flushing CR3 writes at context switch.
+   */
+  full_flushes: number;
+  partial_flushes: number;
+  switch_flushes: number;
+  /**
+   * Every violation recorded (at most 10 000; `violation_count` counts all).
+   */
+  violations: Array<Violation>;
+  violation_count: number;
+  /**
+   * arm64: flushes sent as broadcast `TLBI …IS` (0 on x86).
+   */
+  broadcasts: number;
+  /**
+   * arm64: flushes done with local TLBIs only (`tlb_flush_check` → local).
+   */
+  local_flushes: number;
+  /**
+   * arm64: flushes that needed no TLBI at all (`tlb_flush_check` → no).
+   */
+  skipped_flushes: number;
+  /**
+   * arm64: per broadcast, the time it waited for the interconnect behind other broadcasters.
+   */
+  interconnect_queue_ns: Stats;
+  /**
+   * arm64: total time receiving CPUs lost performing other CPUs' broadcasts.
+   */
+  victim_stall_ns: number;
+  /**
+   * arm64: ASID generation rollovers.
+   */
+  asid_rollovers: number;
+};
+
+export type Snapshot = {
+  time_ns: number;
+  arch: string;
+  cpus: Array<CpuState>;
+  mms: Array<MmState>;
+  /**
+   * csds still locked: the sender's request to the target has not finished.
+   */
+  locked_csds: Array<[number, number]>;
+  /**
+   * The ASID allocator of an architecture that has one; its wire name is the one
+   * architecture that does, which the inspector reads.
+   */
+  arm64: AsidAllocator | null;
+};
+
+export type CpuState = {
+  cpu: number;
+  /**
+   * Name of the running task, if any.
+   */
+  task: string | null;
+  loaded_mm: number;
+  loaded_asid: number;
+  lazy: boolean;
+  preempt_count: number;
+  irqs_off: boolean;
+  /**
+   * An IPI waits in the APIC (interrupts off) or is being handled.
+   */
+  ipi_pending: boolean;
+  /**
+   * Senders of requests queued on this CPU's `call_single_queue`.
+   */
+  queued_from: Array<number>;
+  /**
+   * Per-CPU tag slots (x86 `cpu_tlbstate.ctxs[]`): which mm each belongs to and how fresh.
+   */
+  slots: Array<Slot>;
+  tlb_entries: number;
+  stale_entries: number;
+  entries: Array<TlbEntry>;
+};
+
+export type Slot = {
+  slot: number;
+  /**
+   * The mm whose `ctx_id` the slot holds (None: empty or a freed mm).
+   */
+  mm: number | null;
+  tlb_gen: number;
+};
+
+export type TlbEntry = {
+  mm: number;
+  /**
+   * PCID slot (x86) or hardware ASID (arm64) the entry is tagged with.
+   */
+  tag: number;
+  vpn: number;
+  /**
+   * The PTE version the entry caches; stale when the page table has moved on.
+   */
+  version: number;
+  stale: boolean;
+};
+
+export type MmState = {
+  mm: number;
+  tlb_gen: number;
+  /**
+   * x86 `mm_cpumask` (lazily trimmed); on arm64 with skip-broadcast, the stale-ASID mask.
+   */
+  cpumask: Array<number>;
+  /**
+   * arm64 `context.id` split into generation and ASID, and `nr_active_mm`.
+   */
+  asid: number | null;
+  asid_generation: number | null;
+  nr_active_mm: number | null;
+};
+
+export type MmContext = {
+  /**
+   * arm64 `context.id` split into generation and ASID, and `nr_active_mm`.
+   */
+  asid: number | null;
+  asid_generation: number | null;
+  nr_active_mm: number | null;
+};
+
+export type AsidAllocator = {
+  generation: number;
+  active_asids: Array<number>;
+  reserved_asids: Array<number>;
+  flush_pending: Array<number>;
+};
