@@ -3,6 +3,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage:
   tlbscope list
+  tlbscope settings [--format text|json]
   tlbscope run <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
                [--format json|csv|perfetto]
   tlbscope sweep <scenario file|id> --vary key=v1,v2,... [--vary ...] [--set key=value ...]
@@ -12,7 +13,8 @@ export const USAGE = `usage:
                [--out fitted.toml] [--max-runs N] [--map column=header ...] [--format text|json]
   tlbscope import <recording> [--format text|json|perfetto]
 
-Settings use the simulator's vocabulary, e.g. --set flush_info=stack --set preempt=preemptible_wait
+Settings use the simulator's vocabulary (tlbscope settings lists every key, its values and
+default, and every cost parameter, as the simulator declares them), e.g. --set flush_info=stack --set preempt=preemptible_wait
 --set cpus=16 --set costs.ipi_delivery_ns=800. A sweep runs every combination of its --vary lists.
 --costs applies a [machine] preset + [costs] file (what fit --out writes) as --set overrides.
 calibrate compares the presets with the seed measurements (content/calibration.json); it exits 1
@@ -53,7 +55,7 @@ export function parseArgs(argv) {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     return { command: 'help', set: [], vary: [], seed: 1, format: 'text' };
   }
-  if (!['list', 'run', 'sweep', 'calibrate', 'fit', 'import'].includes(command)) {
+  if (!['list', 'settings', 'run', 'sweep', 'calibrate', 'fit', 'import'].includes(command)) {
     throw new UsageError(`unknown command \`${command}\``);
   }
   /** @type {Omit<Args, 'format'> & { format?: string }} */
@@ -90,13 +92,15 @@ export function parseArgs(argv) {
       const allowed =
         command === 'calibrate'
           ? ['text', 'json', 'csv']
-          : command === 'fit'
+          : command === 'settings'
             ? ['text', 'json']
-            : command === 'import'
-              ? ['text', 'json', 'perfetto']
-              : command === 'run'
-                ? ['json', 'csv', 'perfetto']
-                : ['json', 'csv'];
+            : command === 'fit'
+              ? ['text', 'json']
+              : command === 'import'
+                ? ['text', 'json', 'perfetto']
+                : command === 'run'
+                  ? ['json', 'csv', 'perfetto']
+                  : ['json', 'csv'];
       if (!allowed.includes(v)) {
         throw new UsageError(`--format ${v}: expected ${allowed.join(' or ')}`);
       }
@@ -128,7 +132,7 @@ export function parseArgs(argv) {
       out.maxRuns = n;
     } else if (a.startsWith('--')) {
       throw new UsageError(`unknown option ${a}`);
-    } else if (out.scenario === undefined && command !== 'list' && command !== 'calibrate') {
+    } else if (out.scenario === undefined && !['list', 'settings', 'calibrate'].includes(command)) {
       out.scenario = a;
     } else {
       throw new UsageError(`unexpected argument \`${a}\``);
@@ -140,7 +144,7 @@ export function parseArgs(argv) {
   if (command === 'fit' && out.scenario === undefined) {
     throw new UsageError('fit needs a dataset CSV file');
   }
-  if (command !== 'list' && command !== 'calibrate' && out.scenario === undefined) {
+  if (!['list', 'settings', 'calibrate'].includes(command) && out.scenario === undefined) {
     throw new UsageError(`${command} needs a scenario file or id`);
   }
   if (command === 'sweep' && out.vary.length === 0) {
@@ -150,7 +154,7 @@ export function parseArgs(argv) {
     out.format ??
     (command === 'sweep'
       ? 'csv'
-      : command === 'calibrate' || command === 'fit' || command === 'import'
+      : ['calibrate', 'fit', 'import', 'settings'].includes(command)
         ? 'text'
         : 'json');
   return { ...out, format };

@@ -127,3 +127,29 @@ describe('the dataset schema', () => {
     expect(COLUMNS).toEqual([...SCHEMA]);
   });
 });
+
+describe('tlbscope settings', () => {
+  it("lists every setting and cost parameter the simulator declares, with the simulator's bounds", () => {
+    const json = cli('settings', '--format', 'json');
+    expect(json.status).toBe(0);
+    const vocab = JSON.parse(json.stdout);
+    const text = cli('settings');
+    expect(text.status).toBe(0);
+    const entry = (key) => text.stdout.split('\n').find((l) => l.startsWith(`  ${key}  [`));
+    for (const s of vocab.settings) {
+      expect(entry(s.key), s.key).toContain(`[${s.path}]`);
+      if (s.choices) expect(entry(s.key)).toContain(s.choices.join('|'));
+      if (s.type === 'int' && s.max !== null && !s.maxOf) {
+        expect(entry(s.key)).toContain(`${s.min}..${s.max}`);
+      }
+    }
+    for (const c of vocab.costs) expect(text.stdout).toContain(`  costs.${c.name}  (${c.unit})`);
+    expect(vocab.settings.length).toBeGreaterThan(30);
+  });
+
+  it('takes no file', () => {
+    const r = cli('settings', 'x86-munmap-shootdown');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('unexpected argument `x86-munmap-shootdown`');
+  });
+});

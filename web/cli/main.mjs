@@ -1,5 +1,6 @@
 // tlbscope command line: run scenarios and sweeps headless on the same WASM build as the site.
 //   tlbscope list
+//   tlbscope settings [--format text|json]
 //   tlbscope run <scenario file|id> [--set key=value ...] [--seed N] [--format json|csv|perfetto]
 //   tlbscope sweep <scenario file|id> --vary key=v1,v2 [--vary ...] [--set ...] [--seed N] [--format csv|json]
 //   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
@@ -12,6 +13,7 @@ import { importRecording, RecordingFailure, runPerfetto } from './recording.mjs'
 import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
+import { formatSettings } from './settingsHelp.mjs';
 import {
   costsFileOverrides,
   fit,
@@ -39,6 +41,11 @@ async function main(argv) {
   };
   if (args.command === 'import') return importRecording(target(), args.format);
   const wasm = await loadWasm();
+  if (args.command === 'settings') {
+    const vocab = wasm.vocabularyJson();
+    process.stdout.write(args.format === 'json' ? `${vocab}\n` : formatSettings(JSON.parse(vocab)));
+    return 0;
+  }
   if (args.command === 'list') {
     for (const id of scenarioIds()) {
       const { text } = readScenarioArg(id);
