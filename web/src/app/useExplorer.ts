@@ -2,6 +2,7 @@
 // selection every view shares, the guided step, playback, and the machine state at the cursor.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { extentOf, nextRow, prevRow } from '../model/events';
+import { counterpart, differingRows, matchFlushes } from '../model/flushMatch';
 import type { RecordedRun } from '../recording/asRun';
 import type { RunResult } from '../sim/session';
 import { checkAgainstRun } from './linkCheck';
@@ -51,7 +52,13 @@ export function useExplorer(
   const [view] = useState(() => createWindowStore());
   const logWindow = useSettledWindow(view); // the log follows once a zoom or pan rests
   const [cursor, setCursor] = useState<number | null>(null);
-  const [selected, setSelected] = useState<number | null>(null);
+  const [selected, setSelectedA] = useState<number | null>(null);
+  // B's selected row (A/B only); at most one of the two is set.
+  const [selectedB, setSelectedB] = useState<number | null>(null);
+  const setSelected = useCallback((row: number | null) => {
+    setSelectedA(row);
+    setSelectedB(null);
+  }, []);
   const [spacing, setSpacing] = useState<'time' | 'event'>(linked?.spacing ?? 'time');
   const [playing, setPlaying] = useState(false);
   const [rate, setRate] = useState(1000);
@@ -108,7 +115,7 @@ export function useExplorer(
     view.set(stepWindow ?? fullExtent);
     setSelected(null);
     setCursor(null);
-  }, [a, freshA, freshB, fullExtent, stepWindow, view, restores, setUrl]);
+  }, [a, freshA, freshB, fullExtent, stepWindow, view, restores, setUrl, setSelected]);
 
   /** Where the user looks, as a link writes it (null where it is the view's default). */
   const viewState = useCallback((): ViewState => {
@@ -124,8 +131,21 @@ export function useExplorer(
       setSelected(row);
       if (row !== null && a && row < a.trace.n) setCursor(a.trace.time[row]);
     },
-    [a],
+    [a, setSelected],
   );
+  const selectRowB = useCallback(
+    (row: number | null) => {
+      setSelectedA(null);
+      setSelectedB(row);
+      if (row !== null && b && row < b.trace.n) setCursor(b.trace.time[row]);
+    },
+    [b],
+  );
+  // The two runs' flushes matched one to one, and where they differ (A/B only).
+  const match = useMemo(() => (a && b ? matchFlushes(a.trace, b.trace) : null), [a, b]);
+  const differing = useMemo(() => (match ? differingRows(match) : null), [match]);
+  const matchedA = match && selectedB !== null ? counterpart(match, 'B', selectedB) : null;
+  const matchedB = match && selected !== null ? counterpart(match, 'A', selected) : null;
   const markRendered = useCallback((r: RunResult | null) => {
     if (r) setRendered((s) => (s.has(r.trace.version) ? s : new Set(s).add(r.trace.version)));
   }, []);
@@ -144,7 +164,7 @@ export function useExplorer(
       setCursor(a.trace.time[row]);
       return true;
     },
-    [a, cursor, selected],
+    [a, cursor, selected, setSelected],
   );
 
   const end = useMemo(() => (a ? extentOf(a.trace)[1] : 0), [a]);
@@ -187,6 +207,12 @@ export function useExplorer(
     selected,
     setSelected,
     selectRow,
+    selectedB,
+    selectRowB,
+    match,
+    differing,
+    matchedA,
+    matchedB,
     spacing,
     setSpacing,
     playing,
