@@ -1,6 +1,6 @@
 // The page: URL-backed state, the header, and one of three views (guide, explorer, data);
 // page-wide shortcuts and the help overlay.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import './talk.css';
 import { DataView } from '../components/data/DataView';
 import { ErrorBoundary } from '../components/ErrorBoundary';
@@ -22,6 +22,7 @@ import { talkKeys, useClickerSteps, useTalk } from './talk';
 import { useExplorer } from './useExplorer';
 import type { SetUrl } from './useGuide';
 import { useShortcuts } from './useShortcuts';
+import { useTheme, type ThemeChoice } from './theme';
 import { useUrlSync } from './useUrlSync';
 import { useSvgDrop } from './useSvgDrop';
 
@@ -68,11 +69,12 @@ export function App() {
   const here = (u: UrlState) =>
     `${window.location.origin}${window.location.pathname}${writeUrl(u, x.viewState())}`;
 
-  useEffect(() => {
-    const root = document.documentElement;
-    if (url.theme) root.dataset.theme = url.theme;
-    else delete root.dataset.theme;
-  }, [url.theme]);
+  const theme = useTheme(url.theme);
+  // The reader's pick replaces a theme the link forced (it stays in the link otherwise).
+  const chooseTheme = (c: ThemeChoice) => {
+    theme.setChoice(c);
+    if (url.theme) setUrl({ ...url, theme: null }, { replace: true });
+  };
   const talk = useTalk(!!url.talk, (on) => setUrl({ ...url, talk: on }, { replace: true }));
   const drop = useSvgDrop();
   const clicker = useClickerSteps(guide, url.step, (step) => setUrl({ ...url, step }));
@@ -88,6 +90,7 @@ export function App() {
     e: () => x.setSpacing((s) => (s === 'time' ? 'event' : 'time')),
     c: () => setUrl({ ...url, compare: !url.compare }),
     l: () => setCopyRequest((n) => n + 1),
+    m: () => chooseTheme(theme.next),
     ArrowRight: () =>
       guide.index !== null &&
       guide.go(guide.index + 1 < guide.steps.length ? guide.index + 1 : null),
@@ -139,6 +142,8 @@ export function App() {
         onHelp={() => setHelp(true)}
         talk={talk.on}
         onTalk={talk.toggle}
+        theme={url.theme ?? theme.choice}
+        onTheme={chooseTheme}
       >
         <ShareButtons
           link={() => here(url)}

@@ -11,6 +11,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['E', 'switch between true-time and one-step-per-event spacing'],
   ['C', 'compare two settings side by side'],
   ['L', 'copy a link to this exact view'],
+  ['M', 'switch between the light and the dark theme (remembered)'],
   ['Escape', 'cancel a run, clear the selection, close dialogs'],
   ['T', 'talk mode: large type for a projector, no sidebars'],
   ['Space / PageDown / →', 'talk mode: next guided step (a clicker’s keys)'],

@@ -291,6 +291,23 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     initiator,
     schedule,
   ]);
+  // A theme change (the header's toggle, a link, the system's) repaints the canvas in the
+  // new palette; SVG marks follow their CSS by themselves.
+  useEffect(() => {
+    const repaint = () => {
+      drawn.current = [];
+      schedule();
+    };
+    const root = document.documentElement;
+    const observer = new MutationObserver(repaint);
+    observer.observe(root, { attributes: true, attributeFilter: ['data-theme'] });
+    const q = window.matchMedia?.('(prefers-color-scheme: dark)');
+    q?.addEventListener('change', repaint);
+    return () => {
+      observer.disconnect();
+      q?.removeEventListener('change', repaint);
+    };
+  }, [schedule]);
   // The window from the store: set by the app (a new run or step) or by the other timeline.
   useEffect(() => {
     live.current.win = store.get();
