@@ -23,6 +23,7 @@ import { useExplorer } from './useExplorer';
 import type { SetUrl } from './useGuide';
 import { useShortcuts } from './useShortcuts';
 import { useTheme, type ThemeChoice } from './theme';
+import { useSidebar } from './sidebar';
 import { useUrlSync } from './useUrlSync';
 import { useSvgDrop } from './useSvgDrop';
 
@@ -70,6 +71,7 @@ export function App() {
     `${window.location.origin}${window.location.pathname}${writeUrl(u, x.viewState())}`;
 
   const theme = useTheme(url.theme);
+  const sidebar = useSidebar();
   // The reader's pick replaces a theme the link forced (it stays in the link otherwise).
   const chooseTheme = (c: ThemeChoice) => {
     theme.setChoice(c);
@@ -91,6 +93,7 @@ export function App() {
     c: () => setUrl({ ...url, compare: !url.compare }),
     l: () => setCopyRequest((n) => n + 1),
     m: () => chooseTheme(theme.next),
+    '[': () => url.view === 'explore' && sidebar.toggle(),
     ArrowRight: () =>
       guide.index !== null &&
       guide.go(guide.index + 1 < guide.steps.length ? guide.index + 1 : null),
@@ -189,6 +192,7 @@ export function App() {
           fileName={fileName}
           ownFileName={url.custom?.name ?? null}
           onOwnFile={(custom) => setUrl({ ...url, custom, step: null })}
+          sidebar={sidebar}
         />
       )}
       {help && <HelpOverlay onClose={() => setHelp(false)} />}

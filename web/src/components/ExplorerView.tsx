@@ -41,9 +41,12 @@ interface Props {
   fileName: string;
   ownFileName: string | null;
   onOwnFile: (f: { name: string; text: string } | null) => void;
+  /** The settings sidebar: shown or not (app/sidebar.ts). */
+  sidebar: { open: boolean; toggle: () => void };
 }
 
-export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }: Props) {
+export function ExplorerView(props: Props) {
+  const { x, url, onUrl, fileName, ownFileName, onOwnFile, sidebar } = props;
   const { a, b, guide } = x;
   const [measured, setMeasured] = useState<MeasuredEvents | null>(null);
   // What an exported picture says about itself; read at export time (the link is the page's
@@ -101,28 +104,43 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
     </ErrorBoundary>
   );
   return (
-    <div className="layout">
-      <aside>
-        <ScenarioFile name={ownFileName} onLoad={onOwnFile} />
-        <MeasuredEventsFile value={measured} onLoad={setMeasured} />
-        <RecordingFile value={x.recording} onLoad={x.setRecording} />
-        <Controls
-          name="A"
-          overrides={url.overrides}
-          onChange={(overrides) => onUrl({ ...url, overrides })}
-          arch={a?.info.arch ?? 'x86'}
-          effective={a?.info.settings}
-          stepSet={guide.step?.set}
-        />
-        {url.compare && (
-          <Controls
-            name="B"
-            overrides={url.overridesB}
-            onChange={(overridesB) => onUrl({ ...url, overridesB })}
-            arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
-            effective={b?.info.settings}
-            stepSet={guide.step?.compare ?? undefined}
-          />
+    <div className={sidebar.open ? 'layout' : 'layout sidebar-closed'}>
+      <aside id="settings-sidebar" aria-label="Settings">
+        <button
+          type="button"
+          className="sidebar-toggle"
+          aria-expanded={sidebar.open}
+          aria-controls="settings-sidebar"
+          aria-label={sidebar.open ? 'Hide settings' : 'Show settings'}
+          title={`${sidebar.open ? 'Hide' : 'Show'} the settings ([)`}
+          onClick={sidebar.toggle}
+        >
+          {sidebar.open ? '« Hide settings' : '»'}
+        </button>
+        {sidebar.open && (
+          <>
+            <ScenarioFile name={ownFileName} onLoad={onOwnFile} />
+            <MeasuredEventsFile value={measured} onLoad={setMeasured} />
+            <RecordingFile value={x.recording} onLoad={x.setRecording} />
+            <Controls
+              name="A"
+              overrides={url.overrides}
+              onChange={(overrides) => onUrl({ ...url, overrides })}
+              arch={a?.info.arch ?? 'x86'}
+              effective={a?.info.settings}
+              stepSet={guide.step?.set}
+            />
+            {url.compare && (
+              <Controls
+                name="B"
+                overrides={url.overridesB}
+                onChange={(overridesB) => onUrl({ ...url, overridesB })}
+                arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
+                effective={b?.info.settings}
+                stepSet={guide.step?.compare ?? undefined}
+              />
+            )}
+          </>
         )}
       </aside>
       <main>

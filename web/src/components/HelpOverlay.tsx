@@ -12,6 +12,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['C', 'compare two settings side by side'],
   ['L', 'copy a link to this exact view'],
   ['M', 'switch between the light and the dark theme (remembered)'],
+  ['[', 'hide or show the settings sidebar (remembered)'],
   ['Escape', 'cancel a run, clear the selection, close dialogs'],
   ['T', 'talk mode: large type for a projector, no sidebars'],
   ['Space / PageDown / →', 'talk mode: next guided step (a clicker’s keys)'],
