@@ -1,8 +1,9 @@
 // The theme toggle: light, dark or the system's, remembered across visits, repainting the
 // timeline's canvas as well as the page.
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
-const bg = (sim: { page: import('@playwright/test').Page }) =>
+const bg = (sim: { page: Page }) =>
   sim.page.evaluate(() => getComputedStyle(document.body.parentElement!).backgroundColor);
 
 test('choosing dark survives a reload; "system" follows the system again', async ({ sim }) => {
