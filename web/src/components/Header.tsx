@@ -94,14 +94,17 @@ export function Header(props: Props) {
         </>
       )}
       {children}
-      <label className="theme-pick" title="Colour theme, remembered on this browser (M)">
-        Theme{' '}
-        <select value={theme} onChange={(e) => onTheme(e.target.value as ThemeChoice)}>
-          <option value="system">System</option>
-          <option value="light">Light</option>
-          <option value="dark">Dark</option>
-        </select>
-      </label>
+      <select
+        className="theme-pick"
+        aria-label="Theme"
+        title="Colour theme, remembered on this browser (M)"
+        value={theme}
+        onChange={(e) => onTheme(e.target.value as ThemeChoice)}
+      >
+        <option value="system">◐ System</option>
+        <option value="light">☀ Light</option>
+        <option value="dark">☾ Dark</option>
+      </select>
       <button
         type="button"
         className="talk-button"

@@ -20,7 +20,8 @@ const SPANS: [EventKind, string][] = [
 ];
 
 export type LegendEntry =
-  { mark: 'span'; kind: EventKind; label: string } | { mark: 'ipi' | 'ack'; label: string };
+  | { mark: 'span'; kind: EventKind; label: string }
+  | { mark: 'ipi' | 'ack' | 'violation'; label: string };
 
 export function legendEntries(trace: Pick<Trace, 'n' | 'kind'>): LegendEntry[] {
   const seen = new Set<number>();
@@ -32,5 +33,7 @@ export function legendEntries(trace: Pick<Trace, 'n' | 'kind'>): LegendEntry[] {
   }));
   if (seen.has(EventKind.IpiSent)) out.push({ mark: 'ipi', label: 'IPI sent → handled' });
   if (seen.has(EventKind.CsdUnlocked)) out.push({ mark: 'ack', label: 'csd unlocked (ack)' });
+  if (seen.has(EventKind.InvariantViolated))
+    out.push({ mark: 'violation', label: 'invariant violated' });
   return out;
 }
