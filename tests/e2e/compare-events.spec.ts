@@ -44,6 +44,12 @@ test('clicking an event of B shows it in the inspector, with its match in A', as
   // The selection is B's; A outlines the matched flush.
   await expect(b.locator('.selection-outline')).toHaveCount(1);
   await expect(sim.page.locator('.timeline').nth(0).locator('.match-outline')).toHaveCount(1);
+  // The link holds B's selection: a reload shows the same event of B.
+  await expect(sim.page).toHaveURL(/evB=\d+/);
+  await sim.page.reload();
+  await sim.waitForIdle();
+  await expect(inspector.locator('h2')).toHaveText('Inspector: run B');
+  await expect(inspector.locator('[data-inspector="kind"]')).toHaveText('IpiHandler');
   // The log lists both runs and marks B's selected row.
   const log = sim.page.getByRole('region', { name: 'Events in view' });
   await expect(log.locator('tr[aria-selected="true"]')).toHaveAttribute('data-side', 'B');

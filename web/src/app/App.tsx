@@ -56,7 +56,7 @@ export function App() {
   const sync = useUrlSync({
     url,
     view: () => (url.view !== 'explore' || x.fresh ? x.viewState() : null),
-    viewKey: [x.cursor, x.selected, x.spacing, x.logWindow, x.fresh],
+    viewKey: [x.cursor, x.selected, x.selectedB, x.spacing, x.logWindow, x.fresh],
     replaceNext,
     onPop: (search) => {
       const p = openLink(search);

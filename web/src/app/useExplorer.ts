@@ -98,16 +98,23 @@ export function useExplorer(
       const { value, ignored } = checkAgainstRun(urlRef.current.step, want, {
         steps: a.info.steps.length,
         events: a.trace.n,
+        eventsB: b ? b.trace.n : undefined,
         extent,
       });
       if (value.step !== urlRef.current.step)
         setUrl({ ...urlRef.current, step: value.step }, { replace: true });
       const w = value.view.window;
       view.set(w ? [Math.max(w[0], extent[0]), Math.min(w[1], extent[1])] : (stepWindow ?? extent));
+      const rowB = value.view.selectedB ?? null;
       setSelected(value.view.selected);
+      if (rowB !== null) setSelectedB(rowB);
       setCursor(
         value.view.cursor ??
-          (value.view.selected !== null ? a.trace.time[value.view.selected] : null),
+          (value.view.selected !== null
+            ? a.trace.time[value.view.selected]
+            : rowB !== null && b
+              ? b.trace.time[rowB]
+              : null),
       );
       if (ignored.length) ignoredRef.current(ignored);
       return;
@@ -115,15 +122,15 @@ export function useExplorer(
     view.set(stepWindow ?? fullExtent);
     setSelected(null);
     setCursor(null);
-  }, [a, freshA, freshB, fullExtent, stepWindow, view, restores, setUrl, setSelected]);
+  }, [a, b, freshA, freshB, fullExtent, stepWindow, view, restores, setUrl, setSelected]);
 
   /** Where the user looks, as a link writes it (null where it is the view's default). */
   const viewState = useCallback((): ViewState => {
     const w = view.get();
     const def = stepWindow ?? fullExtent;
     const isDefault = Math.abs(w[0] - def[0]) < 0.05 && Math.abs(w[1] - def[1]) < 0.05;
-    return { cursor, window: isDefault ? null : w, selected, spacing };
-  }, [view, stepWindow, fullExtent, cursor, selected, spacing]);
+    return { cursor, window: isDefault ? null : w, selected, selectedB, spacing };
+  }, [view, stepWindow, fullExtent, cursor, selected, selectedB, spacing]);
 
   // Selecting an event also puts the cursor on it, so the machine state shown is its moment.
   const selectRow = useCallback(
