@@ -79,12 +79,20 @@ export function flushesOf(trace: Trace): {
   unattributed: Violated[];
 } {
   const { n, kind, parent, cpu, time, dur, mm, arg } = trace;
+  // Enum members and per-row lookups in locals and typed arrays: this loop runs over every
+  // row of multi-million-row traces.
   const FLUSH = EventKind.FlushRange;
+  const PREEMPT = EventKind.PreemptOff;
+  const VIOLATED = EventKind.InvariantViolated;
+  const WAIT = EventKind.IpiWait;
+  const SENT = EventKind.IpiSent;
+  const BROADCAST = EventKind.TlbiBroadcast;
   const flushOf = new Int32Array(n).fill(-1);
   const flushes: FlushFacts[] = [];
-  const byRow = new Map<number, FlushFacts>();
+  // Index in `flushes` of each FlushRange row.
+  const factsOf = new Int32Array(n).fill(-1);
   // The latest preemption-off span per CPU: the one a flush starting now sits in.
-  const preempt = new Map<number, number>();
+  const preempt = new Int32Array(Math.max(1, trace.cpus)).fill(-1);
   // The latest flush per mm: where a later violation of that mm is attributed.
   const lastOfMm = new Map<number, FlushFacts>();
   const unattributed: Violated[] = [];
@@ -94,11 +102,11 @@ export function flushesOf(trace: Trace): {
     // Parents precede their children in the trace; a link forward is ignored, not followed.
     if (k === FLUSH) flushOf[i] = i;
     else if (p >= 0 && p < i) flushOf[i] = flushOf[p];
-    if (k === EventKind.PreemptOff) {
-      preempt.set(cpu[i], i);
+    if (k === PREEMPT) {
+      if (cpu[i] < preempt.length) preempt[cpu[i]] = i;
     } else if (k === FLUSH) {
-      const po = preempt.get(cpu[i]);
-      const covered = po !== undefined && time[po] <= time[i] && time[po] + dur[po] > time[i];
+      const po = cpu[i] < preempt.length ? preempt[cpu[i]] : -1;
+      const covered = po >= 0 && time[po] <= time[i] && time[po] + dur[po] > time[i];
       const f: FlushFacts = {
         row: i,
         cpu: cpu[i],
@@ -112,22 +120,21 @@ export function flushesOf(trace: Trace): {
         broadcasts: 0,
         violations: [],
       };
+      factsOf[i] = flushes.length;
       flushes.push(f);
-      byRow.set(i, f);
       lastOfMm.set(mm[i], f);
-    } else if (k === EventKind.InvariantViolated) {
+    } else if (k === VIOLATED) {
       const text = trace.strings[arg[i]] ?? 'invariant violated';
       const colon = text.indexOf(':');
       const v = { row: i, invariant: colon > 0 ? text.slice(0, colon) : text, text };
       const f = lastOfMm.get(mm[i]);
       if (f) f.violations.push(v);
       else unattributed.push(v);
-    } else if (flushOf[i] >= 0) {
-      const f = byRow.get(flushOf[i]);
-      if (!f) continue;
-      if (k === EventKind.IpiWait) f.wait += dur[i];
-      else if (k === EventKind.IpiSent) f.ipis++;
-      else if (k === EventKind.TlbiBroadcast) f.broadcasts++;
+    } else if (flushOf[i] >= 0 && (k === WAIT || k === SENT || k === BROADCAST)) {
+      const f = flushes[factsOf[flushOf[i]]];
+      if (k === WAIT) f.wait += dur[i];
+      else if (k === SENT) f.ipis++;
+      else f.broadcasts++;
     }
   }
   return { flushes, flushOf, unattributed };
@@ -156,22 +163,17 @@ function diffsOf(a: FlushFacts | null, b: FlushFacts | null): FlushDiff[] {
 export function matchFlushes(a: Trace, b: Trace): FlushMatch {
   const fa = flushesOf(a);
   const fb = flushesOf(b);
-  const keyed = (flushes: FlushFacts[]) => {
-    const count = new Map<string, number>();
-    return flushes.map((f) => {
-      const base = `${f.cpu}/${f.mm}`;
-      const k = (count.get(base) ?? 0) + 1;
-      count.set(base, k);
-      return { id: `${base}/${k}`, ordinal: k, f };
-    });
-  };
-  const inB = new Map(keyed(fb.flushes).map((e) => [e.id, e]));
+  // B's flushes per (CPU, mm), in order: A's k-th flush of a (CPU, mm) meets B's k-th.
+  const base = (f: FlushFacts) => f.cpu * 65536 + f.mm;
+  const ofB = new Map<number, FlushFacts[]>();
+  for (const f of fb.flushes) {
+    const list = ofB.get(base(f));
+    if (list) list.push(f);
+    else ofB.set(base(f), [f]);
+  }
+  const seenA = new Map<number, number>();
   const pairs: FlushPair[] = [];
-  const pairOfA = new Map<number, number>();
-  const pairOfB = new Map<number, number>();
-  const push = (f: FlushFacts, ordinal: number, x: FlushFacts | null, y: FlushFacts | null) => {
-    if (x) pairOfA.set(x.row, pairs.length);
-    if (y) pairOfB.set(y.row, pairs.length);
+  const pair = (f: FlushFacts, ordinal: number, x: FlushFacts | null, y: FlushFacts | null) =>
     pairs.push({
       key: `CPU ${f.cpu}, mm ${f.mm}, #${ordinal}`,
       cpu: f.cpu,
@@ -181,26 +183,31 @@ export function matchFlushes(a: Trace, b: Trace): FlushMatch {
       b: y,
       diffs: diffsOf(x, y),
     });
-  };
-  for (const { id, ordinal, f } of keyed(fa.flushes)) {
-    const m = inB.get(id);
-    inB.delete(id);
-    push(f, ordinal, f, m?.f ?? null);
+  for (const f of fa.flushes) {
+    const k = (seenA.get(base(f)) ?? 0) + 1;
+    seenA.set(base(f), k);
+    pair(f, k, f, ofB.get(base(f))?.[k - 1] ?? null);
   }
-  for (const { ordinal, f } of inB.values()) push(f, ordinal, null, f);
-  // In time order of whichever side has the flush (A's time first): one axis for both.
+  // B's flushes beyond A's count of their (CPU, mm): in B only.
+  for (const [key, list] of ofB) {
+    for (let k = seenA.get(key) ?? 0; k < list.length; k++) pair(list[k], k + 1, null, list[k]);
+  }
+  // In time order of whichever side has the flush (the earlier start): one axis for both.
   const t = (p: FlushPair) => Math.min(p.a?.start ?? Infinity, p.b?.start ?? Infinity);
-  const order = pairs.map((_, i) => i).sort((x, y) => t(pairs[x]) - t(pairs[y]) || x - y);
-  const sorted = order.map((i) => pairs[i]);
-  const where = new Map(order.map((old, now) => [old, now]));
-  const remap = (m: Map<number, number>) => new Map([...m].map(([r, i]) => [r, where.get(i)!]));
+  pairs.sort((x, y) => t(x) - t(y));
+  const pairOfA = new Map<number, number>();
+  const pairOfB = new Map<number, number>();
+  pairs.forEach((p, i) => {
+    if (p.a) pairOfA.set(p.a.row, i);
+    if (p.b) pairOfB.set(p.b.row, i);
+  });
   return {
-    pairs: sorted,
+    pairs,
     unattributed: { a: fa.unattributed, b: fb.unattributed },
     flushOfA: fa.flushOf,
     flushOfB: fb.flushOf,
-    pairOfA: remap(pairOfA),
-    pairOfB: remap(pairOfB),
+    pairOfA,
+    pairOfB,
   };
 }
 
