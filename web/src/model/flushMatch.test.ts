@@ -118,3 +118,52 @@ describe('differs', () => {
     expect(differs(0, 60)).toBe(true);
   });
 });
+
+describe('extra IPIs and extra waits (other scenarios, one toggle each)', () => {
+  // IPIs a flush caused, counted independently: IpiSent rows whose parent chain reaches it.
+  const sentBy = (t: ReturnType<typeof run>, flush: number) => {
+    let n = 0;
+    for (let i = 0; i < t.n; i++) {
+      if (t.kind[i] !== EventKind.IpiSent) continue;
+      let p = t.parent[i];
+      while (p >= 0 && p !== flush) p = t.parent[p];
+      if (p === flush) n++;
+    }
+    return n;
+  };
+
+  it('R6: skipping lazy CPUs when tables are freed sends fewer IPIs and violates in B only', () => {
+    const text = readScenario('x86-lazy-tlb');
+    const a = runScenario(text, { overrides: ['lazy_freed_tables=ipi'] }).trace;
+    const b = runScenario(text, { overrides: ['lazy_freed_tables=skip'] }).trace;
+    const m = matchFlushes(a, b);
+    const p = m.pairs.find((x) => x.diffs.some((d) => d.kind === 'ipis'))!;
+    expect(p).toBeDefined();
+    const ipis = p.diffs.find((d) => d.kind === 'ipis')!;
+    expect(ipis.a).toBe(sentBy(a, p.a!.row));
+    expect(ipis.b).toBe(sentBy(b, p.b!.row));
+    expect(ipis.b as number).toBeLessThan(ipis.a as number);
+    const v = m.pairs.flatMap((x) => x.diffs).find((d) => d.kind === 'violation')!;
+    expect(v.a).toBeNull();
+    expect(v.b).toMatch(/^I\d/);
+  });
+
+  it('R2: a per-CPU wait mask changes how long the flush waits', () => {
+    const text = readScenario('x86-r2-percpu-wait-mask-race');
+    const a = runScenario(text, { overrides: ['wait_mask=task'] }).trace;
+    const b = runScenario(text, { overrides: ['wait_mask=percpu'] }).trace;
+    const m = matchFlushes(a, b);
+    const p = m.pairs.find((x) => x.diffs.some((d) => d.kind === 'wait'))!;
+    const wait = p.diffs.find((d) => d.kind === 'wait')!;
+    // The wait is the sum of the IpiWait spans the flush caused, on each side.
+    const waited = (t: typeof a, flush: number) => {
+      let sum = 0;
+      for (let i = 0; i < t.n; i++)
+        if (t.kind[i] === EventKind.IpiWait && t.parent[i] === flush) sum += t.dur[i];
+      return sum;
+    };
+    expect(wait.a).toBe(waited(a, p.a!.row));
+    expect(wait.b).toBe(waited(b, p.b!.row));
+    expect(differs(wait.a as number, wait.b as number)).toBe(true);
+  });
+});
