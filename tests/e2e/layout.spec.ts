@@ -71,6 +71,20 @@ test.describe('at 800×600', () => {
   });
 });
 
+test.describe('at 800×600 in talk mode', () => {
+  test.use({ viewport: { width: 800, height: 600 } });
+
+  test('a hidden sidebar leaves no empty column: the timeline takes the width', async ({ sim }) => {
+    await sim.page.goto(`${COMPARE}&talk=1`);
+    await sim.waitForIdle();
+    await expect(sim.page.locator('aside')).toBeHidden();
+    const t = (await sim.page.locator('.timeline').first().boundingBox())!;
+    expect(t.x).toBeLessThan(40);
+    expect(t.width).toBeGreaterThan(700);
+    await expect(sim.page.locator('.flush-matches')).toBeHidden();
+  });
+});
+
 test.describe('at 2560×1440', () => {
   test.use({ viewport: { width: 2560, height: 1440 } });
 

@@ -272,7 +272,7 @@ export function ExplorerView(props: Props) {
             </ErrorBoundary>
             {x.snapshot && (
               <ErrorBoundary label="the machine state" resetKey={x.snapshot}>
-                <StateView snap={x.snapshot} />
+                <StateView snap={x.snapshot} run={b ? 'A' : undefined} />
               </ErrorBoundary>
             )}
           </>
