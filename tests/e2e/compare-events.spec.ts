@@ -81,3 +81,14 @@ test('B’s ECDF line is drawn in its own colour and dash, distinct from A’s',
   expect(b.dash).not.toBe('none');
   expect(parseFloat(b.width)).toBeGreaterThanOrEqual(2.5);
 });
+
+test('an embed of a comparison outlines the differing flushes on both timelines', async ({
+  sim,
+}) => {
+  await sim.page.goto(`${LINK}&embed=1`);
+  await sim.waitForIdle();
+  const timelines = sim.page.locator('.timeline');
+  await expect(timelines).toHaveCount(2);
+  for (const i of [0, 1]) await expect(timelines.nth(i).locator('.diff-outline')).toHaveCount(2);
+  expect(sim.consoleErrors).toEqual([]);
+});
