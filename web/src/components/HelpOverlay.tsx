@@ -9,7 +9,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['. / ,', 'step to the next / previous event'],
   ['Space', 'play / pause'],
   ['E', 'switch between true-time and one-step-per-event spacing'],
-  ['C', 'compare two settings side by side'],
+  ['C', 'compare two settings: A and B on one time axis, flush by flush'],
   ['L', 'copy a link to this exact view'],
   ['M', 'switch between the light and the dark theme (remembered)'],
   ['[', 'hide or show the settings sidebar (remembered)'],
