@@ -41,7 +41,7 @@ test('every scenario runs from file:// with no network', async ({ sim }) => {
   await expect(page.locator('.narration')).toContainText('Step 2 of');
 
   for (const id of scenarios) {
-    await page.locator('header select').selectOption(id);
+    await page.locator('header').getByLabel('Scenario').selectOption(id);
     await sim.waitForIdle();
     await expect(page.getByRole('alert'), id).toHaveCount(0);
     await expect(page.locator('.summary [data-summary="Simulator events"]'), id).toBeVisible();

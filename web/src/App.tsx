@@ -1,6 +1,6 @@
 // The page: URL-backed state, the header, and one of three views (guide, explorer, data);
 // page-wide shortcuts and the help overlay.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import './app/talk.css';
 import { DataView } from './components/data/DataView';
 import { ErrorBoundary } from './components/ErrorBoundary';
@@ -22,6 +22,8 @@ import { talkKeys, useClickerSteps, useTalk } from './app/talk';
 import { useExplorer } from './app/useExplorer';
 import type { SetUrl } from './app/useGuide';
 import { useShortcuts } from './app/useShortcuts';
+import { useTheme, type ThemeChoice } from './app/theme';
+import { useSidebar } from './app/sidebar';
 import { useUrlSync } from './app/useUrlSync';
 import { useSvgDrop } from './app/useSvgDrop';
 
@@ -54,7 +56,7 @@ export function App() {
   const sync = useUrlSync({
     url,
     view: () => (url.view !== 'explore' || x.fresh ? x.viewState() : null),
-    viewKey: [x.cursor, x.selected, x.spacing, x.logWindow, x.fresh],
+    viewKey: [x.cursor, x.selected, x.selectedB, x.spacing, x.logWindow, x.fresh],
     replaceNext,
     onPop: (search) => {
       const p = openLink(search);
@@ -68,11 +70,13 @@ export function App() {
   const here = (u: UrlState) =>
     `${window.location.origin}${window.location.pathname}${writeUrl(u, x.viewState())}`;
 
-  useEffect(() => {
-    const root = document.documentElement;
-    if (url.theme) root.dataset.theme = url.theme;
-    else delete root.dataset.theme;
-  }, [url.theme]);
+  const theme = useTheme(url.theme);
+  const sidebar = useSidebar();
+  // The reader's pick replaces a theme the link forced (it stays in the link otherwise).
+  const chooseTheme = (c: ThemeChoice) => {
+    theme.setChoice(c);
+    if (url.theme) setUrl({ ...url, theme: null }, { replace: true });
+  };
   const talk = useTalk(!!url.talk, (on) => setUrl({ ...url, talk: on }, { replace: true }));
   const drop = useSvgDrop();
   const clicker = useClickerSteps(guide, url.step, (step) => setUrl({ ...url, step }));
@@ -88,6 +92,8 @@ export function App() {
     e: () => x.setSpacing((s) => (s === 'time' ? 'event' : 'time')),
     c: () => setUrl({ ...url, compare: !url.compare }),
     l: () => setCopyRequest((n) => n + 1),
+    m: () => chooseTheme(theme.next),
+    '[': () => url.view === 'explore' && sidebar.toggle(),
     ArrowRight: () =>
       guide.index !== null &&
       guide.go(guide.index + 1 < guide.steps.length ? guide.index + 1 : null),
@@ -139,6 +145,8 @@ export function App() {
         onHelp={() => setHelp(true)}
         talk={talk.on}
         onTalk={talk.toggle}
+        theme={url.theme ?? theme.choice}
+        onTheme={chooseTheme}
       >
         <ShareButtons
           link={() => here(url)}
@@ -184,6 +192,7 @@ export function App() {
           fileName={fileName}
           ownFileName={url.custom?.name ?? null}
           onOwnFile={(custom) => setUrl({ ...url, custom, step: null })}
+          sidebar={sidebar}
         />
       )}
       {help && <HelpOverlay onClose={() => setHelp(false)} />}

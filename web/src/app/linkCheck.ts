@@ -57,6 +57,8 @@ export function settingProblem(o: string): string | null {
 export interface RunFacts {
   steps: number;
   events: number;
+  /** A/B: B's events (absent: no comparison). */
+  eventsB?: number;
   extent: [number, number];
 }
 
@@ -82,6 +84,15 @@ export function checkAgainstRun(
     ignored.push(`ev=${selected}: this run has ${run.events} events (0 to ${run.events - 1})`);
     selected = null;
   }
+  let selectedB = view.selectedB ?? null;
+  if (selectedB !== null && selectedB >= (run.eventsB ?? 0)) {
+    ignored.push(
+      run.eventsB === undefined
+        ? `evB=${selectedB}: there is no run B`
+        : `evB=${selectedB}: run B has ${run.eventsB} events (0 to ${run.eventsB - 1})`,
+    );
+    selectedB = null;
+  }
   if (cursor !== null && cursor > hi) {
     ignored.push(`t=${cursor}: this run ends at ${Math.round(hi)} ns`);
     cursor = null;
@@ -92,5 +103,11 @@ export function checkAgainstRun(
     );
     window = null;
   }
-  return { value: { step: s, view: { ...view, cursor, window, selected } }, ignored };
+  return {
+    value: {
+      step: s,
+      view: { ...view, cursor, window, selected, selectedB: selectedB ?? undefined },
+    },
+    ignored,
+  };
 }

@@ -6,7 +6,7 @@
 // (nothing) = the landing page | ?view=data[&chart=<benchmark · metric>] | ?view=explore | ?scenario=<id> or
 // ?file=<name>&src=<lz-string> (the user's own scenario text) then
 // &step=<n>&seed=<n>&set=key=value…&compare=1&setB=key=value…
-// &t=<cursor ns>&win=<from ns>,<to ns>&ev=<event row>&spacing=event
+// &t=<cursor ns>&win=<from ns>,<to ns>&ev=<event row of A>|evB=<event row of B>&spacing=event
 // and, on any view, &theme=light|dark &talk=1 &embed=1 &origin=<host origin>.
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 
@@ -46,6 +46,8 @@ export interface ViewState {
   cursor: number | null;
   window: [number, number] | null;
   selected: number | null;
+  /** A/B: the selected event of B (its row in B's trace); at most one of the two is set. */
+  selectedB?: number | null;
   spacing: 'time' | 'event';
 }
 
@@ -71,6 +73,7 @@ const KNOWN = new Set([
   't',
   'win',
   'ev',
+  'evB',
   'spacing',
   'theme',
   'talk',
@@ -134,6 +137,15 @@ export function parseUrl(search: string): ParsedUrl {
   }
   const selected = q.has('ev') ? nonNegInt(q.get('ev')) : null;
   if (q.has('ev') && selected === null) skip('ev', 'events are numbered from 0');
+  let selectedB = q.has('evB') ? nonNegInt(q.get('evB')) : null;
+  if (q.has('evB') && selectedB === null) skip('evB', 'events are numbered from 0');
+  else if (selectedB !== null && !compare) {
+    skip('evB', 'an event of B needs compare=1');
+    selectedB = null;
+  } else if (selectedB !== null && selected !== null) {
+    skip('evB', 'one event is selected at a time, and ev= names one of A');
+    selectedB = null;
+  }
   const rawSpacing = q.get('spacing');
   if (rawSpacing !== null && !['time', 'event'].includes(rawSpacing))
     skip('spacing', 'spacing is time or event');
@@ -160,7 +172,14 @@ export function parseUrl(search: string): ParsedUrl {
       origin: goodOrigin ? origin : null,
       chart: q.get('chart') || null,
     },
-    view: { cursor, window, selected, spacing: rawSpacing === 'event' ? 'event' : 'time' },
+    view: {
+      cursor,
+      window,
+      selected,
+      // Only present when set: a view of A alone has no B.
+      ...(selectedB !== null ? { selectedB } : {}),
+      spacing: rawSpacing === 'event' ? 'event' : 'time',
+    },
     ignored,
   };
 }
@@ -192,6 +211,7 @@ export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
     if (view.cursor !== null) q.set('t', ns(view.cursor));
     if (view.window) q.set('win', `${ns(view.window[0])},${ns(view.window[1])}`);
     if (view.selected !== null) q.set('ev', String(view.selected));
+    else if (state.compare && view.selectedB != null) q.set('evB', String(view.selectedB));
     if (view.spacing === 'event') q.set('spacing', 'event');
   }
   if (state.theme) q.set('theme', state.theme);

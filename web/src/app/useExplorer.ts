@@ -2,6 +2,7 @@
 // selection every view shares, the guided step, playback, and the machine state at the cursor.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { extentOf, nextRow, prevRow } from '../model/events';
+import { counterpart, differingRows, matchFlushes } from '../model/flushMatch';
 import type { RecordedRun } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
 import { checkAgainstRun } from './linkCheck';
@@ -51,7 +52,13 @@ export function useExplorer(
   const [view] = useState(() => createWindowStore());
   const logWindow = useSettledWindow(view); // the log follows once a zoom or pan rests
   const [cursor, setCursor] = useState<number | null>(null);
-  const [selected, setSelected] = useState<number | null>(null);
+  const [selected, setSelectedA] = useState<number | null>(null);
+  // B's selected row (A/B only); at most one of the two is set.
+  const [selectedB, setSelectedB] = useState<number | null>(null);
+  const setSelected = useCallback((row: number | null) => {
+    setSelectedA(row);
+    setSelectedB(null);
+  }, []);
   const [spacing, setSpacing] = useState<'time' | 'event'>(linked?.spacing ?? 'time');
   const [playing, setPlaying] = useState(false);
   const [rate, setRate] = useState(1000);
@@ -91,16 +98,23 @@ export function useExplorer(
       const { value, ignored } = checkAgainstRun(urlRef.current.step, want, {
         steps: a.info.steps.length,
         events: a.trace.n,
+        eventsB: b ? b.trace.n : undefined,
         extent,
       });
       if (value.step !== urlRef.current.step)
         setUrl({ ...urlRef.current, step: value.step }, { replace: true });
       const w = value.view.window;
       view.set(w ? [Math.max(w[0], extent[0]), Math.min(w[1], extent[1])] : (stepWindow ?? extent));
+      const rowB = value.view.selectedB ?? null;
       setSelected(value.view.selected);
+      if (rowB !== null) setSelectedB(rowB);
       setCursor(
         value.view.cursor ??
-          (value.view.selected !== null ? a.trace.time[value.view.selected] : null),
+          (value.view.selected !== null
+            ? a.trace.time[value.view.selected]
+            : rowB !== null && b
+              ? b.trace.time[rowB]
+              : null),
       );
       if (ignored.length) ignoredRef.current(ignored);
       return;
@@ -108,15 +122,15 @@ export function useExplorer(
     view.set(stepWindow ?? fullExtent);
     setSelected(null);
     setCursor(null);
-  }, [a, freshA, freshB, fullExtent, stepWindow, view, restores, setUrl]);
+  }, [a, b, freshA, freshB, fullExtent, stepWindow, view, restores, setUrl, setSelected]);
 
   /** Where the user looks, as a link writes it (null where it is the view's default). */
   const viewState = useCallback((): ViewState => {
     const w = view.get();
     const def = stepWindow ?? fullExtent;
     const isDefault = Math.abs(w[0] - def[0]) < 0.05 && Math.abs(w[1] - def[1]) < 0.05;
-    return { cursor, window: isDefault ? null : w, selected, spacing };
-  }, [view, stepWindow, fullExtent, cursor, selected, spacing]);
+    return { cursor, window: isDefault ? null : w, selected, selectedB, spacing };
+  }, [view, stepWindow, fullExtent, cursor, selected, selectedB, spacing]);
 
   // Selecting an event also puts the cursor on it, so the machine state shown is its moment.
   const selectRow = useCallback(
@@ -124,8 +138,21 @@ export function useExplorer(
       setSelected(row);
       if (row !== null && a && row < a.trace.n) setCursor(a.trace.time[row]);
     },
-    [a],
+    [a, setSelected],
   );
+  const selectRowB = useCallback(
+    (row: number | null) => {
+      setSelectedA(null);
+      setSelectedB(row);
+      if (row !== null && b && row < b.trace.n) setCursor(b.trace.time[row]);
+    },
+    [b],
+  );
+  // The two runs' flushes matched one to one, and where they differ (A/B only).
+  const match = useMemo(() => (a && b ? matchFlushes(a.trace, b.trace) : null), [a, b]);
+  const differing = useMemo(() => (match ? differingRows(match) : null), [match]);
+  const matchedA = match && selectedB !== null ? counterpart(match, 'B', selectedB) : null;
+  const matchedB = match && selected !== null ? counterpart(match, 'A', selected) : null;
   const markRendered = useCallback((r: RunResult | null) => {
     if (r) setRendered((s) => (s.has(r.trace.version) ? s : new Set(s).add(r.trace.version)));
   }, []);
@@ -144,7 +171,7 @@ export function useExplorer(
       setCursor(a.trace.time[row]);
       return true;
     },
-    [a, cursor, selected],
+    [a, cursor, selected, setSelected],
   );
 
   const end = useMemo(() => (a ? extentOf(a.trace)[1] : 0), [a]);
@@ -187,6 +214,12 @@ export function useExplorer(
     selected,
     setSelected,
     selectRow,
+    selectedB,
+    selectRowB,
+    match,
+    differing,
+    matchedA,
+    matchedB,
     spacing,
     setSpacing,
     playing,

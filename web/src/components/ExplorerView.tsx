@@ -16,6 +16,7 @@ import { Controls } from './Controls';
 import { Distribution } from './Distribution';
 import { ErrorBoundary } from './ErrorBoundary';
 import { EventLog } from './EventLog';
+import { FlushMatches, MatchNote } from './FlushMatches';
 import { Inspector } from './Inspector';
 import { Legend } from './Legend';
 import { MeasuredEventsFile } from './MeasuredEventsFile';
@@ -40,9 +41,12 @@ interface Props {
   fileName: string;
   ownFileName: string | null;
   onOwnFile: (f: { name: string; text: string } | null) => void;
+  /** The settings sidebar: shown or not (app/sidebar.ts). */
+  sidebar: { open: boolean; toggle: () => void };
 }
 
-export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }: Props) {
+export function ExplorerView(props: Props) {
+  const { x, url, onUrl, fileName, ownFileName, onOwnFile, sidebar } = props;
   const { a, b, guide } = x;
   const [measured, setMeasured] = useState<MeasuredEvents | null>(null);
   // What an exported picture says about itself; read at export time (the link is the page's
@@ -70,7 +74,9 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
       ),
     };
   };
-  // Both timelines share window, cursor and spacing; only A is selectable and highlighted.
+  // Both timelines share window, cursor and spacing; each has its own selection, outlines its
+  // flushes that differ from the other run's, and the match of the other run's selection.
+  // Only A carries the guided step's highlight.
   const timeline = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => (
     <ErrorBoundary label={`timeline ${side}`} resetKey={r.trace.version}>
       <Timeline
@@ -84,9 +90,11 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
         fullExtent={x.fullExtent}
         cursor={x.cursor}
         onCursorChange={x.setCursor}
-        selected={side === 'A' ? x.selected : null}
-        onSelect={side === 'A' ? x.selectRow : undefined}
+        selected={side === 'A' ? x.selected : x.selectedB}
+        onSelect={side === 'A' ? x.selectRow : x.selectRowB}
         highlight={side === 'A' ? guide.highlight : undefined}
+        differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
+        matched={side === 'A' ? x.matchedA : x.matchedB}
         spacing={x.spacing}
         initiator={isRecorded(r) ? busiestSender(r.trace) : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
@@ -96,28 +104,43 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
     </ErrorBoundary>
   );
   return (
-    <div className="layout">
-      <aside>
-        <ScenarioFile name={ownFileName} onLoad={onOwnFile} />
-        <MeasuredEventsFile value={measured} onLoad={setMeasured} />
-        <RecordingFile value={x.recording} onLoad={x.setRecording} />
-        <Controls
-          name="A"
-          overrides={url.overrides}
-          onChange={(overrides) => onUrl({ ...url, overrides })}
-          arch={a?.info.arch ?? 'x86'}
-          effective={a?.info.settings}
-          stepSet={guide.step?.set}
-        />
-        {url.compare && (
-          <Controls
-            name="B"
-            overrides={url.overridesB}
-            onChange={(overridesB) => onUrl({ ...url, overridesB })}
-            arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
-            effective={b?.info.settings}
-            stepSet={guide.step?.compare ?? undefined}
-          />
+    <div className={sidebar.open ? 'layout' : 'layout sidebar-closed'}>
+      <aside id="settings-sidebar" aria-label="Settings">
+        <button
+          type="button"
+          className="sidebar-toggle"
+          aria-expanded={sidebar.open}
+          aria-controls="settings-sidebar"
+          aria-label={sidebar.open ? 'Hide settings' : 'Show settings'}
+          title={`${sidebar.open ? 'Hide' : 'Show'} the settings ([)`}
+          onClick={sidebar.toggle}
+        >
+          {sidebar.open ? '« Hide settings' : '»'}
+        </button>
+        {sidebar.open && (
+          <>
+            <ScenarioFile name={ownFileName} onLoad={onOwnFile} />
+            <MeasuredEventsFile value={measured} onLoad={setMeasured} />
+            <RecordingFile value={x.recording} onLoad={x.setRecording} />
+            <Controls
+              name="A"
+              overrides={url.overrides}
+              onChange={(overrides) => onUrl({ ...url, overrides })}
+              arch={a?.info.arch ?? 'x86'}
+              effective={a?.info.settings}
+              stepSet={guide.step?.set}
+            />
+            {url.compare && (
+              <Controls
+                name="B"
+                overrides={url.overridesB}
+                onChange={(overridesB) => onUrl({ ...url, overridesB })}
+                arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
+                effective={b?.info.settings}
+                stepSet={guide.step?.compare ?? undefined}
+              />
+            )}
+          </>
         )}
       </aside>
       <main>
@@ -164,14 +187,25 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
             {b && timeline(b, 'B', url.overridesB)}
             <ErrorBoundary label="the summary" resetKey={a.trace.version}>
               {b ? (
-                <div className="compare">
-                  <CompareSummary
-                    a={a.summary}
-                    b={b.summary}
-                    measuredA={isRecorded(a) ? a.recording.name : undefined}
-                  />
-                  <Distribution a={a.trace} b={b.trace} />
-                </div>
+                <>
+                  <div className="compare">
+                    <CompareSummary
+                      a={a.summary}
+                      b={b.summary}
+                      measuredA={isRecorded(a) ? a.recording.name : undefined}
+                    />
+                    <Distribution a={a.trace} b={b.trace} />
+                  </div>
+                  {x.match && (
+                    <FlushMatches
+                      match={x.match}
+                      selectedA={x.selected}
+                      selectedB={x.selectedB}
+                      onSelectA={x.selectRow}
+                      onSelectB={x.selectRowB}
+                    />
+                  )}
+                </>
               ) : isRecorded(a) ? (
                 <RecordingSummary run={a} />
               ) : (
@@ -185,25 +219,60 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
             <ErrorBoundary label="the inspector" resetKey={a.trace.version}>
               <div className="details">
                 <div>
-                  <Inspector
-                    trace={a.trace}
-                    selected={x.selected}
-                    cursor={x.cursor}
-                    onSelect={x.selectRow}
-                  />
-                  {isRecorded(a) && <RecordedRow run={a} row={x.selected} />}
+                  {b && x.selectedB !== null ? (
+                    <Inspector
+                      trace={b.trace}
+                      selected={x.selectedB}
+                      cursor={x.cursor}
+                      onSelect={x.selectRowB}
+                      side="B"
+                    >
+                      {x.match && (
+                        <MatchNote
+                          match={x.match}
+                          side="B"
+                          row={x.selectedB}
+                          onShow={x.selectRow}
+                        />
+                      )}
+                    </Inspector>
+                  ) : (
+                    <Inspector
+                      trace={a.trace}
+                      selected={x.selected}
+                      cursor={x.cursor}
+                      onSelect={x.selectRow}
+                      side={b ? 'A' : undefined}
+                    >
+                      {x.match && x.selected !== null && (
+                        <MatchNote
+                          match={x.match}
+                          side="A"
+                          row={x.selected}
+                          onShow={x.selectRowB}
+                        />
+                      )}
+                    </Inspector>
+                  )}
+                  {isRecorded(a) && x.selectedB === null && (
+                    <RecordedRow run={a} row={x.selected} />
+                  )}
                 </div>
                 <EventLog
                   trace={a.trace}
                   window={x.logWindow}
                   selected={x.selected}
                   onSelect={x.selectRow}
+                  b={b?.trace ?? null}
+                  selectedB={x.selectedB}
+                  onSelectB={x.selectRowB}
+                  match={x.match}
                 />
               </div>
             </ErrorBoundary>
             {x.snapshot && (
               <ErrorBoundary label="the machine state" resetKey={x.snapshot}>
-                <StateView snap={x.snapshot} />
+                <StateView snap={x.snapshot} run={b ? 'A' : undefined} />
               </ErrorBoundary>
             )}
           </>

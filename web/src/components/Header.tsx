@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { scenarios } from '../content/scenarios';
 import { writeUrl, type UrlState, type View } from '../app/url';
+import type { ThemeChoice } from '../app/theme';
 
 interface Props {
   url: UrlState;
@@ -12,6 +13,9 @@ interface Props {
   children?: ReactNode;
   talk: boolean;
   onTalk: () => void;
+  /** The theme in effect: the link's, else the reader's choice. */
+  theme: ThemeChoice;
+  onTheme: (t: ThemeChoice) => void;
 }
 
 const VIEWS: [View, string][] = [
@@ -20,7 +24,8 @@ const VIEWS: [View, string][] = [
   ['data', 'Measured data'],
 ];
 
-export function Header({ url, scenarioId, onUrl, onHelp, talk, onTalk, children }: Props) {
+export function Header(props: Props) {
+  const { url, scenarioId, onUrl, onHelp, talk, onTalk, theme, onTheme, children } = props;
   const explore = url.view === 'explore';
   return (
     <header>
@@ -89,6 +94,17 @@ export function Header({ url, scenarioId, onUrl, onHelp, talk, onTalk, children 
         </>
       )}
       {children}
+      <select
+        className="theme-pick"
+        aria-label="Theme"
+        title="Colour theme, remembered on this browser (M)"
+        value={theme}
+        onChange={(e) => onTheme(e.target.value as ThemeChoice)}
+      >
+        <option value="system">◐ System</option>
+        <option value="light">☀ Light</option>
+        <option value="dark">☾ Dark</option>
+      </select>
       <button
         type="button"
         className="talk-button"

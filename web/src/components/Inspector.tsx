@@ -1,6 +1,6 @@
 // What the selected event is, the kernel function it models, and the chain of events that
 // caused it (munmap → flush_tlb_mm_range → IPI → flush_tlb_func → ack).
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { causalChain, describeRow, kernelFunction } from '../model/events';
 import { kindName, type Trace } from '../trace/trace';
 import { formatNs } from '../viz/scales';
@@ -10,12 +10,23 @@ interface Props {
   selected: number | null;
   cursor: number | null;
   onSelect: (row: number) => void;
+  /** A/B: which run the selected event is from. */
+  side?: 'A' | 'B';
+  /** A/B: the selected event's flush next to its match in the other run. */
+  children?: ReactNode;
 }
 
-export const Inspector = memo(function Inspector({ trace, selected, cursor, onSelect }: Props) {
+export const Inspector = memo(function Inspector({
+  trace,
+  selected,
+  cursor,
+  onSelect,
+  side,
+  children,
+}: Props) {
   return (
-    <section className="inspector" aria-label="Inspector">
-      <h2>Inspector</h2>
+    <section className="inspector" aria-label="Inspector" data-side={side}>
+      <h2>Inspector{side ? `: run ${side}` : ''}</h2>
       <p className="muted">
         Cursor: {cursor === null ? 'none (click the timeline)' : formatNs(cursor)}
       </p>
@@ -59,6 +70,7 @@ export const Inspector = memo(function Inspector({ trace, selected, cursor, onSe
               </li>
             ))}
           </ol>
+          {children}
         </>
       )}
     </section>

@@ -7,11 +7,14 @@ import { formatNs } from '../viz/scales';
 
 const MAX_CPUS_SHOWN = 16;
 
-export const StateView = memo(function StateView({ snap }: { snap: Snapshot }) {
+/** `run`: in an A/B comparison, which run the state is of (always A: B is not re-run). */
+export const StateView = memo(function StateView({ snap, run }: { snap: Snapshot; run?: string }) {
   const arm = snap.arch === 'arm64';
   return (
     <div className="state-view" data-state-time={snap.time_ns}>
-      <h3>Machine state at {formatNs(snap.time_ns)}</h3>
+      <h3>
+        Machine state{run ? ` of run ${run}` : ''} at {formatNs(snap.time_ns)}
+      </h3>
       <table className="state-cpus">
         <thead>
           <tr>

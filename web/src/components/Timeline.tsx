@@ -37,6 +37,10 @@ export interface TimelineProps {
   selected: number | null;
   onSelect?: (row: number | null) => void;
   highlight?: readonly number[];
+  /** A/B: this run's flushes that differ from their match in the other run. */
+  differs?: readonly number[];
+  /** A/B: the flush matched with the other run's selection. */
+  matched?: number | null;
   spacing?: Spacing;
   initiator?: number;
   label?: string;
@@ -111,6 +115,8 @@ function drawnState(
     cursor: p.cursor,
     selected: p.selected,
     highlight: p.highlight ?? NONE,
+    differs: p.differs ?? NONE,
+    matched: p.matched ?? null,
     collapsed,
     initiator: p.initiator ?? -1,
     measured: p.measured ?? null,
@@ -204,6 +210,8 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       p.measured,
       p.cursor,
       p.selected,
+      p.differs,
+      p.matched,
     ];
   };
   const draw = useCallback(() => {
@@ -267,10 +275,39 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     [],
   );
 
-  const { view: store, cursor, selected, highlight, measured } = props;
+  const { view: store, cursor, selected, highlight, measured, differs, matched } = props;
   useEffect(() => {
     schedule();
-  }, [model, cursor, selected, highlight, measured, width, collapsed, initiator, schedule]);
+  }, [
+    model,
+    cursor,
+    selected,
+    highlight,
+    measured,
+    differs,
+    matched,
+    width,
+    collapsed,
+    initiator,
+    schedule,
+  ]);
+  // A theme change (the header's toggle, a link, the system's) repaints the canvas in the
+  // new palette; SVG marks follow their CSS by themselves.
+  useEffect(() => {
+    const repaint = () => {
+      drawn.current = [];
+      schedule();
+    };
+    const root = document.documentElement;
+    const observer = new MutationObserver(repaint);
+    observer.observe(root, { attributes: true, attributeFilter: ['data-theme'] });
+    const q = window.matchMedia?.('(prefers-color-scheme: dark)');
+    q?.addEventListener('change', repaint);
+    return () => {
+      observer.disconnect();
+      q?.removeEventListener('change', repaint);
+    };
+  }, [schedule]);
   // The window from the store: set by the app (a new run or step) or by the other timeline.
   useEffect(() => {
     live.current.win = store.get();

@@ -22,7 +22,7 @@ const SPANS: [EventKind, string][] = [
 
 export type LegendEntry =
   | { mark: 'span'; kind: EventKind; label: string }
-  | { mark: 'ipi' | 'ack' | 'unpaired'; label: string };
+  | { mark: 'ipi' | 'ack' | 'unpaired' | 'violation'; label: string };
 
 export function legendEntries(trace: Pick<Trace, 'n' | 'kind' | 'parent'>): LegendEntry[] {
   const seen = new Set<number>();
@@ -40,5 +40,7 @@ export function legendEntries(trace: Pick<Trace, 'n' | 'kind' | 'parent'>): Lege
     out.push({ mark: 'unpaired', label: 'IPI sent, no handler recorded (unpaired)' });
   }
   if (seen.has(EventKind.CsdUnlocked)) out.push({ mark: 'ack', label: 'csd unlocked (ack)' });
+  if (seen.has(EventKind.InvariantViolated))
+    out.push({ mark: 'violation', label: 'invariant violated' });
   return out;
 }

@@ -18,6 +18,8 @@ export interface LegendSwatch {
   color: string;
   opacity?: number;
   dash?: string;
+  /** A span's band of its lane, top and bottom as fractions (model/markShape.ts). */
+  band?: readonly [number, number];
 }
 
 export interface DiagramParts {
@@ -145,11 +147,16 @@ export function composeDiagram(doc: Document, parts: DiagramParts): SVGSVGElemen
   for (const { item, x, y: ly } of legend.placed) {
     const g = lg.appendChild(el(doc, 'g', { transform: `translate(${x},${ly})` }));
     if (item.swatch === 'rect') {
+      const [t, b] = item.band ?? [0, 1];
+      if (item.band)
+        g.appendChild(
+          el(doc, 'rect', { width: 18, height: 10, y: 1, fill: 'none', stroke: colors.text }),
+        ).setAttribute('stroke-opacity', '0.3');
       g.appendChild(
         el(doc, 'rect', {
           width: 18,
-          height: 10,
-          y: 1,
+          height: (b - t) * 10,
+          y: 1 + t * 10,
           fill: item.color,
           'fill-opacity': item.opacity ?? 1,
         }),

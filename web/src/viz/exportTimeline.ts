@@ -3,6 +3,7 @@
 // theme apply to it), then copied out with those styles inlined. Marks stay vector while the
 // view draws them as SVG; dense canvas lanes go in as an embedded raster image at `scale`.
 import { legendEntries } from '../model/legend';
+import { BANDS, bandOf } from '../model/markShape';
 import type { TimelineModel } from '../model/timelineModel';
 import { EventKind } from '../trace/trace';
 import { kindVar, toPalette } from './columns';
@@ -111,20 +112,26 @@ export function exportTimelineSvg(
 }
 
 function legendOf(model: TimelineModel, color: (name: string) => string): LegendSwatch[] {
-  return legendEntries(model.trace).map((e) =>
-    e.mark === 'span'
-      ? {
+  return legendEntries(model.trace).map((e): LegendSwatch => {
+    switch (e.mark) {
+      case 'span':
+        return {
           label: e.label,
           swatch: 'rect',
           color: color(kindVar(e.kind)),
           opacity: e.kind === EventKind.IpiWait ? 0.75 : 1,
-        }
-      : e.mark === 'ipi'
-        ? { label: e.label, swatch: 'line', color: color('--arrow-ipi') }
-        : e.mark === 'unpaired'
-          ? { label: e.label, swatch: 'line', color: color('--arrow-unpaired'), dash: '1 2' }
-          : { label: e.label, swatch: 'line', color: color('--arrow-ack'), dash: '3 2' },
-  );
+          band: BANDS[bandOf(e.kind)],
+        };
+      case 'ipi':
+        return { label: e.label, swatch: 'line', color: color('--arrow-ipi') };
+      case 'ack':
+        return { label: e.label, swatch: 'line', color: color('--arrow-ack'), dash: '3 2' };
+      case 'unpaired':
+        return { label: e.label, swatch: 'line', color: color('--arrow-unpaired'), dash: '1 2' };
+      case 'violation':
+        return { label: e.label, swatch: 'glyph', glyph: '✕', color: color('--k-irqs') };
+    }
+  });
 }
 
 /** The PNG text keyword under which an exported PNG carries its state link (viz/pngText.ts). */

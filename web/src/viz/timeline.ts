@@ -52,6 +52,10 @@ export interface TimelineState {
   cursor: number | null;
   selected: number | null;
   highlight: readonly number[];
+  /** A/B: this run's flushes that differ from their match in the other run. */
+  differs?: readonly number[];
+  /** A/B: the flush matched with the other run's selection. */
+  matched?: number | null;
   collapsed: ReadonlySet<number>;
   initiator: number;
   /** Per-event measurements drawn under their CPU lanes (marks/measured.ts). */
@@ -350,6 +354,8 @@ export function renderTimeline(
     cursor: state.cursor,
     selected: state.selected,
     highlight: state.highlight,
+    differs: state.differs,
+    matched: state.matched,
   });
   renderAxis(layer(top, 'axis'), scales, pos);
 
@@ -375,7 +381,7 @@ export function renderTimeline(
 export function renderInteraction(
   els: TimelineElements,
   model: TimelineModel,
-  state: Pick<TimelineState, 'cursor' | 'selected' | 'highlight'>,
+  state: Pick<TimelineState, 'cursor' | 'selected' | 'highlight' | 'differs' | 'matched'>,
   stats: RenderStats,
 ): void {
   const top = select(els.top);
@@ -397,6 +403,8 @@ export function renderInteraction(
     cursor: state.cursor,
     selected: state.selected,
     highlight: state.highlight,
+    differs: state.differs,
+    matched: state.matched,
   });
 }
 

@@ -34,9 +34,11 @@ export function EmbedView({ x, url, fileName, fullLink }: Props) {
         fullExtent={x.fullExtent}
         cursor={x.cursor}
         onCursorChange={x.setCursor}
-        selected={side === 'A' ? x.selected : null}
-        onSelect={side === 'A' ? x.selectRow : undefined}
+        selected={side === 'A' ? x.selected : x.selectedB}
+        onSelect={side === 'A' ? x.selectRow : x.selectRowB}
         highlight={side === 'A' ? guide.highlight : undefined}
+        differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
+        matched={side === 'A' ? x.matchedA : x.matchedB}
         spacing={x.spacing}
         initiator={initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}

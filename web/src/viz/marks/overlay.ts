@@ -9,6 +9,10 @@ export interface OverlayState {
   cursor: number | null;
   selected: number | null;
   highlight: readonly number[];
+  /** A/B: flushes whose match in the other run differs (a thick dashed outline each). */
+  differs?: readonly number[];
+  /** A/B: the flush matched with the other run's selection (a double outline). */
+  matched?: number | null;
 }
 
 /** Outlines beyond this many highlighted rows are not drawn (the dimming still shows them). */
@@ -35,7 +39,9 @@ export function renderOverlay(
     };
   };
   const rows = [
+    ...(state.differs ?? []).slice(0, MAX_OUTLINES).map((i) => ({ i, cls: 'diff-outline' })),
     ...state.highlight.slice(0, MAX_OUTLINES).map((i) => ({ i, cls: 'highlight-outline' })),
+    ...(state.matched != null ? [{ i: state.matched, cls: 'match-outline' }] : []),
     ...(state.selected !== null ? [{ i: state.selected, cls: 'selection-outline' }] : []),
   ].filter(({ i }) => i >= 0 && i < trace.n);
   g.selectAll<SVGRectElement, { i: number; cls: string }>('rect')

@@ -1,6 +1,7 @@
 // Span mark (SVG): one rect per trace row in `rows`, placed by position and sub-track.
 // Used when few marks are visible, so they stay in the DOM for tests, export and tooltips.
 import type { Selection } from 'd3';
+import { bandBox } from '../../model/markShape';
 import { kindName } from '../../trace/trace';
 import { trackOf, type Columns } from '../columns';
 import { set } from '../dom';
@@ -46,9 +47,11 @@ export function renderSpans(
       set(this, 'data-cpu', String(trace.cpu[i]));
       const x0 = x(pos.rowStart(i));
       set(this, 'x', String(x0));
-      set(this, 'y', String(scales.trackY(trace.cpu[i], trackOf(trace.kind[i])) + 1));
+      const k0 = trace.kind[i];
+      const band = bandBox(k0, scales.trackY(trace.cpu[i], trackOf(k0)) + 1, TRACK_HEIGHT - 2);
+      set(this, 'y', String(band.y));
       set(this, 'width', String(Math.max(1, x(pos.rowEnd(i)) - x0)));
-      set(this, 'height', String(TRACK_HEIGHT - 2));
+      set(this, 'height', String(band.h));
     });
 }
 

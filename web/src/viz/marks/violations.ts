@@ -12,7 +12,7 @@ import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
 export const MAX_VIOLATIONS = 1500;
 
 /** A ✕: a plus sign of arm length 6 and half-width 1.8, turned 45°, centred on (0, 0). */
-const CROSS = (() => {
+export const CROSS = (() => {
   const [a, w] = [6, 1.8];
   const plus: [number, number][] = [
     [-w, -a],

@@ -1,0 +1,103 @@
+// The explorer from 800×600 to 2560×1440: the header's controls stay on screen, the sidebar
+// hides and comes back (button and `[`, remembered), nothing in it overflows.
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const COMPARE =
+  './?scenario=x86-flush-info-story&set=flush_info%3Dstack&set=preempt%3Dpreemptible_wait' +
+  '&compare=1&setB=flush_info%3Dpercpu&setB=preempt%3Dpinned';
+
+async function inViewport(page: Page, l: Locator) {
+  const box = await l.boundingBox();
+  const vp = page.viewportSize()!;
+  expect(box, 'element has a box').not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.y).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(vp.width);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(vp.height);
+}
+
+test.describe('at 800×600', () => {
+  test.use({ viewport: { width: 800, height: 600 } });
+
+  test('Seed, Compare and ? are on screen and the page does not scroll sideways', async ({
+    sim,
+  }) => {
+    await sim.page.goto(COMPARE);
+    await sim.waitForIdle();
+    const header = sim.page.locator('header');
+    await inViewport(sim.page, header.getByLabel('Seed'));
+    await inViewport(sim.page, header.getByRole('button', { name: 'Compare A/B' }));
+    await inViewport(sim.page, header.getByRole('button', { name: 'Keyboard shortcuts' }));
+    await inViewport(sim.page, header.getByLabel('Theme'));
+    const overflow = await sim.page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
+  test('the sidebar starts hidden, opens with its button, closes with [, and is remembered', async ({
+    sim,
+  }) => {
+    await sim.page.goto(COMPARE);
+    await sim.waitForIdle();
+    const settings = sim.page.locator('[data-setting="preempt"]');
+    await expect(settings).toHaveCount(0);
+    const timeline = sim.page.locator('.timeline').first();
+    const narrow = (await timeline.boundingBox())!.width;
+    expect(narrow).toBeGreaterThan(700);
+    await sim.page.getByRole('button', { name: 'Show settings' }).click();
+    await expect(settings).toHaveCount(2);
+    // The file inputs fit in the sidebar.
+    const aside = (await sim.page.locator('aside').boundingBox())!;
+    for (const input of await sim.page.locator('aside input[type="file"]').all()) {
+      const b = (await input.boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(aside.x + aside.width);
+    }
+    await sim.page.reload();
+    await sim.waitForIdle();
+    await expect(settings).toHaveCount(2);
+    await sim.page.locator('body').click({ position: { x: 780, y: 590 } });
+    await sim.page.keyboard.press('[');
+    await expect(settings).toHaveCount(0);
+    await expect(sim.page.getByRole('button', { name: 'Show settings' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+    await sim.page.reload();
+    await sim.waitForIdle();
+    await expect(settings).toHaveCount(0);
+    expect(sim.consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('at 800×600 in talk mode', () => {
+  test.use({ viewport: { width: 800, height: 600 } });
+
+  test('a hidden sidebar leaves no empty column: the timeline takes the width', async ({ sim }) => {
+    await sim.page.goto(`${COMPARE}&talk=1`);
+    await sim.waitForIdle();
+    await expect(sim.page.locator('aside')).toBeHidden();
+    const t = (await sim.page.locator('.timeline').first().boundingBox())!;
+    expect(t.x).toBeLessThan(40);
+    expect(t.width).toBeGreaterThan(700);
+    await expect(sim.page.locator('.flush-matches')).toBeHidden();
+  });
+});
+
+test.describe('at 2560×1440', () => {
+  test.use({ viewport: { width: 2560, height: 1440 } });
+
+  test('the sidebar is shown, the timelines fill the width, the header is one row', async ({
+    sim,
+  }) => {
+    await sim.page.goto(COMPARE);
+    await sim.waitForIdle();
+    await expect(sim.page.locator('[data-setting="preempt"]')).toHaveCount(2);
+    const t = (await sim.page.locator('.timeline').first().boundingBox())!;
+    expect(t.width).toBeGreaterThan(2000);
+    const header = (await sim.page.locator('header').boundingBox())!;
+    expect(header.height).toBeLessThan(60);
+    await inViewport(sim.page, sim.page.getByRole('button', { name: 'Keyboard shortcuts' }));
+  });
+});

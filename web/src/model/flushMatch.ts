@@ -1,0 +1,235 @@
+// Event-level A/B: the flushes of two runs of one workload, matched one to one, with what
+// differs between each pair (a longer wait, preemption kept off, extra IPIs, a violation in
+// one run only). Pure: two traces in, pairs out.
+//
+// Two runs of the same workload under different designs issue the same flushes in the same
+// order per initiating CPU and address space, but at different times (a task delayed in one
+// run flushes later), so a flush is matched by (CPU, mm, its ordinal among that CPU's flushes
+// of that mm), never by time.
+import { EventKind, type Trace } from '../trace/trace';
+
+/** One flush_tlb_mm_range() and what it caused (its rows by the trace's `parent` links). */
+export interface FlushFacts {
+  /** The FlushRange row. */
+  row: number;
+  cpu: number;
+  mm: number;
+  pages: number;
+  start: number;
+  latency: number;
+  /** Time spent in csd_lock_wait() (IpiWait rows it caused). */
+  wait: number;
+  /** The preemption-off span on its CPU that covers its start (0: none). */
+  preemptOff: number;
+  ipis: number;
+  broadcasts: number;
+  /** Invariant violations of its mm after it started and before the mm's next flush. */
+  violations: Violated[];
+}
+
+export interface Violated {
+  row: number;
+  /** The invariant's id, e.g. "I3" (the text before the first colon). */
+  invariant: string;
+  text: string;
+}
+
+export type DiffKind =
+  'only' | 'start' | 'latency' | 'wait' | 'preempt' | 'ipis' | 'broadcasts' | 'violation';
+
+export interface FlushDiff {
+  kind: DiffKind;
+  /** The values compared (ns or counts); for 'violation', the invariants of each side. */
+  a: number | string | null;
+  b: number | string | null;
+}
+
+export interface FlushPair {
+  /** "CPU c, mm m, #k" (k from 1). */
+  key: string;
+  cpu: number;
+  mm: number;
+  ordinal: number;
+  a: FlushFacts | null;
+  b: FlushFacts | null;
+  diffs: FlushDiff[];
+}
+
+export interface FlushMatch {
+  pairs: FlushPair[];
+  /** Violations that no flush explains, per side. */
+  unattributed: { a: Violated[]; b: Violated[] };
+  /** Each row's flush (its FlushRange row, or -1), per side: for the inspector and the log. */
+  flushOfA: Int32Array;
+  flushOfB: Int32Array;
+  /** Pair index of each side's FlushRange row. */
+  pairOfA: ReadonlyMap<number, number>;
+  pairOfB: ReadonlyMap<number, number>;
+}
+
+/** The smallest difference in ns worth calling one: 50 ns and 1 % of the larger value. */
+export function differs(a: number, b: number): boolean {
+  return Math.abs(a - b) >= Math.max(50, 0.01 * Math.max(Math.abs(a), Math.abs(b)));
+}
+
+/** Every flush of a trace, in trace order, and each row's flush. */
+export function flushesOf(trace: Trace): {
+  flushes: FlushFacts[];
+  flushOf: Int32Array;
+  unattributed: Violated[];
+} {
+  const { n, kind, parent, cpu, time, dur, mm, arg } = trace;
+  // Enum members and per-row lookups in locals and typed arrays: this loop runs over every
+  // row of multi-million-row traces.
+  const FLUSH = EventKind.FlushRange;
+  const PREEMPT = EventKind.PreemptOff;
+  const VIOLATED = EventKind.InvariantViolated;
+  const WAIT = EventKind.IpiWait;
+  const SENT = EventKind.IpiSent;
+  const BROADCAST = EventKind.TlbiBroadcast;
+  const flushOf = new Int32Array(n).fill(-1);
+  const flushes: FlushFacts[] = [];
+  // Index in `flushes` of each FlushRange row.
+  const factsOf = new Int32Array(n).fill(-1);
+  // The latest preemption-off span per CPU: the one a flush starting now sits in.
+  const preempt = new Int32Array(Math.max(1, trace.cpus)).fill(-1);
+  // The latest flush per mm: where a later violation of that mm is attributed.
+  const lastOfMm = new Map<number, FlushFacts>();
+  const unattributed: Violated[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = kind[i];
+    const p = parent[i];
+    // Parents precede their children in the trace; a link forward is ignored, not followed.
+    if (k === FLUSH) flushOf[i] = i;
+    else if (p >= 0 && p < i) flushOf[i] = flushOf[p];
+    if (k === PREEMPT) {
+      if (cpu[i] < preempt.length) preempt[cpu[i]] = i;
+    } else if (k === FLUSH) {
+      const po = cpu[i] < preempt.length ? preempt[cpu[i]] : -1;
+      const covered = po >= 0 && time[po] <= time[i] && time[po] + dur[po] > time[i];
+      const f: FlushFacts = {
+        row: i,
+        cpu: cpu[i],
+        mm: mm[i],
+        pages: arg[i],
+        start: time[i],
+        latency: dur[i],
+        wait: 0,
+        preemptOff: covered ? dur[po] : 0,
+        ipis: 0,
+        broadcasts: 0,
+        violations: [],
+      };
+      factsOf[i] = flushes.length;
+      flushes.push(f);
+      lastOfMm.set(mm[i], f);
+    } else if (k === VIOLATED) {
+      const text = trace.strings[arg[i]] ?? 'invariant violated';
+      const colon = text.indexOf(':');
+      const v = { row: i, invariant: colon > 0 ? text.slice(0, colon) : text, text };
+      const f = lastOfMm.get(mm[i]);
+      if (f) f.violations.push(v);
+      else unattributed.push(v);
+    } else if (flushOf[i] >= 0 && (k === WAIT || k === SENT || k === BROADCAST)) {
+      const f = flushes[factsOf[flushOf[i]]];
+      if (k === WAIT) f.wait += dur[i];
+      else if (k === SENT) f.ipis++;
+      else f.broadcasts++;
+    }
+  }
+  return { flushes, flushOf, unattributed };
+}
+
+function diffsOf(a: FlushFacts | null, b: FlushFacts | null): FlushDiff[] {
+  if (!a || !b) return [{ kind: 'only', a: a ? 'A' : null, b: b ? 'B' : null }];
+  const out: FlushDiff[] = [];
+  const ns = (kind: DiffKind, x: number, y: number) => {
+    if (differs(x, y)) out.push({ kind, a: x, b: y });
+  };
+  ns('start', a.start, b.start);
+  ns('latency', a.latency, b.latency);
+  ns('wait', a.wait, b.wait);
+  ns('preempt', a.preemptOff, b.preemptOff);
+  if (a.ipis !== b.ipis) out.push({ kind: 'ipis', a: a.ipis, b: b.ipis });
+  if (a.broadcasts !== b.broadcasts)
+    out.push({ kind: 'broadcasts', a: a.broadcasts, b: b.broadcasts });
+  const ids = (f: FlushFacts) =>
+    [...new Set(f.violations.map((v) => v.invariant))].sort().join(' ');
+  if (ids(a) !== ids(b)) out.push({ kind: 'violation', a: ids(a) || null, b: ids(b) || null });
+  return out;
+}
+
+/** Matches the flushes of A and B by (CPU, mm, ordinal) and lists what differs in each pair. */
+export function matchFlushes(a: Trace, b: Trace): FlushMatch {
+  const fa = flushesOf(a);
+  const fb = flushesOf(b);
+  // B's flushes per (CPU, mm), in order: A's k-th flush of a (CPU, mm) meets B's k-th.
+  const base = (f: FlushFacts) => f.cpu * 65536 + f.mm;
+  const ofB = new Map<number, FlushFacts[]>();
+  for (const f of fb.flushes) {
+    const list = ofB.get(base(f));
+    if (list) list.push(f);
+    else ofB.set(base(f), [f]);
+  }
+  const seenA = new Map<number, number>();
+  const pairs: FlushPair[] = [];
+  const pair = (f: FlushFacts, ordinal: number, x: FlushFacts | null, y: FlushFacts | null) =>
+    pairs.push({
+      key: `CPU ${f.cpu}, mm ${f.mm}, #${ordinal}`,
+      cpu: f.cpu,
+      mm: f.mm,
+      ordinal,
+      a: x,
+      b: y,
+      diffs: diffsOf(x, y),
+    });
+  for (const f of fa.flushes) {
+    const k = (seenA.get(base(f)) ?? 0) + 1;
+    seenA.set(base(f), k);
+    pair(f, k, f, ofB.get(base(f))?.[k - 1] ?? null);
+  }
+  // B's flushes beyond A's count of their (CPU, mm): in B only.
+  for (const [key, list] of ofB) {
+    for (let k = seenA.get(key) ?? 0; k < list.length; k++) pair(list[k], k + 1, null, list[k]);
+  }
+  // In time order of whichever side has the flush (the earlier start): one axis for both.
+  const t = (p: FlushPair) => Math.min(p.a?.start ?? Infinity, p.b?.start ?? Infinity);
+  pairs.sort((x, y) => t(x) - t(y));
+  const pairOfA = new Map<number, number>();
+  const pairOfB = new Map<number, number>();
+  pairs.forEach((p, i) => {
+    if (p.a) pairOfA.set(p.a.row, i);
+    if (p.b) pairOfB.set(p.b.row, i);
+  });
+  return {
+    pairs,
+    unattributed: { a: fa.unattributed, b: fb.unattributed },
+    flushOfA: fa.flushOf,
+    flushOfB: fb.flushOf,
+    pairOfA,
+    pairOfB,
+  };
+}
+
+/** The row of the other side's flush matched with the flush that `row` belongs to (or null). */
+export function counterpart(m: FlushMatch, side: 'A' | 'B', row: number): number | null {
+  const flushOf = side === 'A' ? m.flushOfA : m.flushOfB;
+  const f = row >= 0 && row < flushOf.length ? flushOf[row] : -1;
+  if (f < 0) return null;
+  const p = (side === 'A' ? m.pairOfA : m.pairOfB).get(f);
+  if (p === undefined) return null;
+  const other = side === 'A' ? m.pairs[p].b : m.pairs[p].a;
+  return other ? other.row : null;
+}
+
+/** Each side's flush rows whose pair differs, for outlining on the timelines. */
+export function differingRows(m: FlushMatch): { a: number[]; b: number[] } {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (const p of m.pairs) {
+    if (!p.diffs.length) continue;
+    if (p.a) a.push(p.a.row);
+    if (p.b) b.push(p.b.row);
+  }
+  return { a, b };
+}
