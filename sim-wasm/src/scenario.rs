@@ -74,9 +74,15 @@ struct StepSection {
     /// Event kinds to emphasise (names as in `EventKind`, e.g. `IpiSent`).
     #[serde(default)]
     highlight: Vec<String>,
-    /// Restrict the highlight to these CPUs.
+    /// Restrict the highlight to these CPUs (and show them as lanes, the others folded).
     #[serde(default)]
     cpus: Vec<i64>,
+    /// More CPUs shown as lanes, not highlighted.
+    #[serde(default)]
+    expand: Vec<i64>,
+    /// Latency-lens intervals to draw (`steps::LENS_KINDS`).
+    #[serde(default)]
+    lens: Vec<String>,
     /// The step's complete list of `--set` overrides (not cumulative).
     #[serde(default)]
     set: Vec<String>,
@@ -1046,6 +1052,21 @@ fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step, SimError>
     for &c in &st.cpus {
         step_cpus.push(int_in(&p("cpus"), Some(c), 0, 0, cpus as i64 - 1)? as u16);
     }
+    let mut expand = Vec::new();
+    for &c in &st.expand {
+        expand.push(int_in(&p("expand"), Some(c), 0, 0, cpus as i64 - 1)? as u16);
+    }
+    for name in &st.lens {
+        if !crate::steps::LENS_KINDS.contains(&name.as_str()) {
+            return Err(SimError::new(
+                p("lens"),
+                format!(
+                    "unknown lens `{name}`; known: {}",
+                    crate::steps::LENS_KINDS.join(", ")
+                ),
+            ));
+        }
+    }
     if st.question.is_some() && st.answer.is_none() {
         return Err(SimError::new(
             p("answer"),
@@ -1058,6 +1079,8 @@ fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step, SimError>
         window,
         highlight: st.highlight,
         cpus: step_cpus,
+        expand,
+        lens: st.lens,
         set: st.set,
         compare: st.compare,
         question: st.question,

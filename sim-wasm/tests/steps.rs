@@ -88,3 +88,30 @@ fn a_highlight_with_nothing_in_the_window_fails_the_run_check() {
     assert_eq!(e.path, "steps[1].highlight");
     assert!(e.message.contains("no CsdUnlocked event"), "{e}");
 }
+
+#[test]
+fn a_step_keeps_its_subject_and_refuses_unknown_lenses_and_cpus() {
+    let cfg = scenario::parse(
+        &with_step("title = \"x\"\ntext = \"y\"\ncpus = [0]\nexpand = [2, 3]\nlens = [\"wakeup_latency\", \"nonpreempt_wait\"]"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(cfg.steps[1].expand, [2, 3]);
+    assert_eq!(cfg.steps[1].lens, ["wakeup_latency", "nonpreempt_wait"]);
+
+    let e = scenario::parse(
+        &with_step("title = \"x\"\ntext = \"y\"\nlens = [\"wakeup\"]"),
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(e.path, "steps[1].lens");
+    assert_eq!(e.line, 11);
+    assert!(
+        e.message.contains("`wakeup`") && e.message.contains("wakeup_latency"),
+        "{e}"
+    );
+
+    let e =
+        scenario::parse(&with_step("title = \"x\"\ntext = \"y\"\nexpand = [4]"), &[]).unwrap_err();
+    assert_eq!(e.path, "steps[1].expand");
+}

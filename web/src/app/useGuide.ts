@@ -1,7 +1,8 @@
 // Guided mode: the URL's `step` picks a narrated step; entering a step applies its overrides
 // (and its B side), and the step decides the window and the highlighted rows.
 import { useEffect, useMemo, useRef } from 'react';
-import { highlightRows } from '../model/guide';
+import { highlightRows, stepFrame, type StepFrame } from '../model/guide';
+import { lensIntervals, type LensInterval } from '../model/lens';
 import type { RunResult, Step } from '../sim/session';
 import type { UrlState } from './url';
 
@@ -13,6 +14,10 @@ export interface Guide {
   /** The step to check against the run, when the run uses exactly the step's settings. */
   checkIndex: number | undefined;
   highlight: readonly number[];
+  /** The window and CPUs the step's subject needs on screen (null outside guided mode). */
+  frame: StepFrame | null;
+  /** The latency-lens intervals the step points at (its `lens` kinds), in its run. */
+  lens: readonly LensInterval[];
   go: (index: number | null) => void;
 }
 
@@ -80,12 +85,25 @@ export function useGuide(
       step && result && matches ? highlightRows(result.trace, step, step.window ?? fullExtent) : [],
     [step, result, matches, fullExtent],
   );
+  const lens = useMemo(
+    () =>
+      step?.lens.length && result
+        ? lensIntervals(result.trace, step.lens, result.info.costs.context_switch_ns ?? 0)
+        : [],
+    [step, result],
+  );
+  const frame = useMemo(
+    () => (step && result ? stepFrame(result.trace, step, highlight, fullExtent, lens) : null),
+    [step, result, highlight, fullExtent, lens],
+  );
   return {
     steps,
     index,
     step,
     checkIndex: matches && index !== null ? index : undefined,
     highlight,
+    frame,
+    lens,
     go,
   };
 }

@@ -24,18 +24,20 @@ export function Narration({ steps, index, problem, file, onGo }: Props) {
         Step {index + 1} of {steps.length}
       </p>
       <h2 data-step-title>{step.title}</h2>
-      <Prose text={step.text} />
-      {step.question && (
-        <details className="question" key={`${index}-q`}>
-          <summary>
-            {/^predict\b/i.test(step.question) ? null : <strong>Predict: </strong>}
-            {step.question} <span className="muted">(reveal)</span>
-          </summary>
-          <p>{step.answer}</p>
-        </details>
-      )}
-      {step.dataset && <MeasuredTable id={step.dataset} />}
-      {step.recording && <RecordingBeside id={step.recording} />}
+      <div className="narration-body">
+        <Prose text={step.text} />
+        {step.question && (
+          <details className="question" key={`${index}-q`}>
+            <summary>
+              {/^predict\b/i.test(step.question) ? null : <strong>Predict: </strong>}
+              {step.question} <span className="muted">(reveal)</span>
+            </summary>
+            <p>{step.answer}</p>
+          </details>
+        )}
+        {step.dataset && <MeasuredTable id={step.dataset} />}
+        {step.recording && <RecordingBeside id={step.recording} />}
+      </div>
       {problem && (
         <div role="alert" className="error-panel">
           <h3>This step does not fit its run</h3>

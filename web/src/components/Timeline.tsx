@@ -9,6 +9,7 @@ import { TRACKS } from '../model/lanes';
 import { hitTest } from '../model/lod';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { Spacing } from '../model/spacing';
+import type { LensInterval } from '../model/lens';
 import { fromPrebuilt } from '../model/prebuilt';
 import { toTimelineModel, type TimelineModel } from '../model/timelineModel';
 import { prebuiltViewOf } from '../sim/session';
@@ -37,6 +38,11 @@ export interface TimelineProps {
   selected: number | null;
   onSelect?: (row: number | null) => void;
   highlight?: readonly number[];
+  /** A guided step's subject CPUs: the others are folded into thin strips until unfolded. */
+  focus?: readonly number[] | null;
+  /** Latency-lens intervals to draw (model/lens.ts), and the kinds the step points at. */
+  lens?: readonly LensInterval[] | null;
+  lensSubject?: ReadonlySet<string>;
   spacing?: Spacing;
   initiator?: number;
   label?: string;
@@ -104,6 +110,7 @@ function drawnState(
   win: [number, number],
   width: number,
   collapsed: ReadonlySet<number>,
+  fold: ReadonlySet<number>,
 ) {
   return {
     window: win,
@@ -112,6 +119,9 @@ function drawnState(
     selected: p.selected,
     highlight: p.highlight ?? NONE,
     collapsed,
+    fold,
+    lens: p.lens ?? undefined,
+    lensSubject: p.lensSubject,
     initiator: p.initiator ?? -1,
     measured: p.measured ?? null,
   };
@@ -137,6 +147,26 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       setGroups({ version: trace.version, collapsed: next });
     },
     [collapsed, trace.version],
+  );
+
+  // Folded: the CPUs outside the step's subject, less those the reader unfolded on this step.
+  const { focus } = props;
+  const [unfolded, setUnfolded] = useState({ focus, cpus: new Set<number>() });
+  const fold = useMemo(() => {
+    const out = new Set<number>();
+    if (!focus?.length) return out;
+    const open = unfolded.focus === focus ? unfolded.cpus : null;
+    for (let c = 0; c < trace.cpus; c++) if (!focus.includes(c) && !open?.has(c)) out.add(c);
+    return out;
+  }, [focus, unfolded, trace.cpus]);
+  const unfold = useCallback(
+    (first: number, last: number) =>
+      setUnfolded((u) => {
+        const cpus = new Set(u.focus === focus ? u.cpus : []);
+        for (let c = first; c <= last; c++) cpus.add(c);
+        return { focus, cpus };
+      }),
+    [focus],
   );
 
   const [width, setWidth] = useState(0);
@@ -179,17 +209,26 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   };
 
   // Everything the draw and the event handlers read, current as of the last render.
-  const live = useRef({ props, model, collapsed, width, toggleGroup, win: props.view.get() });
+  const live = useRef({
+    props,
+    model,
+    collapsed,
+    fold,
+    width,
+    toggleGroup,
+    unfold,
+    win: props.view.get(),
+  });
   const stats = useRef<RenderStats | null>(null);
-  live.current = { ...live.current, props, model, collapsed, width, toggleGroup };
+  live.current = { ...live.current, props, model, collapsed, fold, width, toggleGroup, unfold };
 
   // What the last draw showed, so a prop update that only echoes an interaction (already
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
   // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
-  const SCENE = 10;
+  const SCENE = 13;
   const inputs = () => {
-    const { props: p, model: m, collapsed: c, width: w, win } = live.current;
+    const { props: p, model: m, collapsed: c, fold: f, width: w, win } = live.current;
     const [v0, v1] = viewOf();
     return [
       m,
@@ -202,12 +241,24 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       v0,
       v1,
       p.measured,
+      f,
+      p.lens,
+      p.lensSubject,
       p.cursor,
       p.selected,
     ];
   };
   const draw = useCallback(() => {
-    const { props: p, model: m, collapsed: c, width: w, toggleGroup: tg, win } = live.current;
+    const {
+      props: p,
+      model: m,
+      collapsed: c,
+      fold: f,
+      width: w,
+      toggleGroup: tg,
+      unfold: uf,
+      win,
+    } = live.current;
     const [base, top] = [baseRef.current, topRef.current];
     if (!base || !top || w <= 0) return;
     const t0 = performance.now();
@@ -223,11 +274,12 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       return;
     }
     stats.current = renderTimeline({ base, top, canvas: canvasRef.current }, m, {
-      ...drawnState(p, win, w, c),
+      ...drawnState(p, win, w, c, f),
       dpr: (window.devicePixelRatio || 1) * place.current.k,
       view,
       previousMode: stats.current?.mode,
       onToggleGroup: tg,
+      onUnfold: uf,
     });
     if (statusRef.current) statusRef.current.textContent = describeStats(stats.current) || HINT;
     const st = stats.current;
@@ -267,10 +319,23 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     [],
   );
 
-  const { view: store, cursor, selected, highlight, measured } = props;
+  const { view: store, cursor, selected, highlight, measured, lens, lensSubject } = props;
   useEffect(() => {
     schedule();
-  }, [model, cursor, selected, highlight, measured, width, collapsed, initiator, schedule]);
+  }, [
+    model,
+    cursor,
+    selected,
+    highlight,
+    measured,
+    width,
+    collapsed,
+    fold,
+    lens,
+    lensSubject,
+    initiator,
+    schedule,
+  ]);
   // The window from the store: set by the app (a new run or step) or by the other timeline.
   useEffect(() => {
     live.current.win = store.get();
@@ -332,7 +397,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
         const p = live.current.props;
         const s = stats.current;
         const el = target instanceof Element ? target : null;
-        if (!s || el?.closest('.group-toggle, .timeline-bar')) return;
+        if (!s || el?.closest('.group-toggle, .fold-toggle, .timeline-bar')) return;
         const mark = el?.closest('.mark[data-row]');
         if (mark) {
           p.onSelect?.(Number(mark.getAttribute('data-row')));
@@ -342,7 +407,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
         const [a, b] = s.scales.x.domain();
         const at = a + ((clientX - l) / Math.max(1, r - l)) * (b - a);
         const hit = s.layout.rowAt((clientY - top.getBoundingClientRect().top) / placed().k);
-        if (hit && hit.track >= 0 && hit.row.type !== 'group') {
+        if (hit && hit.track >= 0 && (hit.row.type === 'cpu' || hit.row.type === 'aggregate')) {
           const tolerance = (3 * (b - a)) / Math.max(1, r - l);
           const m = live.current.model;
           const [c0, c1] =
@@ -369,11 +434,11 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   }, [drawNow, schedule, placed]);
 
   const exportAs = useCallback(async (format: 'svg' | 'png') => {
-    const { props: p, model: m, collapsed: c, width: w, win } = live.current;
+    const { props: p, model: m, collapsed: c, fold: f, width: w, win } = live.current;
     const text = p.exportText?.();
     const host = boxRef.current?.parentElement;
     if (!text || !host) return;
-    const out = exportTimelineSvg(host, m, drawnState(p, win, w, c), text);
+    const out = exportTimelineSvg(host, m, drawnState(p, win, w, c, f), text);
     if (format === 'svg') {
       download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
     } else {

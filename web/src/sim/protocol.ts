@@ -44,7 +44,12 @@ export interface Step {
   text: string;
   window: [number, number] | null;
   highlight: string[];
+  /** Highlight only on these CPUs; with `expand`, the CPUs shown as lanes (others folded). */
   cpus: number[];
+  /** More CPUs the step talks about: shown as lanes, not highlighted. */
+  expand: number[];
+  /** Latency-lens intervals the step points at (model/lens.ts: LensKind). */
+  lens: string[];
   set: string[];
   compare: string[] | null;
   question: string | null;
