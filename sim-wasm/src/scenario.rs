@@ -91,6 +91,11 @@ struct StepSection {
     /// A "predict, then reveal" question, and its answer (required with a question).
     question: Option<String>,
     answer: Option<String>,
+    /// The question's options, `"<label> = <measure>"`; the run picks the answer.
+    #[serde(default)]
+    choices: Vec<String>,
+    /// `max` | `min`: the choice whose measure is largest (default) or smallest is right.
+    pick: Option<String>,
     /// A measured dataset id (content/datasets/<id>.csv) to show beside the step.
     dataset: Option<String>,
     /// A kernel recording id (content/recordings/<id>.trace) to show beside the step.
@@ -1067,6 +1072,37 @@ fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step, SimError>
             ));
         }
     }
+    if !st.choices.is_empty() {
+        if st.question.is_none() {
+            return Err(SimError::new(p("choices"), "choices need a question"));
+        }
+        if !(2..=4).contains(&st.choices.len()) {
+            return Err(SimError::new(
+                p("choices"),
+                format!("must hold 2 to 4 options, got {}", st.choices.len()),
+            ));
+        }
+        for c in &st.choices {
+            match c.split_once(" = ") {
+                Some((label, measure))
+                    if !label.trim().is_empty() && !measure.trim().is_empty() => {}
+                _ => {
+                    return Err(SimError::new(
+                        p("choices"),
+                        format!("`{c}` must read \"<label> = <measure>\""),
+                    ))
+                }
+            }
+        }
+    }
+    if let Some(pick) = &st.pick {
+        if pick != "max" && pick != "min" {
+            return Err(SimError::new(
+                p("pick"),
+                format!("must be `max` or `min`, got `{pick}`"),
+            ));
+        }
+    }
     if st.question.is_some() && st.answer.is_none() {
         return Err(SimError::new(
             p("answer"),
@@ -1085,6 +1121,8 @@ fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step, SimError>
         compare: st.compare,
         question: st.question,
         answer: st.answer,
+        choices: st.choices,
+        pick: st.pick,
         dataset: st.dataset,
         recording: st.recording,
         claims: st.claims,

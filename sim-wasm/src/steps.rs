@@ -32,6 +32,11 @@ pub struct Step {
     pub compare: Option<Vec<String>>,
     pub question: Option<String>,
     pub answer: Option<String>,
+    /// A question's options as `"<label> = <measure>"` (2 to 4), the measure in the claims
+    /// grammar: the page evaluates each on the step's run and the `pick` one is the answer.
+    pub choices: Vec<String>,
+    /// `max` (default) or `min`: which choice's measure the run says is right.
+    pub pick: Option<String>,
     /// Id of a measured dataset (content/datasets/<id>.csv) to show beside the step.
     pub dataset: Option<String>,
     /// Id of a kernel recording (content/recordings/<id>.trace) to show beside the step.

@@ -115,3 +115,41 @@ fn a_step_keeps_its_subject_and_refuses_unknown_lenses_and_cpus() {
         scenario::parse(&with_step("title = \"x\"\ntext = \"y\"\nexpand = [4]"), &[]).unwrap_err();
     assert_eq!(e.path, "steps[1].expand");
 }
+
+#[test]
+fn choices_need_a_question_two_to_four_labelled_measures_and_a_known_pick() {
+    let ok = "title = \"x\"\ntext = \"y\"\nquestion = \"q?\"\nanswer = \"a\"\nchoices = [\"CPU 1 = time(CsdUnlocked, cpu=1)\", \"CPU 2 = time(CsdUnlocked, cpu=2)\"]\npick = \"max\"";
+    let cfg = scenario::parse(&with_step(ok), &[]).unwrap();
+    assert_eq!(cfg.steps[1].choices.len(), 2);
+    assert_eq!(cfg.steps[1].pick.as_deref(), Some("max"));
+    for (step, field, says) in [
+        (
+            "choices = [\"a = ipis\", \"b = ipis\"]",
+            "choices",
+            "need a question",
+        ),
+        (
+            "question = \"q\"\nanswer = \"a\"\nchoices = [\"a = ipis\"]",
+            "choices",
+            "2 to 4",
+        ),
+        (
+            "question = \"q\"\nanswer = \"a\"\nchoices = [\"a = ipis\", \"b\"]",
+            "choices",
+            "`b`",
+        ),
+        (
+            "question = \"q\"\nanswer = \"a\"\npick = \"first\"",
+            "pick",
+            "`first`",
+        ),
+    ] {
+        let e = scenario::parse(
+            &with_step(&format!("title = \"x\"\ntext = \"y\"\n{step}")),
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(e.path, format!("steps[1].{field}"));
+        assert!(e.message.contains(says), "{e}");
+    }
+}

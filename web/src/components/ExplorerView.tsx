@@ -169,6 +169,11 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
                   problem={guide.checkIndex !== undefined ? (a.stepProblem ?? '') : ''}
                   file={fileName}
                   onGo={guide.go}
+                  runs={
+                    isRecorded(a) || (url.compare && (!b || isRecorded(b)))
+                      ? null
+                      : { A: a, B: b ?? undefined }
+                  }
                 />
               )}
               <div className="figure">

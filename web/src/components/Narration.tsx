@@ -1,6 +1,9 @@
 // The guided step: its words, a predict-then-reveal question, measured data to compare with,
 // and the way to the previous / next step or the free sandbox.
+import { revealChoice } from '../content/choices';
+import type { ClaimRun } from '../content/claims';
 import { shippedDatasets } from '../content/datasets';
+import { Predict } from './Predict';
 import { Prose } from './Prose';
 import { RecordingBeside } from './RecordingBeside';
 import type { Step } from '../sim/protocol';
@@ -13,9 +16,11 @@ interface Props {
   problem: string;
   file: string;
   onGo: (index: number | null) => void;
+  /** The runs shown (A, and B in a comparison): a question with choices is answered from them. */
+  runs: { A: ClaimRun; B?: ClaimRun } | null;
 }
 
-export function Narration({ steps, index, problem, file, onGo }: Props) {
+export function Narration({ steps, index, problem, file, onGo, runs }: Props) {
   const step = steps[index];
   const last = index === steps.length - 1;
   return (
@@ -26,7 +31,15 @@ export function Narration({ steps, index, problem, file, onGo }: Props) {
       <h2 data-step-title>{step.title}</h2>
       <div className="narration-body">
         <Prose text={step.text} />
-        {step.question && (
+        {step.question && step.answer && step.choices.length > 0 && runs && (
+          <Predict
+            key={index}
+            question={step.question}
+            answer={step.answer}
+            reveal={revealChoice(step, runs)}
+          />
+        )}
+        {step.question && !(step.choices.length > 0 && runs) && (
           <details className="question" key={`${index}-q`}>
             <summary>
               {/^predict\b/i.test(step.question) ? null : <strong>Predict: </strong>}

@@ -54,6 +54,10 @@ export interface Step {
   compare: string[] | null;
   question: string | null;
   answer: string | null;
+  /** The question's options, `"<label> = <measure>"` (content/choices.ts). */
+  choices: string[];
+  /** `max` | `min` (null: max): which option's measure the run says is right. */
+  pick: string | null;
   dataset: string | null;
   /** A kernel recording (content/recordings/<id>.trace) to show beside the step. */
   recording: string | null;
