@@ -186,7 +186,12 @@ export function App() {
           onOwnFile={(custom) => setUrl({ ...url, custom, step: null })}
         />
       )}
-      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {help && (
+        <HelpOverlay
+          onClose={() => setHelp(false)}
+          guided={url.view === 'explore' && guide.index !== null}
+        />
+      )}
       {talk.blank && <TalkBlank onUnblank={() => talk.setBlank(false)} />}
     </div>
   );
