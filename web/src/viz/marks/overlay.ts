@@ -2,6 +2,7 @@
 // Outlines work the same whether the rows are drawn in SVG or on the canvas, and mark the
 // selection by shape (a thick outline), not by colour alone.
 import type { Selection } from 'd3';
+import { EventKind } from '../../sim/trace';
 import { trackOf, type Columns } from '../columns';
 import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
 
@@ -31,6 +32,8 @@ export function renderOverlay(
     const x0 = Math.max(left - 2, x(pos.rowStart(i)));
     const x1 = Math.min(right + 2, x(pos.rowEnd(i)));
     const instant = lit && x1 - x0 < INSTANT_BOX - 3;
+    // A violation's ✕ is its own big mark: its box stays an outline, not a fill over it.
+    const filled = instant && trace.kind[i] !== EventKind.InvariantViolated;
     const w = Math.max(instant ? INSTANT_BOX - 3 : 4, x1 - x0);
     const grow = instant ? 3 : 1;
     return {
@@ -38,11 +41,21 @@ export function renderOverlay(
       y: scales.trackY(trace.cpu[i], trackOf(trace.kind[i])) - grow,
       w: w + 3,
       h: TRACK_HEIGHT + 2 * grow,
-      instant,
+      instant: filled,
     };
   };
+  // Instants at one spot (40 misses in one touch, a violation per stale page) share one box:
+  // stacked, their fills would turn opaque and hide what they mark.
+  const spot = new Set<string>();
+  const lit = state.highlight.slice(0, MAX_OUTLINES).filter((i) => {
+    if (i < 0 || i >= trace.n || trace.dur[i] > 0) return true;
+    const key = `${Math.round(x(pos.rowStart(i)))}:${trace.cpu[i]}:${trackOf(trace.kind[i])}`;
+    if (spot.has(key)) return false;
+    spot.add(key);
+    return true;
+  });
   const rows = [
-    ...state.highlight.slice(0, MAX_OUTLINES).map((i) => ({ i, lit: true })),
+    ...lit.map((i) => ({ i, lit: true })),
     ...(state.selected !== null ? [{ i: state.selected, lit: false }] : []),
   ].filter(({ i }) => i >= 0 && i < trace.n);
   g.selectAll<SVGRectElement, { i: number; lit: boolean }>('rect')
