@@ -21,7 +21,8 @@ import { Inspector } from './Inspector';
 import { Legend } from './Legend';
 import { LensToggle } from './LensToggle';
 import { MeasuredEventsFile } from './MeasuredEventsFile';
-import { Narration } from './Narration';
+import { MeasuredTable, Narration } from './Narration';
+import { RecordingBeside } from './RecordingBeside';
 import { PerfettoButton } from './PerfettoButton';
 import { Prose } from './Prose';
 import { RecordedRow } from './RecordedRow';
@@ -198,6 +199,8 @@ export function ExplorerView({ x, url, onUrl, fileName, ownFileName, onOwnFile }
                 </Transport>
                 {timeline(a, 'A', url.overrides)}
                 {b && timeline(b, 'B', url.overridesB)}
+                {guide.step?.dataset && <MeasuredTable id={guide.step.dataset} />}
+                {guide.step?.recording && <RecordingBeside id={guide.step.recording} />}
                 {guide.index !== null && <Legend trace={a.trace} />}
               </div>
             </div>

@@ -1,11 +1,11 @@
-// The guided step: its words, a predict-then-reveal question, measured data to compare with,
-// and the way to the previous / next step or the free sandbox.
+// The guided step: its words, a predict-then-reveal question, and the way to the previous /
+// next step or the free sandbox. What a step sets beside the timeline (a measured table, a
+// recording) is drawn with the figure, where there is room for it: see ExplorerView.
 import { revealChoice } from '../content/choices';
 import type { ClaimRun } from '../content/claims';
 import { shippedDatasets } from '../content/datasets';
 import { Predict } from './Predict';
 import { Prose } from './Prose';
-import { RecordingBeside } from './RecordingBeside';
 import type { Step } from '../sim/protocol';
 
 interface Props {
@@ -48,8 +48,6 @@ export function Narration({ steps, index, problem, file, onGo, runs }: Props) {
             <p>{step.answer}</p>
           </details>
         )}
-        {step.dataset && <MeasuredTable id={step.dataset} />}
-        {step.recording && <RecordingBeside id={step.recording} />}
       </div>
       {problem && (
         <div role="alert" className="error-panel">
@@ -72,7 +70,7 @@ export function Narration({ steps, index, problem, file, onGo, runs }: Props) {
 }
 
 /** The measured rows of one shipped dataset, with where they come from. */
-function MeasuredTable({ id }: { id: string }) {
+export function MeasuredTable({ id }: { id: string }) {
   const ds = shippedDatasets.find((d) => d.file === `${id}.csv`);
   if (!ds) return <p className="muted">Measured dataset {id} is not shipped.</p>;
   return (
