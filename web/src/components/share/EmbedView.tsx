@@ -13,6 +13,15 @@ import { Timeline } from '../Timeline';
 import { FitBox, FitLine } from './FitBox';
 import './embed.css';
 
+const subjects = new WeakMap<readonly string[], ReadonlySet<string>>();
+/** One set per step's lens list, so the timeline sees the same value on every render. */
+function lensSubjectOf(kinds: readonly string[] | undefined): ReadonlySet<string> | undefined {
+  if (!kinds) return undefined;
+  let s = subjects.get(kinds);
+  if (!s) subjects.set(kinds, (s = new Set(kinds)));
+  return s;
+}
+
 interface Props {
   x: Explorer;
   url: UrlState;
@@ -37,6 +46,9 @@ export function EmbedView({ x, url, fileName, fullLink }: Props) {
         selected={side === 'A' ? x.selected : null}
         onSelect={side === 'A' ? x.selectRow : undefined}
         highlight={side === 'A' ? guide.highlight : undefined}
+        focus={guide.frame?.cpus}
+        lens={side === 'A' && guide.lens.length ? guide.lens : null}
+        lensSubject={side === 'A' ? lensSubjectOf(guide.step?.lens) : undefined}
         spacing={x.spacing}
         initiator={initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}

@@ -49,7 +49,7 @@ export function renderOverlay(
   const spot = new Set<string>();
   const lit = state.highlight.slice(0, MAX_OUTLINES).filter((i) => {
     if (i < 0 || i >= trace.n || trace.dur[i] > 0) return true;
-    const key = `${Math.round(x(pos.rowStart(i)))}:${trace.cpu[i]}:${trackOf(trace.kind[i])}`;
+    const key = `${Math.round(x(pos.rowStart(i)))}:${trace.cpu[i]}:${trace.kind[i]}`;
     if (spot.has(key)) return false;
     spot.add(key);
     return true;
