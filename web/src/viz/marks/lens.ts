@@ -26,6 +26,8 @@ export function renderLens(
   const [left, right] = scales.plot;
   const [d0, d1] = x.domain();
   const shown = intervals.filter((iv) => !layout.folded(iv.cpu) && iv.end >= d0 && iv.start <= d1);
+  // Where each row's last label ended, so that a label never lands on its neighbour's.
+  const taken = new Map<string, number>();
   g.selectAll<SVGGElement, LensInterval>('g.lens')
     .data(shown, (iv) => `${iv.kind}:${iv.row}`)
     .join((enter) => {
@@ -50,24 +52,44 @@ export function renderLens(
       const tick0 = x(iv.start) >= left ? `M${x0},${y}V${y + 6}` : '';
       const tick1 = x(iv.end) <= right ? `M${x1},${y}V${y + 6}` : '';
       set(this.children[0], 'd', `${tick0}M${x0},${mid}H${Math.max(x0 + 1, x1)}${tick1}`);
-      const label = lensLabel(iv);
       const text = this.children[1] as SVGTextElement;
-      const w = label.length * CHAR_W;
-      // Inside the bracket when it fits, else beside it where there is room.
-      const [tx, anchor] =
-        x1 - x0 >= w + 8
-          ? [(x0 + x1) / 2, 'middle']
-          : x1 + 4 + w <= right
-            ? [x1 + 4, 'start']
-            : [Math.max(left + w, x0 - 4), 'end'];
-      set(text, 'x', String(tx));
+      const row = `${iv.cpu}:${iv.level}`;
+      const free = taken.get(row) ?? -Infinity;
+      // Inside the bracket when it fits, else beside it where there is room; crowded, the
+      // duration alone; no room at all, no text (the tooltip still has it).
+      let label = lensLabel(iv);
+      let place = placeLabel(label.length * CHAR_W, x0, x1, left, right, free);
+      if (!place) {
+        label = formatNs(iv.end - iv.start);
+        place = placeLabel(label.length * CHAR_W, x0, x1, left, right, free);
+      }
+      if (place) taken.set(row, place.end + 6);
+      set(text, 'x', String(place?.x ?? x0));
       set(text, 'y', String(y + 15));
-      set(text, 'text-anchor', anchor);
-      setText(text, label);
+      set(text, 'text-anchor', place?.anchor ?? 'start');
+      setText(text, place ? label : '');
       setText(
         this.children[2] as SVGTitleElement,
         `${label} on CPU ${iv.cpu}: ${formatNs(iv.start)} to ${formatNs(iv.end)}`,
       );
     });
   return shown.length;
+}
+
+/** Where a label of width w goes for a bracket [x0, x1], right of `free`; null if nowhere. */
+function placeLabel(
+  w: number,
+  x0: number,
+  x1: number,
+  left: number,
+  right: number,
+  free: number,
+): { x: number; anchor: string; end: number } | null {
+  const mid = (x0 + x1) / 2;
+  if (x1 - x0 >= w + 8 && mid - w / 2 >= free)
+    return { x: mid, anchor: 'middle', end: mid + w / 2 };
+  if (x1 + 4 + w <= right && x1 + 4 >= free) return { x: x1 + 4, anchor: 'start', end: x1 + 4 + w };
+  const start = Math.max(left, x0 - 4 - w);
+  if (start >= free && start + w <= x0) return { x: start + w, anchor: 'end', end: start + w };
+  return null;
 }
