@@ -2,6 +2,7 @@
 // and interval the step points at (`[data-subject]`) lies inside the window, together with the
 // narration, and the CPUs the step names have their own expanded lanes. The steps come from the
 // scenario files, so a new step is checked the moment it is written.
+import AxeBuilder from '@axe-core/playwright';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Simulator } from '../../sim-wasm/pkg/tlbscope_sim.js';
@@ -123,4 +124,24 @@ test('the flush-info story draws the wait its third step is about, labelled with
     sim.page.locator('.timeline g.lens[data-lens="nonpreempt_wait"]').first(),
   ).toBeVisible();
   expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a framed step (folded CPUs, lens brackets, a choice) has no serious accessibility violations', async ({
+  sim,
+}) => {
+  for (const [scenario, step] of [
+    ['x86-r8-plus-one-rule', 4],
+    ['x86-flush-info-story', 3],
+  ] as const) {
+    await sim.open({ scenario, step });
+    await expect(sim.page.locator('.timeline g.fold-toggle').first()).toBeAttached();
+    const results = await new AxeBuilder({ page: sim.page }).analyze();
+    const serious = results.violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${scenario} step ${step}`,
+    ).toEqual([]);
+  }
 });

@@ -92,10 +92,13 @@ export function useGuide(
         : [],
     [step, result],
   );
-  const frame = useMemo(
-    () => (step && result ? stepFrame(result.trace, step, highlight, fullExtent, lens) : null),
-    [step, result, highlight, fullExtent, lens],
-  );
+  // A run with other settings than the step's keeps the step's window but folds no CPU: the
+  // reader changed the machine (more CPUs, say) and should see all of it.
+  const frame = useMemo(() => {
+    if (!step || !result) return null;
+    const f = stepFrame(result.trace, step, highlight, fullExtent, lens);
+    return matches ? f : { ...f, cpus: [] };
+  }, [step, result, highlight, fullExtent, lens, matches]);
   return {
     steps,
     index,

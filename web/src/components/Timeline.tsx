@@ -466,7 +466,8 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       <div className="timeline-plot">
         <svg className="timeline-base" ref={baseRef} />
         <canvas className="timeline-canvas" ref={canvasRef} aria-hidden="true" />
-        <svg className="timeline-top" ref={topRef} role="img" aria-label={name} />
+        {/* A group, not an image: it holds buttons (group and fold toggles). */}
+        <svg className="timeline-top" ref={topRef} role="group" aria-label={name} />
       </div>
     </div>
   );
