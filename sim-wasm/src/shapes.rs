@@ -1,5 +1,5 @@
-//! The TypeScript shapes of the JSON the simulator hands the web app (the run summary and the
-//! inspector's snapshot), generated from the Rust structs with ts-rs so that the two cannot
+//! The TypeScript shapes of the JSON the simulator hands the web app (the run summary, the
+//! inspector's snapshot and a guided step), generated from the Rust structs with ts-rs so that the two cannot
 //! drift: the test below fails when `web/src/trace/shapes.generated.ts` is not what these
 //! structs generate, and `UPDATE_SHAPES=1 cargo test shapes` (part of `npm run vocab`)
 //! rewrites it. Only the test build derives `TS`, so the WASM build carries none of it.
@@ -10,6 +10,7 @@ mod tests {
     use ts_rs::TS;
 
     use crate::snapshot::{AsidAllocator, CpuState, MmContext, MmState, Slot, Snapshot, TlbEntry};
+    use crate::steps::Step;
     use crate::summary::{Stats, Summary, Violation};
 
     const OUT: &str = "../web/src/trace/shapes.generated.ts";
@@ -73,9 +74,10 @@ mod tests {
             MmState::decl(),
             MmContext::decl(),
             AsidAllocator::decl(),
+            Step::decl(),
         ];
         let mut out = String::from(
-            "// Generated from sim-wasm/src/summary.rs and snapshot.rs by ts-rs (sim-wasm/src/shapes.rs).\n\
+            "// Generated from sim-wasm/src/summary.rs, snapshot.rs and steps.rs by ts-rs (src/shapes.rs).\n\
              // Do not edit: `cargo test` fails when this file and the Rust structs differ, and\n\
              // `npm run vocab` rewrites it. 64-bit integers are `number`: serde_json writes them as\n\
              // JSON numbers and JSON.parse reads them as such (every count here is far below 2^53).\n",

@@ -12,6 +12,7 @@ use crate::trace::Trace;
 
 /// One narrated step, validated.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Step {
     pub title: String,
     pub text: String,
@@ -19,14 +20,24 @@ pub struct Step {
     pub window: Option<[u64; 2]>,
     /// Event kinds to emphasise, by name.
     pub highlight: Vec<String>,
-    /// Restrict `highlight` to these CPUs (empty = all).
+    /// Restrict `highlight` to these CPUs (empty = all). With `expand`, the CPUs the page
+    /// shows as lanes; the others are folded.
     pub cpus: Vec<u16>,
+    /// More CPUs the step talks about, shown as lanes but not highlighted.
+    pub expand: Vec<u16>,
+    /// Latency-lens intervals the step points at (see [`LENS_KINDS`]), drawn with durations.
+    pub lens: Vec<String>,
     /// The step's complete override list (not cumulative).
     pub set: Vec<String>,
     /// Overrides of a B side to compare with, if any.
     pub compare: Option<Vec<String>>,
     pub question: Option<String>,
     pub answer: Option<String>,
+    /// A question's options as `"<label> = <measure>"` (2 to 4), the measure in the claims
+    /// grammar: the page evaluates each on the step's run and the `pick` one is the answer.
+    pub choices: Vec<String>,
+    /// `max` (default) or `min`: which choice's measure the run says is right.
+    pub pick: Option<String>,
     /// Id of a measured dataset (content/datasets/<id>.csv) to show beside the step.
     pub dataset: Option<String>,
     /// Id of a kernel recording (content/recordings/<id>.trace) to show beside the step.
@@ -40,6 +51,11 @@ pub struct Step {
     /// 1-based line of the step's `[[steps]]` header in the file.
     pub line: u32,
 }
+
+/// The latency lens's interval kinds, derived by the page from the trace (web/src/model/lens.ts):
+/// an initiator's non-preemptible wait for acks, an interrupts-off window that holds up a
+/// flush request, a woken high-priority task's wait until it runs.
+pub const LENS_KINDS: [&str; 3] = ["nonpreempt_wait", "irqs_off_delay", "wakeup_latency"];
 
 impl Step {
     /// The highlighted kinds as enum values (names were validated at parse time).

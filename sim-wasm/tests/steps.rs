@@ -88,3 +88,68 @@ fn a_highlight_with_nothing_in_the_window_fails_the_run_check() {
     assert_eq!(e.path, "steps[1].highlight");
     assert!(e.message.contains("no CsdUnlocked event"), "{e}");
 }
+
+#[test]
+fn a_step_keeps_its_subject_and_refuses_unknown_lenses_and_cpus() {
+    let cfg = scenario::parse(
+        &with_step("title = \"x\"\ntext = \"y\"\ncpus = [0]\nexpand = [2, 3]\nlens = [\"wakeup_latency\", \"nonpreempt_wait\"]"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(cfg.steps[1].expand, [2, 3]);
+    assert_eq!(cfg.steps[1].lens, ["wakeup_latency", "nonpreempt_wait"]);
+
+    let e = scenario::parse(
+        &with_step("title = \"x\"\ntext = \"y\"\nlens = [\"wakeup\"]"),
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(e.path, "steps[1].lens");
+    assert_eq!(e.line, 11);
+    assert!(
+        e.message.contains("`wakeup`") && e.message.contains("wakeup_latency"),
+        "{e}"
+    );
+
+    let e =
+        scenario::parse(&with_step("title = \"x\"\ntext = \"y\"\nexpand = [4]"), &[]).unwrap_err();
+    assert_eq!(e.path, "steps[1].expand");
+}
+
+#[test]
+fn choices_need_a_question_two_to_four_labelled_measures_and_a_known_pick() {
+    let ok = "title = \"x\"\ntext = \"y\"\nquestion = \"q?\"\nanswer = \"a\"\nchoices = [\"CPU 1 = time(CsdUnlocked, cpu=1)\", \"CPU 2 = time(CsdUnlocked, cpu=2)\"]\npick = \"max\"";
+    let cfg = scenario::parse(&with_step(ok), &[]).unwrap();
+    assert_eq!(cfg.steps[1].choices.len(), 2);
+    assert_eq!(cfg.steps[1].pick.as_deref(), Some("max"));
+    for (step, field, says) in [
+        (
+            "choices = [\"a = ipis\", \"b = ipis\"]",
+            "choices",
+            "need a question",
+        ),
+        (
+            "question = \"q\"\nanswer = \"a\"\nchoices = [\"a = ipis\"]",
+            "choices",
+            "2 to 4",
+        ),
+        (
+            "question = \"q\"\nanswer = \"a\"\nchoices = [\"a = ipis\", \"b\"]",
+            "choices",
+            "`b`",
+        ),
+        (
+            "question = \"q\"\nanswer = \"a\"\npick = \"first\"",
+            "pick",
+            "`first`",
+        ),
+    ] {
+        let e = scenario::parse(
+            &with_step(&format!("title = \"x\"\ntext = \"y\"\n{step}")),
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(e.path, format!("steps[1].{field}"));
+        assert!(e.message.contains(says), "{e}");
+    }
+}

@@ -126,3 +126,31 @@ test('a step pointing past the end of its run is reported with the line and fiel
     'step-past-end.toml: line 7: steps[0].window: ends at 900000000 ns, after the run ends at',
   );
 });
+
+test('the help says what ← / → do: walk the steps in guided mode, pan on the timeline', async ({
+  sim,
+}) => {
+  const s = guided[0];
+  await sim.open({ scenario: s.id, step: 1 });
+  await sim.page.keyboard.press('?');
+  const help = sim.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(
+    help.getByRole('row', { name: /^← \/ → previous \/ next guided step/ }),
+  ).toBeVisible();
+  await expect(help.getByRole('row', { name: /on the timeline pan left \/ right/ })).toBeVisible();
+  await sim.page.keyboard.press('Escape');
+  // And they do: → walks to step 2; on the focused timeline → pans and stays on the step.
+  await sim.page.keyboard.press('ArrowRight');
+  await sim.waitForIdle();
+  await expect(sim.page.locator('.step-count')).toHaveText(`Step 2 of ${s.steps.length}`);
+  const before = new URL(sim.page.url()).searchParams.get('step');
+  await sim.page.locator('.timeline').first().focus();
+  await sim.page.keyboard.press('ArrowRight');
+  await expect(sim.page.locator('.step-count')).toHaveText(`Step 2 of ${s.steps.length}`);
+  expect(new URL(sim.page.url()).searchParams.get('step')).toBe(before);
+  // Outside guided mode the arrows only pan, and the help says just that.
+  await sim.open({ scenario: s.id });
+  await sim.page.keyboard.press('?');
+  await expect(help.getByRole('row', { name: /guided step \(after/ })).toHaveCount(0);
+  await expect(help.getByRole('row', { name: /^A \/ D or ← \/ → pan/ })).toBeVisible();
+});

@@ -195,7 +195,12 @@ export function App() {
           sidebar={sidebar}
         />
       )}
-      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {help && (
+        <HelpOverlay
+          onClose={() => setHelp(false)}
+          guided={url.view === 'explore' && guide.index !== null}
+        />
+      )}
       {talk.blank && <TalkBlank onUnblank={() => talk.setBlank(false)} />}
     </div>
   );

@@ -56,9 +56,15 @@ pub(super) struct StepSection {
     /// Event kinds to emphasise (names as in `EventKind`, e.g. `IpiSent`).
     #[serde(default)]
     pub(super) highlight: Vec<String>,
-    /// Restrict the highlight to these CPUs.
+    /// Restrict the highlight to these CPUs (and show them as lanes, the others folded).
     #[serde(default)]
     pub(super) cpus: Vec<i64>,
+    /// More CPUs shown as lanes, not highlighted.
+    #[serde(default)]
+    pub(super) expand: Vec<i64>,
+    /// Latency-lens intervals to draw (`steps::LENS_KINDS`).
+    #[serde(default)]
+    pub(super) lens: Vec<String>,
     /// The step's complete list of `--set` overrides (not cumulative).
     #[serde(default)]
     pub(super) set: Vec<String>,
@@ -67,6 +73,11 @@ pub(super) struct StepSection {
     /// A "predict, then reveal" question, and its answer (required with a question).
     pub(super) question: Option<String>,
     pub(super) answer: Option<String>,
+    /// The question's options, `"<label> = <measure>"`; the run picks the answer.
+    #[serde(default)]
+    pub(super) choices: Vec<String>,
+    /// `max` | `min`: the choice whose measure is largest (default) or smallest is right.
+    pub(super) pick: Option<String>,
     /// A measured dataset id (content/datasets/<id>.csv) to show beside the step.
     pub(super) dataset: Option<String>,
     /// A kernel recording id (content/recordings/<id>.trace) to show beside the step.

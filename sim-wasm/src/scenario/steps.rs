@@ -40,6 +40,52 @@ pub(super) fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step
     for &c in &st.cpus {
         step_cpus.push(int_in(&p("cpus"), Some(c), 0, 0, cpus as i64 - 1)? as u16);
     }
+    let mut expand = Vec::new();
+    for &c in &st.expand {
+        expand.push(int_in(&p("expand"), Some(c), 0, 0, cpus as i64 - 1)? as u16);
+    }
+    for name in &st.lens {
+        if !crate::steps::LENS_KINDS.contains(&name.as_str()) {
+            return Err(SimError::new(
+                p("lens"),
+                format!(
+                    "unknown lens `{name}`; known: {}",
+                    crate::steps::LENS_KINDS.join(", ")
+                ),
+            ));
+        }
+    }
+    if !st.choices.is_empty() {
+        if st.question.is_none() {
+            return Err(SimError::new(p("choices"), "choices need a question"));
+        }
+        if !(2..=4).contains(&st.choices.len()) {
+            return Err(SimError::new(
+                p("choices"),
+                format!("must hold 2 to 4 options, got {}", st.choices.len()),
+            ));
+        }
+        for c in &st.choices {
+            match c.split_once(" = ") {
+                Some((label, measure))
+                    if !label.trim().is_empty() && !measure.trim().is_empty() => {}
+                _ => {
+                    return Err(SimError::new(
+                        p("choices"),
+                        format!("`{c}` must read \"<label> = <measure>\""),
+                    ))
+                }
+            }
+        }
+    }
+    if let Some(pick) = &st.pick {
+        if pick != "max" && pick != "min" {
+            return Err(SimError::new(
+                p("pick"),
+                format!("must be `max` or `min`, got `{pick}`"),
+            ));
+        }
+    }
     if st.question.is_some() && st.answer.is_none() {
         return Err(SimError::new(
             p("answer"),
@@ -52,10 +98,14 @@ pub(super) fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step
         window,
         highlight: st.highlight,
         cpus: step_cpus,
+        expand,
+        lens: st.lens,
         set: st.set,
         compare: st.compare,
         question: st.question,
         answer: st.answer,
+        choices: st.choices,
+        pick: st.pick,
         dataset: st.dataset,
         recording: st.recording,
         claims: st.claims,

@@ -73,7 +73,7 @@ export function useExplorer(
 
   // A new run, or a new step, shows the step's window (or the whole run) with nothing selected;
   // unless a link asked for more, which waits until the runs are those the URL names.
-  const stepWindow = guide.step?.window ?? null;
+  const stepWindow = guide.frame?.window ?? null;
   // A recording answers no request of the URL's: once loaded it is what A shows.
   const freshA = a !== null && (a === recording || ranWith(a, text, url.overrides, url.seed));
   const freshB = !url.compare || (b !== null && ranWith(b, text, url.overridesB, url.seed));

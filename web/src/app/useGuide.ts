@@ -1,7 +1,8 @@
 // Guided mode: the URL's `step` picks a narrated step; entering a step applies its overrides
 // (and its B side), and the step decides the window and the highlighted rows.
 import { useEffect, useMemo, useRef } from 'react';
-import { highlightRows } from '../model/guide';
+import { highlightRows, stepFrame, type StepFrame } from '../model/guide';
+import { lensIntervals, type LensInterval } from '../model/lens';
 import type { RunResult } from '../sim/run';
 import type { Step } from '../sim/scenario';
 import type { UrlState } from './url';
@@ -14,6 +15,10 @@ export interface Guide {
   /** The step to check against the run, when the run uses exactly the step's settings. */
   checkIndex: number | undefined;
   highlight: readonly number[];
+  /** The window and CPUs the step's subject needs on screen (null outside guided mode). */
+  frame: StepFrame | null;
+  /** The latency-lens intervals the step points at (its `lens` kinds), in its run. */
+  lens: readonly LensInterval[];
   go: (index: number | null) => void;
 }
 
@@ -81,12 +86,28 @@ export function useGuide(
       step && result && matches ? highlightRows(result.trace, step, step.window ?? fullExtent) : [],
     [step, result, matches, fullExtent],
   );
+  const lens = useMemo(
+    () =>
+      step?.lens.length && result
+        ? lensIntervals(result.trace, step.lens, result.info.costs.context_switch_ns ?? 0)
+        : [],
+    [step, result],
+  );
+  // A run with other settings than the step's keeps the step's window but folds no CPU: the
+  // reader changed the machine (more CPUs, say) and should see all of it.
+  const frame = useMemo(() => {
+    if (!step || !result) return null;
+    const f = stepFrame(result.trace, step, highlight, fullExtent, lens);
+    return matches ? f : { ...f, cpus: [] };
+  }, [step, result, highlight, fullExtent, lens, matches]);
   return {
     steps,
     index,
     step,
     checkIndex: matches && index !== null ? index : undefined,
     highlight,
+    frame,
+    lens,
     go,
   };
 }

@@ -1,10 +1,11 @@
 // The explorer page: settings in the sidebar; narration, legend, transport, the A (and B)
 // timelines, the summary or comparison, the inspector, event log and machine state.
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Explorer } from '../app/useExplorer';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
 import { initiatorOf } from '../model/ipis';
+import { LENS_KINDS, lensIntervals } from '../model/lens';
 import { isRecorded } from '../recording/asRun';
 import { busiestSender } from '../recording/focus';
 import { titleForRun } from '../model/runWords';
@@ -19,8 +20,10 @@ import { EventLog } from './EventLog';
 import { FlushMatches, MatchNote } from './FlushMatches';
 import { Inspector } from './Inspector';
 import { Legend } from './Legend';
+import { LensToggle } from './LensToggle';
 import { MeasuredEventsFile } from './MeasuredEventsFile';
-import { Narration } from './Narration';
+import { MeasuredTable, Narration } from './Narration';
+import { RecordingBeside } from './RecordingBeside';
 import { PerfettoButton } from './PerfettoButton';
 import { Prose } from './Prose';
 import { RecordedRow } from './RecordedRow';
@@ -33,6 +36,8 @@ import { StateView } from './StateView';
 import { SummaryPanel } from './SummaryPanel';
 import { Timeline } from './Timeline';
 import { Transport } from './Transport';
+
+const NO_LENS: readonly string[] = [];
 
 interface Props {
   x: Explorer;
@@ -49,6 +54,20 @@ export function ExplorerView(props: Props) {
   const { x, url, onUrl, fileName, ownFileName, onOwnFile, sidebar } = props;
   const { a, b, guide } = x;
   const [measured, setMeasured] = useState<MeasuredEvents | null>(null);
+  // The latency lens: on by default in a step that points at its intervals; the reader's
+  // choice holds until the step changes.
+  const lensKey = `${url.scenario}#${guide.index}`;
+  const [lensPick, setLensPick] = useState<{ key: string; on: boolean } | null>(null);
+  const stepLens = guide.step?.lens ?? NO_LENS;
+  const lensOn = lensPick?.key === lensKey ? lensPick.on : stepLens.length > 0;
+  const lensKinds = stepLens.length ? stepLens : LENS_KINDS;
+  const lensOf = (r: RunResult | null) =>
+    r && lensOn && !isRecorded(r)
+      ? lensIntervals(r.trace, lensKinds, r.info.costs.context_switch_ns ?? 0)
+      : null;
+  const lensA = useMemo(() => lensOf(a), [a, lensOn, lensKinds]);
+  const lensB = useMemo(() => lensOf(b), [b, lensOn, lensKinds]);
+  const lensSubject = useMemo(() => new Set(stepLens), [stepLens]);
   // What an exported picture says about itself; read at export time (the link is the page's
   // address then).
   const exportText = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => () => {
@@ -95,6 +114,9 @@ export function ExplorerView(props: Props) {
         highlight={side === 'A' ? guide.highlight : undefined}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}
+        focus={guide.frame?.cpus}
+        lens={side === 'A' ? lensA : lensB}
+        lensSubject={side === 'A' ? lensSubject : undefined}
         spacing={x.spacing}
         initiator={isRecorded(r) ? busiestSender(r.trace) : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
@@ -161,30 +183,50 @@ export function ExplorerView(props: Props) {
                 </p>
               )}
             </section>
-            {guide.index !== null && (
-              <Narration
-                steps={guide.steps}
-                index={guide.index}
-                problem={guide.checkIndex !== undefined ? (a.stepProblem ?? '') : ''}
-                file={fileName}
-                onGo={guide.go}
-              />
-            )}
-            <Legend trace={a.trace} />
-            <Transport
-              playing={x.playing}
-              onPlay={() => x.setPlaying((p) => !p)}
-              onStep={x.step}
-              rate={x.rate}
-              onRate={x.setRate}
-              spacing={x.spacing}
-              onSpacing={x.setSpacing}
-              cursor={x.cursor}
-              end={x.end}
-              onScrub={x.setCursor}
-            />
-            {timeline(a, 'A', url.overrides)}
-            {b && timeline(b, 'B', url.overridesB)}
+            {/* A guided step: its words beside the picture (or just above it on a narrow
+                page), so the sentence and what it describes are seen together. */}
+            <div className={guide.index !== null ? 'stage guided' : 'stage'}>
+              {guide.index !== null && (
+                <Narration
+                  steps={guide.steps}
+                  index={guide.index}
+                  problem={guide.checkIndex !== undefined ? (a.stepProblem ?? '') : ''}
+                  file={fileName}
+                  onGo={guide.go}
+                  runs={
+                    isRecorded(a) || (url.compare && (!b || isRecorded(b)))
+                      ? null
+                      : { A: a, B: b ?? undefined }
+                  }
+                />
+              )}
+              <div className="figure">
+                {guide.index === null && <Legend trace={a.trace} />}
+                <Transport
+                  playing={x.playing}
+                  onPlay={() => x.setPlaying((p) => !p)}
+                  onStep={x.step}
+                  rate={x.rate}
+                  onRate={x.setRate}
+                  spacing={x.spacing}
+                  onSpacing={x.setSpacing}
+                  cursor={x.cursor}
+                  end={x.end}
+                  onScrub={x.setCursor}
+                >
+                  <LensToggle
+                    on={lensOn}
+                    onChange={(on) => setLensPick({ key: lensKey, on })}
+                    count={lensA ? lensA.length : null}
+                  />
+                </Transport>
+                {timeline(a, 'A', url.overrides)}
+                {b && timeline(b, 'B', url.overridesB)}
+                {guide.step?.dataset && <MeasuredTable id={guide.step.dataset} />}
+                {guide.step?.recording && <RecordingBeside id={guide.step.recording} />}
+                {guide.index !== null && <Legend trace={a.trace} />}
+              </div>
+            </div>
             <ErrorBoundary label="the summary" resetKey={a.trace.version}>
               {b ? (
                 <>

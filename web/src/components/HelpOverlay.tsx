@@ -1,10 +1,24 @@
 // The keyboard shortcuts, opened with "?" and closed with Escape.
 import { useEffect, useRef } from 'react';
 
-export const SHORTCUTS: readonly [string, string][] = [
+// What the keys do where the reader is: on a guided step ← / → walk the steps (useShortcuts in
+// App.tsx), except while the timeline has focus, where they pan (viz/zoom.ts takes them first).
+const GUIDED: readonly [string, string][] = [
+  ['← / →', 'previous / next guided step (after the last: the free sandbox)'],
+  ['A / D, or ← / → on the timeline', 'pan left / right (timeline focused)'],
+];
+const FREE: readonly [string, string][] = [
+  ['A / D or ← / →', 'pan left / right (timeline focused)'],
+];
+
+/** The shortcuts as they act on the page now: in guided mode the arrows walk the steps. */
+export function shortcutsFor(guided: boolean): readonly [string, string][] {
+  return [...SHORTCUTS.slice(0, 2), ...(guided ? GUIDED : FREE), ...SHORTCUTS.slice(2)];
+}
+
+const SHORTCUTS: readonly [string, string][] = [
   ['?', 'show or hide this help'],
   ['W / S or + / −', 'zoom in / out (timeline focused)'],
-  ['A / D or ← / →', 'pan left / right (timeline focused)'],
   ['0', 'show the whole run (timeline focused)'],
   ['. / ,', 'step to the next / previous event'],
   ['Space', 'play / pause'],
@@ -20,7 +34,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['B', 'talk mode: blank the screen (any key brings it back)'],
 ];
 
-export function HelpOverlay({ onClose }: { onClose: () => void }) {
+export function HelpOverlay({ onClose, guided }: { onClose: () => void; guided: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
@@ -43,7 +57,7 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
         <h2 id="help-title">Keyboard shortcuts</h2>
         <table>
           <tbody>
-            {SHORTCUTS.map(([k, v]) => (
+            {shortcutsFor(guided).map(([k, v]) => (
               <tr key={k}>
                 <th scope="row">
                   <kbd>{k}</kbd>

@@ -1,8 +1,11 @@
-// The guided step: its words, a predict-then-reveal question, measured data to compare with,
-// and the way to the previous / next step or the free sandbox.
+// The guided step: its words, a predict-then-reveal question, and the way to the previous /
+// next step or the free sandbox. What a step sets beside the timeline (a measured table, a
+// recording) is drawn with the figure, where there is room for it: see ExplorerView.
+import { revealChoice } from '../content/choices';
+import type { ClaimRun } from '../content/claims';
 import { shippedDatasets } from '../content/datasets';
+import { Predict } from './Predict';
 import { Prose } from './Prose';
-import { RecordingBeside } from './RecordingBeside';
 import type { Step } from '../sim/scenario';
 
 interface Props {
@@ -13,9 +16,11 @@ interface Props {
   problem: string;
   file: string;
   onGo: (index: number | null) => void;
+  /** The runs shown (A, and B in a comparison): a question with choices is answered from them. */
+  runs: { A: ClaimRun; B?: ClaimRun } | null;
 }
 
-export function Narration({ steps, index, problem, file, onGo }: Props) {
+export function Narration({ steps, index, problem, file, onGo, runs }: Props) {
   const step = steps[index];
   const last = index === steps.length - 1;
   return (
@@ -24,18 +29,26 @@ export function Narration({ steps, index, problem, file, onGo }: Props) {
         Step {index + 1} of {steps.length}
       </p>
       <h2 data-step-title>{step.title}</h2>
-      <Prose text={step.text} />
-      {step.question && (
-        <details className="question" key={`${index}-q`}>
-          <summary>
-            {/^predict\b/i.test(step.question) ? null : <strong>Predict: </strong>}
-            {step.question} <span className="muted">(reveal)</span>
-          </summary>
-          <p>{step.answer}</p>
-        </details>
-      )}
-      {step.dataset && <MeasuredTable id={step.dataset} />}
-      {step.recording && <RecordingBeside id={step.recording} />}
+      <div className="narration-body">
+        <Prose text={step.text} />
+        {step.question && step.answer && step.choices.length > 0 && runs && (
+          <Predict
+            key={index}
+            question={step.question}
+            answer={step.answer}
+            reveal={revealChoice(step, runs)}
+          />
+        )}
+        {step.question && !(step.choices.length > 0 && runs) && (
+          <details className="question" key={`${index}-q`}>
+            <summary>
+              {/^predict\b/i.test(step.question) ? null : <strong>Predict: </strong>}
+              {step.question} <span className="muted">(reveal)</span>
+            </summary>
+            <p>{step.answer}</p>
+          </details>
+        )}
+      </div>
       {problem && (
         <div role="alert" className="error-panel">
           <h3>This step does not fit its run</h3>
@@ -57,7 +70,7 @@ export function Narration({ steps, index, problem, file, onGo }: Props) {
 }
 
 /** The measured rows of one shipped dataset, with where they come from. */
-function MeasuredTable({ id }: { id: string }) {
+export function MeasuredTable({ id }: { id: string }) {
   const ds = shippedDatasets.find((d) => d.file === `${id}.csv`);
   if (!ds) return <p className="muted">Measured dataset {id} is not shipped.</p>;
   return (

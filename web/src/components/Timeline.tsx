@@ -9,6 +9,7 @@ import { TRACKS } from '../model/lanes';
 import { hitTest } from '../model/lod';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { Spacing } from '../model/spacing';
+import type { LensInterval } from '../model/lens';
 import { fromPrebuilt } from '../model/prebuilt';
 import { toTimelineModel, type TimelineModel } from '../model/timelineModel';
 import { prebuiltViewOf } from '../workers/session';
@@ -41,6 +42,11 @@ export interface TimelineProps {
   differs?: readonly number[];
   /** A/B: the flush matched with the other run's selection. */
   matched?: number | null;
+  /** A guided step's subject CPUs: the others are folded into thin strips until unfolded. */
+  focus?: readonly number[] | null;
+  /** Latency-lens intervals to draw (model/lens.ts), and the kinds the step points at. */
+  lens?: readonly LensInterval[] | null;
+  lensSubject?: ReadonlySet<string>;
   spacing?: Spacing;
   initiator?: number;
   label?: string;
@@ -108,6 +114,7 @@ function drawnState(
   win: [number, number],
   width: number,
   collapsed: ReadonlySet<number>,
+  fold: ReadonlySet<number>,
 ) {
   return {
     window: win,
@@ -118,6 +125,9 @@ function drawnState(
     differs: p.differs ?? NONE,
     matched: p.matched ?? null,
     collapsed,
+    fold,
+    lens: p.lens ?? undefined,
+    lensSubject: p.lensSubject,
     initiator: p.initiator ?? -1,
     measured: p.measured ?? null,
   };
@@ -143,6 +153,26 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       setGroups({ version: trace.version, collapsed: next });
     },
     [collapsed, trace.version],
+  );
+
+  // Folded: the CPUs outside the step's subject, less those the reader unfolded on this step.
+  const { focus } = props;
+  const [unfolded, setUnfolded] = useState({ focus, cpus: new Set<number>() });
+  const fold = useMemo(() => {
+    const out = new Set<number>();
+    if (!focus?.length) return out;
+    const open = unfolded.focus === focus ? unfolded.cpus : null;
+    for (let c = 0; c < trace.cpus; c++) if (!focus.includes(c) && !open?.has(c)) out.add(c);
+    return out;
+  }, [focus, unfolded, trace.cpus]);
+  const unfold = useCallback(
+    (first: number, last: number) =>
+      setUnfolded((u) => {
+        const cpus = new Set(u.focus === focus ? u.cpus : []);
+        for (let c = first; c <= last; c++) cpus.add(c);
+        return { focus, cpus };
+      }),
+    [focus],
   );
 
   const [width, setWidth] = useState(0);
@@ -185,17 +215,26 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   };
 
   // Everything the draw and the event handlers read, current as of the last render.
-  const live = useRef({ props, model, collapsed, width, toggleGroup, win: props.view.get() });
+  const live = useRef({
+    props,
+    model,
+    collapsed,
+    fold,
+    width,
+    toggleGroup,
+    unfold,
+    win: props.view.get(),
+  });
   const stats = useRef<RenderStats | null>(null);
-  live.current = { ...live.current, props, model, collapsed, width, toggleGroup };
+  live.current = { ...live.current, props, model, collapsed, fold, width, toggleGroup, unfold };
 
   // What the last draw showed, so a prop update that only echoes an interaction (already
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
   // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
-  const SCENE = 10;
+  const SCENE = 13;
   const inputs = () => {
-    const { props: p, model: m, collapsed: c, width: w, win } = live.current;
+    const { props: p, model: m, collapsed: c, fold: f, width: w, win } = live.current;
     const [v0, v1] = viewOf();
     return [
       m,
@@ -208,6 +247,9 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       v0,
       v1,
       p.measured,
+      f,
+      p.lens,
+      p.lensSubject,
       p.cursor,
       p.selected,
       p.differs,
@@ -215,7 +257,16 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     ];
   };
   const draw = useCallback(() => {
-    const { props: p, model: m, collapsed: c, width: w, toggleGroup: tg, win } = live.current;
+    const {
+      props: p,
+      model: m,
+      collapsed: c,
+      fold: f,
+      width: w,
+      toggleGroup: tg,
+      unfold: uf,
+      win,
+    } = live.current;
     const [base, top] = [baseRef.current, topRef.current];
     if (!base || !top || w <= 0) return;
     const t0 = performance.now();
@@ -231,11 +282,12 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       return;
     }
     stats.current = renderTimeline({ base, top, canvas: canvasRef.current }, m, {
-      ...drawnState(p, win, w, c),
+      ...drawnState(p, win, w, c, f),
       dpr: (window.devicePixelRatio || 1) * place.current.k,
       view,
       previousMode: stats.current?.mode,
       onToggleGroup: tg,
+      onUnfold: uf,
     });
     if (statusRef.current) statusRef.current.textContent = describeStats(stats.current) || HINT;
     const st = stats.current;
@@ -275,7 +327,17 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     [],
   );
 
-  const { view: store, cursor, selected, highlight, measured, differs, matched } = props;
+  const {
+    view: store,
+    cursor,
+    selected,
+    highlight,
+    measured,
+    differs,
+    matched,
+    lens,
+    lensSubject,
+  } = props;
   useEffect(() => {
     schedule();
   }, [
@@ -288,6 +350,9 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     matched,
     width,
     collapsed,
+    fold,
+    lens,
+    lensSubject,
     initiator,
     schedule,
   ]);
@@ -369,7 +434,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
         const p = live.current.props;
         const s = stats.current;
         const el = target instanceof Element ? target : null;
-        if (!s || el?.closest('.group-toggle, .timeline-bar')) return;
+        if (!s || el?.closest('.group-toggle, .fold-toggle, .timeline-bar')) return;
         const mark = el?.closest('.mark[data-row]');
         if (mark) {
           p.onSelect?.(Number(mark.getAttribute('data-row')));
@@ -379,7 +444,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
         const [a, b] = s.scales.x.domain();
         const at = a + ((clientX - l) / Math.max(1, r - l)) * (b - a);
         const hit = s.layout.rowAt((clientY - top.getBoundingClientRect().top) / placed().k);
-        if (hit && hit.track >= 0 && hit.row.type !== 'group') {
+        if (hit && hit.track >= 0 && (hit.row.type === 'cpu' || hit.row.type === 'aggregate')) {
           const tolerance = (3 * (b - a)) / Math.max(1, r - l);
           const m = live.current.model;
           const [c0, c1] =
@@ -406,11 +471,11 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   }, [drawNow, schedule, placed]);
 
   const exportAs = useCallback(async (format: 'svg' | 'png') => {
-    const { props: p, model: m, collapsed: c, width: w, win } = live.current;
+    const { props: p, model: m, collapsed: c, fold: f, width: w, win } = live.current;
     const text = p.exportText?.();
     const host = boxRef.current?.parentElement;
     if (!text || !host) return;
-    const out = exportTimelineSvg(host, m, drawnState(p, win, w, c), text);
+    const out = exportTimelineSvg(host, m, drawnState(p, win, w, c, f), text);
     if (format === 'svg') {
       download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
     } else {
@@ -438,7 +503,8 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       <div className="timeline-plot">
         <svg className="timeline-base" ref={baseRef} />
         <canvas className="timeline-canvas" ref={canvasRef} aria-hidden="true" />
-        <svg className="timeline-top" ref={topRef} role="img" aria-label={name} />
+        {/* A group, not an image: it holds buttons (group and fold toggles). */}
+        <svg className="timeline-top" ref={topRef} role="group" aria-label={name} />
       </div>
     </div>
   );

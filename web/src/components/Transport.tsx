@@ -1,4 +1,5 @@
-// Play/pause, step, speed, scrub and the spacing switch.
+// Play/pause, step, speed, scrub and the spacing switch (and any view switch passed as children).
+import type { ReactNode } from 'react';
 import { formatNs } from '../viz/scales';
 
 interface Props {
@@ -12,6 +13,7 @@ interface Props {
   cursor: number | null;
   end: number;
   onScrub: (t: number) => void;
+  children?: ReactNode;
 }
 
 const RATES: [number, string][] = [
@@ -80,6 +82,7 @@ export function Transport(p: Props) {
         />{' '}
         one step per event
       </label>
+      {p.children}
     </div>
   );
 }

@@ -36,3 +36,46 @@ export function highlightRows(trace: Trace, step: Step, window: [number, number]
   }
   return rows.slice(0, MAX_ROWS);
 }
+
+/** What a step shows: the window around its subject and the CPUs it is about. */
+export interface StepFrame {
+  window: [number, number];
+  /** The subject's CPUs, ascending; empty when the step is about the whole machine. */
+  cpus: number[];
+}
+
+/** Share of the window's width added on each side, so nothing at an edge is cut in half. */
+export const WINDOW_PAD = 0.04;
+
+/**
+ * The frame of a step: its window (or the run's extent) widened to hold every interval it
+ * points at whole, then padded on both sides; its CPUs (the step's `cpus`, else those of the
+ * highlighted rows and intervals). Padding because a mark drawn at a window's very edge (a
+ * violation's ✕, an instant's outline) would otherwise be half outside the plot. Highlighted
+ * spans do not widen it: a task's run can cover the whole trace.
+ */
+export function stepFrame(
+  trace: Trace,
+  step: Step,
+  rows: readonly number[],
+  extent: [number, number],
+  intervals: readonly { cpu: number; start: number; end: number }[] = [],
+): StepFrame {
+  let [a, b] = step.window ?? extent;
+  const cpus = new Set<number>(step.cpus);
+  const named = cpus.size > 0;
+  if (!named) for (const r of rows) cpus.add(trace.cpu[r]);
+  for (const c of step.expand ?? []) cpus.add(c);
+  for (const iv of intervals) {
+    if (named && !cpus.has(iv.cpu)) continue;
+    cpus.add(iv.cpu);
+    a = Math.min(a, iv.start);
+    b = Math.max(b, iv.end);
+  }
+  const pad = Math.max(1, (b - a) * WINDOW_PAD);
+  const all = cpus.size >= trace.cpus;
+  return {
+    window: [Math.max(extent[0] - pad, a - pad), b + pad],
+    cpus: all ? [] : [...cpus].sort((x, y) => x - y),
+  };
+}

@@ -32,3 +32,34 @@ describe('toLayout', () => {
     expect(l.rowAt(0)).toBeNull();
   });
 });
+
+describe('folding the CPUs a step is not about', () => {
+  it('folds each run of them into one header-high strip the arrows can still reach', () => {
+    const l = toLayout(8, new Set(), sizes, new Set([1, 2, 3, 4, 5]));
+    expect(l.rows.map((r) => r.type)).toEqual(['cpu', 'fold', 'cpu', 'cpu']);
+    const fold = l.rows[1];
+    expect(fold.type === 'fold' && [fold.first, fold.last]).toEqual([1, 5]);
+    expect(l.folded(3)).toBe(true);
+    expect(l.folded(6)).toBe(false);
+    expect(l.laneTop(3)).toBe(fold.y);
+    // CPU 7 sits right under CPU 6: the five folded CPUs cost one strip, not five lanes.
+    expect(l.laneTop(7)).toBe(28 + 60 + 20 + 60);
+    expect(l.rowAt(fold.y + 5)).toEqual({ row: fold, track: -1 });
+  });
+
+  it('folds nothing when that would fold every CPU, or on a grouped machine', () => {
+    expect(toLayout(4, new Set(), sizes, new Set([0, 1, 2, 3])).rows.map((r) => r.type)).toEqual([
+      'cpu',
+      'cpu',
+      'cpu',
+      'cpu',
+    ]);
+    expect(toLayout(64, new Set(), sizes, new Set([5])).folded(5)).toBe(false);
+  });
+
+  it('leaves room under a lane for the latency lens', () => {
+    const l = toLayout(3, new Set(), sizes, undefined, new Map([[0, 40]]));
+    expect(l.laneTop(1)).toBe(28 + 60 + 40);
+    expect(l.rowAt(28 + 60 + 10)).toBeNull();
+  });
+});

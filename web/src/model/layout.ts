@@ -1,5 +1,8 @@
 // Vertical layout of the timeline: one lane per CPU, and on large machines groups of CPUs
-// with a header each; a collapsed group shows one aggregate lane instead of its CPUs.
+// with a header each; a collapsed group shows one aggregate lane instead of its CPUs. A guided
+// step's subject can fold the CPUs it does not talk about: each run of them becomes one thin
+// row (a header-high strip the arrows still reach), so the CPUs it does talk about fit on
+// screen together.
 import { TRACKS } from './lanes';
 
 /** Machines with more CPUs than this are shown in groups. */
@@ -17,7 +20,9 @@ export type LayoutRow =
   | { type: 'cpu'; cpu: number; y: number }
   | { type: 'group'; group: number; first: number; last: number; collapsed: boolean; y: number }
   /** The aggregate lane of a collapsed group. */
-  | { type: 'aggregate'; group: number; first: number; last: number; y: number };
+  | { type: 'aggregate'; group: number; first: number; last: number; y: number }
+  /** Consecutive CPUs folded away (outside a guided step's subject), one thin row. */
+  | { type: 'fold'; first: number; last: number; y: number };
 
 export interface LaneLayout {
   readonly rows: readonly LayoutRow[];
@@ -27,9 +32,14 @@ export interface LaneLayout {
   readonly height: number;
   /** Top of the lane that shows `cpu` (its own, or its collapsed group's aggregate lane). */
   laneTop(cpu: number): number;
+  /** Whether `cpu` sits in a folded row (its marks are not drawn, only arrows reach it). */
+  folded(cpu: number): boolean;
   /** The row at vertical position y, if any, with the sub-track under it. */
   rowAt(y: number): { row: LayoutRow; track: number } | null;
 }
+
+const NO_FOLD: ReadonlySet<number> = new Set();
+const NO_EXTRA: ReadonlyMap<number, number> = new Map();
 
 export function groupOf(cpu: number): number {
   return Math.floor(cpu / GROUP_SIZE);
@@ -39,19 +49,40 @@ export function toLayout(
   cpus: number,
   collapsed: ReadonlySet<number>,
   sizes: LayoutSizes,
+  /** CPUs to fold (machines small enough to have no groups only). */
+  fold: ReadonlySet<number> = NO_FOLD,
+  /** Extra height under a CPU's lane, in px (the latency lens's rows). */
+  below: ReadonlyMap<number, number> = NO_EXTRA,
 ): LaneLayout {
   const laneHeight = TRACKS * sizes.trackHeight + sizes.laneGap;
   const grouped = cpus > GROUP_ABOVE;
   const groups = grouped ? Math.ceil(cpus / GROUP_SIZE) : 0;
   const rows: LayoutRow[] = [];
   const laneTops = new Float64Array(cpus);
+  const isFolded = new Uint8Array(cpus);
   let y = sizes.top;
   const lane = (cpu: number) => {
     rows.push({ type: 'cpu', cpu, y });
     laneTops[cpu] = y;
-    y += laneHeight;
+    y += laneHeight + (below.get(cpu) ?? 0);
   };
-  if (!grouped) for (let c = 0; c < cpus; c++) lane(c);
+  // Folding every CPU would show nothing: then nothing is folded.
+  const folding = !grouped && fold.size > 0 && [...fold].filter((c) => c < cpus).length < cpus;
+  for (let c = 0; !grouped && c < cpus; c++) {
+    if (!folding || !fold.has(c)) {
+      lane(c);
+      continue;
+    }
+    let last = c;
+    while (last + 1 < cpus && fold.has(last + 1)) last++;
+    rows.push({ type: 'fold', first: c, last, y });
+    for (let f = c; f <= last; f++) {
+      laneTops[f] = y;
+      isFolded[f] = 1;
+    }
+    y += sizes.headerHeight;
+    c = last;
+  }
   for (let g = 0; g < groups; g++) {
     const first = g * GROUP_SIZE;
     const last = Math.min(cpus, first + GROUP_SIZE) - 1;
@@ -72,6 +103,7 @@ export function toLayout(
     laneHeight,
     height,
     laneTop: (cpu) => laneTops[cpu],
+    folded: (cpu) => isFolded[cpu] === 1,
     rowAt(py) {
       // Rows are in y order; few enough (≤ 512 + groups) for a binary search to be overkill,
       // but it is called on every pointer move.
@@ -85,7 +117,8 @@ export function toLayout(
       const row = rows[lo - 1];
       if (!row) return null;
       const dy = py - row.y;
-      if (row.type === 'group') return dy < sizes.headerHeight ? { row, track: -1 } : null;
+      if (row.type === 'group' || row.type === 'fold')
+        return dy < sizes.headerHeight ? { row, track: -1 } : null;
       const track = Math.floor(dy / sizes.trackHeight);
       return track < TRACKS ? { row, track } : null;
     },

@@ -2,25 +2,9 @@
 // that parsed it. The JSON getters are the simulator's; their shapes are declared here once.
 import type { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
 
-/** A narrated step of a guided scenario, as the simulator parsed it. */
-export interface Step {
-  title: string;
-  text: string;
-  window: [number, number] | null;
-  highlight: string[];
-  cpus: number[];
-  set: string[];
-  compare: string[] | null;
-  question: string | null;
-  answer: string | null;
-  dataset: string | null;
-  /** A kernel recording (content/recordings/<id>.trace) to show beside the step. */
-  recording: string | null;
-  /** What each number in the step's text is (`"<as written> = <measure>"`; see claims.ts). */
-  claims: string[];
-  /** Line of the step's [[steps]] header in the file. */
-  line: number;
-}
+// A narrated step, as the simulator parsed it: generated from sim-wasm/src/steps.rs.
+export type { Step } from '../trace/shapes.generated';
+import type { Step } from '../trace/shapes.generated';
 
 /** What a scenario says about itself, parsed but not run. */
 export interface ScenarioInfo {

@@ -1,4 +1,4 @@
-// Generated from sim-wasm/src/summary.rs and snapshot.rs by ts-rs (sim-wasm/src/shapes.rs).
+// Generated from sim-wasm/src/summary.rs, snapshot.rs and steps.rs by ts-rs (src/shapes.rs).
 // Do not edit: `cargo test` fails when this file and the Rust structs differ, and
 // `npm run vocab` rewrites it. 64-bit integers are `number`: serde_json writes them as
 // JSON numbers and JSON.parse reads them as such (every count here is far below 2^53).
@@ -195,4 +195,69 @@ export type AsidAllocator = {
   active_asids: Array<number>;
   reserved_asids: Array<number>;
   flush_pending: Array<number>;
+};
+
+export type Step = {
+  title: string;
+  text: string;
+  /**
+   * Visible window `[start, end]` in ns; `None` = the whole run.
+   */
+  window: [number, number] | null;
+  /**
+   * Event kinds to emphasise, by name.
+   */
+  highlight: Array<string>;
+  /**
+   * Restrict `highlight` to these CPUs (empty = all). With `expand`, the CPUs the page
+   * shows as lanes; the others are folded.
+   */
+  cpus: Array<number>;
+  /**
+   * More CPUs the step talks about, shown as lanes but not highlighted.
+   */
+  expand: Array<number>;
+  /**
+   * Latency-lens intervals the step points at (see [`LENS_KINDS`]), drawn with durations.
+   */
+  lens: Array<string>;
+  /**
+   * The step's complete override list (not cumulative).
+   */
+  set: Array<string>;
+  /**
+   * Overrides of a B side to compare with, if any.
+   */
+  compare: Array<string> | null;
+  question: string | null;
+  answer: string | null;
+  /**
+   * A question's options as `"<label> = <measure>"` (2 to 4), the measure in the claims
+   * grammar: the page evaluates each on the step's run and the `pick` one is the answer.
+   */
+  choices: Array<string>;
+  /**
+   * `max` (default) or `min`: which choice's measure the run says is right.
+   */
+  pick: string | null;
+  /**
+   * Id of a measured dataset (content/datasets/<id>.csv) to show beside the step.
+   */
+  dataset: string | null;
+  /**
+   * Id of a kernel recording (content/recordings/<id>.trace) to show beside the step.
+   */
+  recording: string | null;
+  /**
+   * What each number the text states is, so that a test can hold the text to the run:
+   * `"<words as written> = <what they measure>"`, e.g. `"26 µs = wakeup_latency_ns.max"`,
+   * `"3 IPIs = ipis"`, `"6.6 µs = time(AsidRollover)"`, `"30 µs = input"` (a number the
+   * file sets) or `"16.7 ms = source"` (quoted from `content/sources/`). The grammar and
+   * its checks are in `tests/content_claims.rs`; the simulator itself ignores them.
+   */
+  claims: Array<string>;
+  /**
+   * 1-based line of the step's `[[steps]]` header in the file.
+   */
+  line: number;
 };

@@ -18,7 +18,10 @@ export function renderBackgrounds(g: G, scales: Scales): void {
       set(this, 'x', '0');
       set(this, 'y', String(r.y));
       set(this, 'width', String(width));
-      const h = r.type === 'group' ? SIZES.headerHeight - 2 : layout.laneHeight - LANE_GAP / 2;
+      const h =
+        r.type === 'group' || r.type === 'fold'
+          ? SIZES.headerHeight - 2
+          : layout.laneHeight - LANE_GAP / 2;
       set(this, 'height', String(h));
     });
 }
@@ -28,9 +31,10 @@ export function renderLabels(
   scales: Scales,
   initiator: number,
   onToggle: (group: number) => void,
+  onUnfold: (first: number, last: number) => void = () => {},
 ): void {
   const { layout } = scales;
-  const lanes = layout.rows.filter((r) => r.type !== 'group');
+  const lanes = layout.rows.filter((r) => r.type === 'cpu' || r.type === 'aggregate');
   const mid = (layout.laneHeight - LANE_GAP) / 2 + 4;
   g.selectAll<SVGGElement, LayoutRow>('g.lane')
     .data(lanes, (r) => (r.type === 'cpu' ? `c${r.cpu}` : `a${r.type === 'aggregate' && r.group}`))
@@ -53,6 +57,8 @@ export function renderLabels(
       else if (r.type === 'aggregate') setText(text, `${r.last - r.first + 1} CPUs, merged`);
       else setText(text, '');
     });
+
+  renderFolds(g, scales, initiator, onUnfold);
 
   const groups = layout.rows.filter((r) => r.type === 'group');
   g.selectAll<SVGGElement, LayoutRow>('g.group-toggle')
@@ -93,6 +99,61 @@ export function renderLabels(
         e.preventDefault();
         e.stopPropagation();
         onToggle(r.group);
+      }
+    });
+}
+
+/** The strips of folded CPUs: each a button that unfolds them. */
+function renderFolds(
+  g: G,
+  scales: Scales,
+  initiator: number,
+  onUnfold: (first: number, last: number) => void,
+): void {
+  const folds = scales.layout.rows.filter((r) => r.type === 'fold');
+  g.selectAll<SVGGElement, LayoutRow>('g.fold-toggle')
+    .data(folds, (r) => (r.type === 'fold' ? `${r.first}-${r.last}` : ''))
+    .join((enter) => {
+      const t = enter
+        .append('g')
+        .attr('class', 'fold-toggle')
+        .attr('role', 'button')
+        .attr('tabindex', 0);
+      t.append('rect').attr('class', 'toggle-hit');
+      t.append('text');
+      return t;
+    })
+    .each(function (r) {
+      if (r.type !== 'fold') return;
+      const n = r.last - r.first + 1;
+      const label = n === 1 ? `CPU ${r.first}` : `CPUs ${r.first}–${r.last}`;
+      const init = initiator >= r.first && initiator <= r.last ? ' · initiator' : '';
+      set(this, 'data-first', String(r.first));
+      set(this, 'data-last', String(r.last));
+      set(
+        this,
+        'aria-label',
+        `Show ${label}, folded because this step is not about ${n === 1 ? 'it' : 'them'}`,
+      );
+      const rect = this.firstChild as SVGRectElement;
+      set(rect, 'x', '0');
+      set(rect, 'y', String(r.y));
+      set(rect, 'width', String(scales.plot[0]));
+      set(rect, 'height', String(SIZES.headerHeight - 2));
+      const text = this.lastChild as SVGTextElement;
+      set(text, 'x', '6');
+      set(text, 'y', String(r.y + 13));
+      setText(text, `▸ ${label}${init}`);
+    })
+    .on('click', (e: MouseEvent, r) => {
+      e.stopPropagation();
+      if (r.type === 'fold') onUnfold(r.first, r.last);
+    })
+    .on('keydown', (e: KeyboardEvent, r) => {
+      if ((e.key === 'Enter' || e.key === ' ') && r.type === 'fold') {
+        e.preventDefault();
+        e.stopPropagation();
+        onUnfold(r.first, r.last);
       }
     });
 }

@@ -42,7 +42,11 @@ export function toScales(
   return {
     x,
     layout,
-    trackY: (cpu, track) => layout.laneTop(cpu) + track * TRACK_HEIGHT,
+    // A folded CPU's marks are not drawn; what reaches it (an arrow) ends mid-strip.
+    trackY: (cpu, track) =>
+      layout.folded(cpu)
+        ? layout.laneTop(cpu) + (SIZES.headerHeight - TRACK_HEIGHT) / 2
+        : layout.laneTop(cpu) + track * TRACK_HEIGHT,
     width,
     height: layout.height + below + 4,
     plot,

@@ -7,6 +7,8 @@ import { toTimelineModel, type TimelineModel } from '../model/timelineModel';
 import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, type Trace } from '../trace/trace';
+import { lensIntervals } from '../model/lens';
+import { formatNs } from './scales';
 import { describeStats, renderTimeline, type RenderStats, type TimelineState } from './timeline';
 
 let small: Trace;
@@ -230,5 +232,40 @@ describe('renderTimeline frame costs', () => {
       );
     observer.disconnect();
     expect(changed).toEqual([]);
+  });
+});
+
+describe('a guided step’s frame on the timeline', () => {
+  it('folds the CPUs outside the subject into strips that arrows still reach', () => {
+    const { top } = draw(small, { fold: new Set([1, 2]) });
+    const lanes = [...top.querySelectorAll('g.lane')].map((e) => e.getAttribute('data-cpu'));
+    expect(lanes).toEqual(['0', '3']);
+    const strip = top.querySelector('g.fold-toggle');
+    expect(strip?.textContent).toBe('▸ CPUs 1–2');
+    expect(strip?.getAttribute('role')).toBe('button');
+    // No span of a folded CPU is drawn; the IPI arrows to them still are.
+    expect(top.querySelectorAll('.span[data-cpu="1"], .span[data-cpu="2"]')).toHaveLength(0);
+    expect(top.querySelectorAll('.arrow').length).toBeGreaterThan(0);
+  });
+
+  it('draws latency-lens brackets under their lane, labelled with their duration', () => {
+    const run = runScenario(readScenario('x86-flush-info-story'));
+    const lens = lensIntervals(run.trace, undefined, run.info.costs.context_switch_ns);
+    const { top } = draw(run.trace, { lens, lensSubject: new Set(['wakeup_latency']) });
+    const brackets = [...top.querySelectorAll('g.lens')];
+    expect(brackets).toHaveLength(lens.length);
+    const wake = top.querySelector('g.lens[data-lens="wakeup_latency"]');
+    const iv = lens.find((l) => l.kind === 'wakeup_latency')!;
+    expect(wake?.querySelector('text')?.textContent).toBe(
+      `wakeup latency ${formatNs(iv.end - iv.start)}`,
+    );
+    expect(wake?.getAttribute('data-subject')).toBe('interval');
+    expect(
+      top.querySelector('g.lens[data-lens="irqs_off_delay"]')?.hasAttribute('data-subject'),
+    ).toBe(false);
+    // Under CPU 0's five tracks, above CPU 1's lane.
+    const y = Number(wake?.querySelector('text')?.getAttribute('y'));
+    const cpu1 = top.querySelector('g.lane[data-cpu="1"] text');
+    expect(y).toBeLessThan(Number(cpu1?.getAttribute('y')));
   });
 });

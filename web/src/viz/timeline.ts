@@ -19,6 +19,7 @@ import {
 } from '../model/lod';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { IntervalIndex } from '../model/intervals';
+import { lensRows, type LensInterval } from '../model/lens';
 import type { TimelineModel } from '../model/timelineModel';
 import type { Columns } from './columns';
 import { toPalette } from './columns';
@@ -26,6 +27,7 @@ import { set } from './dom';
 import { renderAxis, renderBackgrounds, renderLabels } from './frame';
 import { renderAggregates, type CanvasItem } from './marks/aggregates';
 import { arrowPixels, renderArrows, renderArrowsCanvas } from './marks/arrows';
+import { LENS_ROW, renderLens } from './marks/lens';
 import { renderMeasured } from './marks/measured';
 import { renderOverlay } from './marks/overlay';
 import { renderSpans } from './marks/spans';
@@ -34,6 +36,7 @@ import { renderViolations } from './marks/violations';
 import { SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
 
 export const SVG_LIMIT = 400;
+const NO_KINDS: ReadonlySet<string> = new Set();
 export const ARROW_SVG_LIMIT = 60;
 export const ARROW_CANVAS_LIMIT = 6000;
 /** Beyond this many line pixels on screen, canvas arrows are hidden too (see arrowPixels). */
@@ -57,6 +60,11 @@ export interface TimelineState {
   /** A/B: the flush matched with the other run's selection. */
   matched?: number | null;
   collapsed: ReadonlySet<number>;
+  /** CPUs folded into thin strips (outside a guided step's subject; see model/layout.ts). */
+  fold?: ReadonlySet<number>;
+  /** Latency-lens intervals drawn under their lanes (marks/lens.ts), and the kinds a step names. */
+  lens?: readonly LensInterval[];
+  lensSubject?: ReadonlySet<string>;
   initiator: number;
   /** Per-event measurements drawn under their CPU lanes (marks/measured.ts). */
   measured?: MeasuredEvents | null;
@@ -71,6 +79,7 @@ export interface TimelineState {
   /** The mode of the previous draw of the same view, if any (see the hysteresis below). */
   previousMode?: RenderStats['mode'];
   onToggleGroup?: (group: number) => void;
+  onUnfold?: (first: number, last: number) => void;
 }
 
 export interface RenderStats {
@@ -145,7 +154,9 @@ export function renderTimeline(
 ): RenderStats {
   const { trace, pos, index } = model;
   const columns: Columns = { trace, pos };
-  const layout = toLayout(trace.cpus, state.collapsed, SIZES);
+  const below = new Map<number, number>();
+  for (const [cpu, n] of lensRows(state.lens ?? [])) below.set(cpu, n * LENS_ROW);
+  const layout = toLayout(trace.cpus, state.collapsed, SIZES, state.fold, below);
   const p0 = pos.toPos(state.window[0]);
   const p1 = Math.max(pos.toPos(state.window[1]), p0 + 1e-9);
   const gens = layoutGenerations(model.generations.mms, model.lagIndex, layout, layout.height);
@@ -321,7 +332,13 @@ export function renderTimeline(
       set(rect, 'height', String(height));
     });
 
-  renderLabels(layer(top, 'labels'), scales, state.initiator, state.onToggleGroup ?? (() => {}));
+  renderLabels(
+    layer(top, 'labels'),
+    scales,
+    state.initiator,
+    state.onToggleGroup ?? (() => {}),
+    state.onUnfold,
+  );
   // Span and arrow marks are keyed by row, and what a row means (its tooltip) is written once:
   // a new trace starts them afresh.
   const spans = layer(top, 'spans', clipId);
@@ -350,6 +367,7 @@ export function renderTimeline(
     state.selected,
   );
   renderMeasured(layer(top, 'measured'), state.measured ?? null, scales, pos);
+  renderLens(layer(top, 'lenses'), state.lens ?? [], scales, state.lensSubject ?? NO_KINDS);
   renderOverlay(layer(top, 'overlay', clipId), scales, columns, {
     cursor: state.cursor,
     selected: state.selected,

@@ -13,6 +13,15 @@ import { Timeline } from '../Timeline';
 import { FitBox, FitLine } from './FitBox';
 import './embed.css';
 
+const subjects = new WeakMap<readonly string[], ReadonlySet<string>>();
+/** One set per step's lens list, so the timeline sees the same value on every render. */
+function lensSubjectOf(kinds: readonly string[] | undefined): ReadonlySet<string> | undefined {
+  if (!kinds) return undefined;
+  let s = subjects.get(kinds);
+  if (!s) subjects.set(kinds, (s = new Set(kinds)));
+  return s;
+}
+
 interface Props {
   x: Explorer;
   url: UrlState;
@@ -39,6 +48,9 @@ export function EmbedView({ x, url, fileName, fullLink }: Props) {
         highlight={side === 'A' ? guide.highlight : undefined}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}
+        focus={guide.frame?.cpus}
+        lens={side === 'A' && guide.lens.length ? guide.lens : null}
+        lensSubject={side === 'A' ? lensSubjectOf(guide.step?.lens) : undefined}
         spacing={x.spacing}
         initiator={initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}

@@ -2,6 +2,7 @@
 // Outlines work the same whether the rows are drawn in SVG or on the canvas, and mark the
 // selection by shape (a thick outline), not by colour alone.
 import type { Selection } from 'd3';
+import { EventKind } from '../../trace/trace';
 import { trackOf, type Columns } from '../columns';
 import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
 
@@ -17,6 +18,8 @@ export interface OverlayState {
 
 /** Outlines beyond this many highlighted rows are not drawn (the dimming still shows them). */
 const MAX_OUTLINES = 400;
+/** A highlighted row narrower than this (an instant) gets a box this wide, filled, to be seen. */
+export const INSTANT_BOX = 14;
 
 export function renderOverlay(
   g: Selection<SVGGElement, unknown, null, undefined>,
@@ -27,30 +30,55 @@ export function renderOverlay(
   const { trace, pos } = columns;
   const { x } = scales;
   const [left, right] = scales.plot;
-  const outline = (i: number) => {
-    const x0 = x(pos.rowStart(i));
-    const x1 = x(pos.rowEnd(i));
-    const w = Math.max(4, x1 - x0);
+  // A span that runs past the window's edge is outlined up to the edge only: the outline is
+  // where the reader looks, and what a test measures as on screen.
+  const outline = (i: number, lit: boolean) => {
+    const x0 = Math.max(left - 2, x(pos.rowStart(i)));
+    const x1 = Math.min(right + 2, x(pos.rowEnd(i)));
+    const instant = lit && x1 - x0 < INSTANT_BOX - 3;
+    // A violation's ✕ is its own big mark: its box stays an outline, not a fill over it.
+    const filled = instant && trace.kind[i] !== EventKind.InvariantViolated;
+    const w = Math.max(instant ? INSTANT_BOX - 3 : 4, x1 - x0);
+    const grow = instant ? 3 : 1;
     return {
       x: x0 + (x1 - x0) / 2 - w / 2 - 1.5,
-      y: scales.trackY(trace.cpu[i], trackOf(trace.kind[i])) - 1,
+      y: scales.trackY(trace.cpu[i], trackOf(trace.kind[i])) - grow,
       w: w + 3,
-      h: TRACK_HEIGHT + 2,
+      h: TRACK_HEIGHT + 2 * grow,
+      instant: filled,
     };
   };
+  // Instants at one spot (40 misses in one touch, a violation per stale page) share one box:
+  // stacked, their fills would turn opaque and hide what they mark.
+  const spot = new Set<string>();
+  const lit = state.highlight.slice(0, MAX_OUTLINES).filter((i) => {
+    if (i < 0 || i >= trace.n || trace.dur[i] > 0) return true;
+    const key = `${Math.round(x(pos.rowStart(i)))}:${trace.cpu[i]}:${trace.kind[i]}`;
+    if (spot.has(key)) return false;
+    spot.add(key);
+    return true;
+  });
   const rows = [
-    ...(state.differs ?? []).slice(0, MAX_OUTLINES).map((i) => ({ i, cls: 'diff-outline' })),
-    ...state.highlight.slice(0, MAX_OUTLINES).map((i) => ({ i, cls: 'highlight-outline' })),
-    ...(state.matched != null ? [{ i: state.matched, cls: 'match-outline' }] : []),
-    ...(state.selected !== null ? [{ i: state.selected, cls: 'selection-outline' }] : []),
+    ...(state.differs ?? [])
+      .slice(0, MAX_OUTLINES)
+      .map((i) => ({ i, cls: 'diff-outline', lit: false })),
+    ...lit.map((i) => ({ i, cls: 'highlight-outline', lit: true })),
+    ...(state.matched != null ? [{ i: state.matched, cls: 'match-outline', lit: false }] : []),
+    ...(state.selected !== null
+      ? [{ i: state.selected, cls: 'selection-outline', lit: false }]
+      : []),
   ].filter(({ i }) => i >= 0 && i < trace.n);
-  g.selectAll<SVGRectElement, { i: number; cls: string }>('rect')
+  g.selectAll<SVGRectElement, { i: number; cls: string; lit: boolean }>('rect')
     .data(rows)
     .join('rect')
-    .attr('class', (d) => d.cls)
+    .attr('class', (d) =>
+      d.lit && outline(d.i, true).instant ? `${d.cls} highlight-instant` : d.cls,
+    )
     .attr('data-row', (d) => d.i)
+    // What a guided step points at, for tests and assistive tools alike.
+    .attr('data-subject', (d) => (d.lit ? 'mark' : null))
     .each(function (d) {
-      const o = outline(d.i);
+      const o = outline(d.i, d.lit);
       this.setAttribute('x', String(o.x));
       this.setAttribute('y', String(o.y));
       this.setAttribute('width', String(o.w));

@@ -65,7 +65,11 @@ export function layoutGenerations(
       }
       if (!slots.length) continue;
       const label =
-        r.type === 'cpu' ? `CPU ${r.cpu}` : `CPUs ${first}–${last} (${slots.length} load it)`;
+        r.type === 'cpu'
+          ? `CPU ${r.cpu}`
+          : first === last
+            ? `CPU ${first}`
+            : `CPUs ${first}–${last} (${slots.length} load it)`;
       rows.push({ label, y, slots });
       y += LAG_ROW;
     }
