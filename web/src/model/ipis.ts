@@ -48,32 +48,21 @@ export function toArrows(trace: Trace): Arrows {
     fromCpu: new Uint16Array(n),
     toCpu: new Uint16Array(n),
   };
-  for (let i = 0, j = 0; i < n0; i++) {
-    if (k[i] === UNLOCKED) {
-      // arg = the sender whose csd was unlocked; it observes the store on its next poll.
-      a.kind[j] = ARROW_ACK;
-      a.row[j] = i;
-      a.fromRow[j] = i;
-      a.toRow[j] = i;
-      a.fromCpu[j] = cpu[i];
-      a.toCpu[j++] = arg[i];
-    } else if (isIpi(i)) {
-      const p = parent[i];
-      a.kind[j] = ARROW_IPI;
-      a.row[j] = i;
-      a.fromRow[j] = p;
-      a.toRow[j] = i;
-      a.fromCpu[j] = cpu[p];
-      a.toCpu[j++] = cpu[i];
-    } else if (isUnpaired(i)) {
-      // arg = the target CPU the send was for.
-      a.kind[j] = ARROW_UNPAIRED;
-      a.row[j] = i;
-      a.fromRow[j] = i;
-      a.toRow[j] = i;
-      a.fromCpu[j] = cpu[i];
-      a.toCpu[j++] = arg[i];
-    }
+  let j = 0;
+  const put = (kind: number, row: number, from: number, to: number, toCpu: number) => {
+    a.kind[j] = kind;
+    a.row[j] = row;
+    a.fromRow[j] = from;
+    a.toRow[j] = to;
+    a.fromCpu[j] = cpu[from];
+    a.toCpu[j++] = toCpu;
+  };
+  for (let i = 0; i < n0; i++) {
+    // An ack's arg is the sender whose csd was unlocked (it observes the store on its next
+    // poll); an unpaired send's arg is the target it was for.
+    if (k[i] === UNLOCKED) put(ARROW_ACK, i, i, i, arg[i]);
+    else if (isIpi(i)) put(ARROW_IPI, i, parent[i], i, cpu[i]);
+    else if (isUnpaired(i)) put(ARROW_UNPAIRED, i, i, i, arg[i]);
   }
   return a;
 }

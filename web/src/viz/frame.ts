@@ -61,44 +61,62 @@ export function renderLabels(
   renderFolds(g, scales, initiator, onUnfold);
 
   const groups = layout.rows.filter((r) => r.type === 'group');
-  g.selectAll<SVGGElement, LayoutRow>('g.group-toggle')
-    .data(groups, (r) => (r.type === 'group' ? r.group : -1))
-    .join((enter) => {
-      const t = enter
-        .append('g')
-        .attr('class', 'group-toggle')
-        .attr('role', 'button')
-        .attr('tabindex', 0);
-      t.append('rect').attr('class', 'toggle-hit');
-      t.append('text');
-      return t;
-    })
+  toggleRows(g, 'group-toggle', groups, (r) => (r.type === 'group' ? r.group : -1))
     .each(function (r) {
       if (r.type !== 'group') return;
       const label = `CPUs ${r.first}–${r.last}`;
       set(this, 'data-group', String(r.group));
       set(this, 'aria-expanded', String(!r.collapsed));
       set(this, 'aria-label', `${r.collapsed ? 'Expand' : 'Collapse'} ${label}`);
-      const rect = this.firstChild as SVGRectElement;
-      set(rect, 'x', '0');
-      set(rect, 'y', String(r.y));
-      set(rect, 'width', String(scales.plot[0] + 160));
-      set(rect, 'height', String(SIZES.headerHeight - 2));
-      const text = this.lastChild as SVGTextElement;
-      set(text, 'x', '6');
-      set(text, 'y', String(r.y + 13));
       const hasInit = initiator >= r.first && initiator <= r.last ? ' · initiator' : '';
-      setText(text, `${r.collapsed ? '▸' : '▾'} ${label}${hasInit}`);
+      placeToggle(this, r.y, scales.plot[0] + 160, `${r.collapsed ? '▸' : '▾'} ${label}${hasInit}`);
     })
+    .call(onActivate, (r) => {
+      if (r.type === 'group') onToggle(r.group);
+    });
+}
+
+/** Rows of header buttons (an SVG group with a hit box and a label), keyed by `key`. */
+function toggleRows(g: G, cls: string, rows: LayoutRow[], key: (r: LayoutRow) => string | number) {
+  return g
+    .selectAll<SVGGElement, LayoutRow>(`g.${cls}`)
+    .data(rows, key)
+    .join((enter) => {
+      const t = enter.append('g').attr('class', cls).attr('role', 'button').attr('tabindex', 0);
+      t.append('rect').attr('class', 'toggle-hit');
+      t.append('text');
+      return t;
+    });
+}
+
+/** A header button's hit box and label at row `y`. */
+function placeToggle(el: SVGGElement, y: number, width: number, label: string): void {
+  const rect = el.firstChild as SVGRectElement;
+  set(rect, 'x', '0');
+  set(rect, 'y', String(y));
+  set(rect, 'width', String(width));
+  set(rect, 'height', String(SIZES.headerHeight - 2));
+  const text = el.lastChild as SVGTextElement;
+  set(text, 'x', '6');
+  set(text, 'y', String(y + 13));
+  setText(text, label);
+}
+
+/** Click, Enter and Space all act, without reaching the plot's own handlers. */
+function onActivate(
+  sel: Selection<SVGGElement, LayoutRow, SVGGElement, unknown>,
+  act: (r: LayoutRow) => void,
+): void {
+  sel
     .on('click', (e: MouseEvent, r) => {
       e.stopPropagation();
-      if (r.type === 'group') onToggle(r.group);
+      act(r);
     })
     .on('keydown', (e: KeyboardEvent, r) => {
-      if ((e.key === 'Enter' || e.key === ' ') && r.type === 'group') {
+      if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
         e.stopPropagation();
-        onToggle(r.group);
+        act(r);
       }
     });
 }
@@ -111,18 +129,7 @@ function renderFolds(
   onUnfold: (first: number, last: number) => void,
 ): void {
   const folds = scales.layout.rows.filter((r) => r.type === 'fold');
-  g.selectAll<SVGGElement, LayoutRow>('g.fold-toggle')
-    .data(folds, (r) => (r.type === 'fold' ? `${r.first}-${r.last}` : ''))
-    .join((enter) => {
-      const t = enter
-        .append('g')
-        .attr('class', 'fold-toggle')
-        .attr('role', 'button')
-        .attr('tabindex', 0);
-      t.append('rect').attr('class', 'toggle-hit');
-      t.append('text');
-      return t;
-    })
+  toggleRows(g, 'fold-toggle', folds, (r) => (r.type === 'fold' ? `${r.first}-${r.last}` : ''))
     .each(function (r) {
       if (r.type !== 'fold') return;
       const n = r.last - r.first + 1;
@@ -135,26 +142,10 @@ function renderFolds(
         'aria-label',
         `Show ${label}, folded because this step is not about ${n === 1 ? 'it' : 'them'}`,
       );
-      const rect = this.firstChild as SVGRectElement;
-      set(rect, 'x', '0');
-      set(rect, 'y', String(r.y));
-      set(rect, 'width', String(scales.plot[0]));
-      set(rect, 'height', String(SIZES.headerHeight - 2));
-      const text = this.lastChild as SVGTextElement;
-      set(text, 'x', '6');
-      set(text, 'y', String(r.y + 13));
-      setText(text, `▸ ${label}${init}`);
+      placeToggle(this, r.y, scales.plot[0], `▸ ${label}${init}`);
     })
-    .on('click', (e: MouseEvent, r) => {
-      e.stopPropagation();
+    .call(onActivate, (r) => {
       if (r.type === 'fold') onUnfold(r.first, r.last);
-    })
-    .on('keydown', (e: KeyboardEvent, r) => {
-      if ((e.key === 'Enter' || e.key === ' ') && r.type === 'fold') {
-        e.preventDefault();
-        e.stopPropagation();
-        onUnfold(r.first, r.last);
-      }
     });
 }
 
