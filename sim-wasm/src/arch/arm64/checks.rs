@@ -87,13 +87,7 @@ pub fn check_in_flight_walks(w: &mut World, cpu: CpuId, mm: MmId, gen: u64) {
 pub fn check_skip_handshake(w: &mut World, cpu: CpuId, mm: MmId, decision: u8) {
     let now = w.now();
     let what = if decision == 0 { "no" } else { "a local-only" };
-    let count = w
-        .arch_state
-        .arm64
-        .nr_active
-        .get(mm.0 as usize)
-        .copied()
-        .unwrap_or(0);
+    let count = w.arch_state.arm64.nr_active_mm(mm);
     for c in 0..w.cfg.cpus {
         let other = CpuId(c);
         if other == cpu {

@@ -61,13 +61,7 @@ pub fn flush_stale_asid(w: &mut World, cpu: CpuId, mm: MmId, _asid: u16) -> Ns {
 fn tlb_flush_check(w: &mut World, t: TaskId, cpu: CpuId, mm: MmId) -> u8 {
     let c = cpu.index();
     let runs_it = w.tasks[t.index()].mm == mm && w.arch_state.arm64.not_lazy[c];
-    let count = w
-        .arch_state
-        .arm64
-        .nr_active
-        .get(mm.0 as usize)
-        .copied()
-        .unwrap_or(0);
+    let count = w.arch_state.arm64.nr_active_mm(mm);
     let mark_others_stale = |w: &mut World, keep_own: bool| {
         let m = &mut w.mms[mm.0 as usize];
         for o in 0..w.cfg.cpus {

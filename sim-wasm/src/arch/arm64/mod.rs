@@ -112,7 +112,7 @@ impl Arch for Arm64 {
         MmContext {
             asid: Some(ctx & st.asid_mask()),
             asid_generation: Some(ctx >> st.asid_bits),
-            nr_active_mm: Some(st.nr_active.get(mm.0 as usize).copied().unwrap_or(0)),
+            nr_active_mm: Some(st.nr_active_mm(mm)),
         }
     }
 

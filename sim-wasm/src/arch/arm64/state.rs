@@ -76,6 +76,11 @@ pub struct Arm64State {
 }
 
 impl Arm64State {
+    /// `nr_active_mm` of `mm` (0 for an mm the state has not sized for yet).
+    pub fn nr_active_mm(&self, mm: MmId) -> u32 {
+        self.nr_active.get(mm.0 as usize).copied().unwrap_or(0)
+    }
+
     pub fn new(cfg: &Config, mms: usize) -> Arm64State {
         let n = cfg.cpus as usize;
         let bits = cfg.asid_bits.clamp(2, 16);
