@@ -3,7 +3,7 @@
 // The command may contain spaces; `pid/tid` appears with `-F tid,pid`; a period may precede
 // the event when perf prints one.
 import { notAnEvent } from './tracefs';
-import { splitSeconds, type LineResult } from './types';
+import { stamped, type LineResult } from './types';
 
 const LINE =
   /^\s*(.+?)\s+(-?\d+)(?:\/(-?\d+))?\s+\[(\d+)\]\s+(\d+\.\d+):\s+(?:\d+\s+)?([\w-]+):([\w.-]+):\s*(.*)$/;
@@ -12,18 +12,14 @@ export function parsePerfLine(text: string, line: number): LineResult {
   if (/^\s*$/.test(text) || text.startsWith('#')) return 'skip';
   const m = LINE.exec(text);
   if (!m) return { problem: notAnEvent(text) };
-  const ts = splitSeconds(m[5]);
-  if (!ts) return { problem: `bad timestamp '${m[5]}'` };
-  return {
+  return stamped(m[5], {
     line,
     comm: m[1].trim(),
     // perf prints `:-1 -1` for samples it could not attribute to a task.
     pid: Math.max(0, Number(m[3] ?? m[2])),
     cpu: Number(m[4]),
-    sec: ts[0],
-    nsec: ts[1],
     flags: null,
     name: m[7],
     body: m[8].trim(),
-  };
+  });
 }

@@ -2,7 +2,7 @@
 // `report -l`), may carry the buffer instance's name first, and start with `cpus=N`:
 //   tlbscope-24281:   bash-24281 [001]  1443.114689: tlb_flush:   pages=-1 reason=flush on task switch (0)
 import { notAnEvent } from './tracefs';
-import { splitSeconds, type LineResult } from './types';
+import { stamped, type LineResult } from './types';
 
 const LINE =
   /^(?:(\S+):\s+)?\s*(.+)-(\d+)\s+\[(\d+)\]\s+(?:([^\s[\]]{4,6})\s+)?(\d+\.\d+):\s+([\w.-]+):\s*(.*)$/;
@@ -12,17 +12,13 @@ export function parseTraceCmdLine(text: string, line: number): LineResult {
   if (/^\s*version\s*=/.test(text) || /^CPU \d+ is empty/.test(text)) return 'skip';
   const m = LINE.exec(text);
   if (!m) return { problem: notAnEvent(text) };
-  const ts = splitSeconds(m[6]);
-  if (!ts) return { problem: `bad timestamp '${m[6]}'` };
-  return {
+  return stamped(m[6], {
     line,
     comm: m[2].trim(),
     pid: Number(m[3]),
     cpu: Number(m[4]),
-    sec: ts[0],
-    nsec: ts[1],
     flags: m[5] ?? null,
     name: m[7],
     body: m[8].trim(),
-  };
+  });
 }

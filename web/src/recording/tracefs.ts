@@ -4,7 +4,7 @@
 // (the flags column is absent with `noirq-info`; a `(tgid)` column appears with `record-tgid`);
 // latency-format lines like
 //   madvise_-19410     0d..2. 35363us : tlb_flush: pages:1 reason:local MM shootdown (3)
-import { splitSeconds, type LineResult } from './types';
+import { stamped, type LineResult } from './types';
 
 const DEFAULT =
   /^\s*(.+)-(\d+)\s+(?:\(\s*[\d-]+\)\s+)?\[(\d+)\]\s+(?:([^\s[\]]{4,6})\s+)?(\d+\.\d+):\s+([\w.-]+):\s?(.*)$/;
@@ -24,19 +24,15 @@ export function parseTracefsLine(text: string, line: number): LineResult {
   if (s) return s;
   const m = DEFAULT.exec(text);
   if (!m) return { problem: notAnEvent(text) };
-  const ts = splitSeconds(m[5]);
-  if (!ts) return { problem: `bad timestamp '${m[5]}'` };
-  return {
+  return stamped(m[5], {
     line,
     comm: m[1].trim(),
     pid: Number(m[2]),
     cpu: Number(m[3]),
-    sec: ts[0],
-    nsec: ts[1],
     flags: m[4] ?? null,
     name: m[6],
     body: m[7],
-  };
+  });
 }
 
 export function parseLatencyLine(text: string, line: number): LineResult {

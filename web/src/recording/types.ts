@@ -52,6 +52,13 @@ export function splitSeconds(ts: string): [number, number] | null {
   return [Number(m[1]), Number(m[2].padEnd(9, '0'))];
 }
 
+/** An event stamped `seconds` ("1341.012308", as the text formats print it), or the problem. */
+export function stamped(seconds: string, e: Omit<RawEvent, 'sec' | 'nsec'>): LineResult {
+  const ts = splitSeconds(seconds);
+  if (!ts) return { problem: `bad timestamp '${seconds}'` };
+  return { ...e, sec: ts[0], nsec: ts[1] };
+}
+
 /** What only a recording has per row, beside the trace's columns (the Perfetto export shows it). */
 export interface RowExtras {
   reason?: Int8Array;
