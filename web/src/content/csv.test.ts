@@ -1,3 +1,4 @@
+import { HEADER, table } from './csvFixture';
 import { describe, expect, it, vi } from 'vitest';
 import {
   checkSize,
@@ -9,19 +10,11 @@ import {
   isLoadError,
   MAX_BYTES,
   parseCsvText,
-  type Table,
 } from './csv';
 
-const HEADER = 'arch,machine,cpus,benchmark,variant,metric,value,unit,stddev,runs,source';
 const ROW =
   'x86,icelake-8336c-128,128,madvise-touch,flush_info=percpu,op_latency,2.5278,us,0.0007,5,seed-000';
 const enc = (s: string) => new TextEncoder().encode(s);
-
-function table(text: string): Table {
-  const t = parseCsvText(text);
-  if (isLoadError(t)) throw new Error(t.message);
-  return t;
-}
 
 describe('size', () => {
   it('refuses a file over 50 MB as "too big" from its size alone', () => {

@@ -1,5 +1,6 @@
+import { HEADER, table, validate as validateCsv } from './csvFixture';
 import { describe, expect, it } from 'vitest';
-import { describeIssue, isLoadError, parseCsvText, type Table } from './csv';
+import { describeIssue } from './csv';
 import {
   missingColumnError,
   missingColumns,
@@ -9,18 +10,9 @@ import {
   toMeasurements,
 } from './datasets';
 
-const HEADER = 'arch,machine,cpus,benchmark,variant,metric,value,unit,stddev,runs,source';
 const origin = { kind: 'imported' as const, file: 'test.csv' };
 
-function table(text: string): Table {
-  const t = parseCsvText(text);
-  if (isLoadError(t)) throw new Error(t.message);
-  return t;
-}
-const validate = (text: string) => {
-  const t = table(text);
-  return toMeasurements(t, suggestMapping(t.headers), origin);
-};
+const validate = (text: string) => validateCsv(text, origin);
 
 describe('shipped datasets', () => {
   it('parse without a single issue and every source is described', () => {

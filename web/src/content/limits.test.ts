@@ -1,5 +1,6 @@
 // Hostile CSVs (issue 20): every limit names itself and what was kept; numbers are finite;
 // encodings are named; implausible values are warned about, not silently accepted.
+import { HEADER, table, validate as validateCsv } from './csvFixture';
 import { describe, expect, it } from 'vitest';
 import {
   decodeCsv,
@@ -9,24 +10,14 @@ import {
   MAX_COLUMNS,
   MAX_RECORDS,
   parseCsvText,
-  type Table,
 } from './csv';
 import { MAX_MEASUREMENTS, suggestMapping, toMeasurements, unknownVariantKeys } from './datasets';
 
-const HEADER = 'arch,machine,cpus,benchmark,variant,metric,value,unit,stddev,runs,source';
 const ROW = 'x86,icelake-8336c-128,1,madvise-touch,flush_info=stack,op_latency,2.5,us,0.1,5,lab';
 const origin = { kind: 'imported' as const, file: 't.csv' };
 const enc = (s: string) => new TextEncoder().encode(s);
 
-function table(text: string): Table {
-  const t = parseCsvText(text);
-  if (isLoadError(t)) throw new Error(t.message);
-  return t;
-}
-const validate = (text: string) => {
-  const t = table(text);
-  return toMeasurements(t, suggestMapping(t.headers), origin);
-};
+const validate = (text: string) => validateCsv(text, origin);
 const messages = (text: string) => validate(text).issues.map(describeIssue);
 
 describe('limits', () => {
