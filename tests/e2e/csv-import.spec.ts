@@ -20,9 +20,7 @@ test('the Data view shows shipped numbers with provenance and the model beside t
   page,
 }) => {
   await sim.openData();
-  const chart = page.locator(
-    '.overlay-chart[data-benchmark="madvise-touch"][data-metric="op_latency"]',
-  );
+  const chart = sim.chart('madvise-touch', 'op_latency');
   await expect(chart).toBeVisible();
   await expect(chart.locator('[data-kind="error-bar"]').first()).toBeVisible();
   await expect(chart).toContainText('measured on icelake-8336c-128 (seed-000)');
@@ -31,9 +29,7 @@ test('the Data view shows shipped numbers with provenance and the model beside t
   );
   // The seed's PCID rows are predicted on their own machine's preset; the unpatched kernel is
   // run as pcid=off and labelled so; the local VM's rows get no verdict against Skylake's.
-  const pcid = page.locator(
-    '.overlay-chart[data-benchmark="pcid-pingpong"][data-metric="op_latency_best"]',
-  );
+  const pcid = sim.chart('pcid-pingpong', 'op_latency_best');
   const before = pcid.locator('.verdicts li', { hasText: 'pcid=before' });
   await expect(before).toContainText('(modelled as pcid=off) on skylake-laptop-kvm: off by');
   await expect(before).toHaveAttribute('data-verdict', 'noise-unknown');
@@ -43,9 +39,7 @@ test('the Data view shows shipped numbers with provenance and the model beside t
   );
   // The seed's dTLB totals (iteration count unstated) meet the model's per-round-trip misses
   // as fractions of pcid=off: with PCID the model predicts none of the seed's 5 %.
-  const misses = page.locator(
-    '.overlay-chart[data-benchmark="pcid-pingpong-512"][data-metric="dtlb_misses"]',
-  );
+  const misses = sim.chart('pcid-pingpong-512', 'dtlb_misses');
   await expect(misses.locator('.y-label')).toHaveText('dtlb_misses (× pcid=off)');
   await expect(misses.locator('.verdicts li', { hasText: 'pcid=on' })).toContainText(
     'off by 0.0531 × pcid=off',

@@ -15,12 +15,9 @@ const centreY = async (l: Locator) => {
 
 test('each source gets its own panel and axis, and the seed’s 1 % difference is visible', async ({
   sim,
-  page,
 }) => {
   await sim.openData();
-  const chart = page.locator(
-    '.overlay-chart[data-benchmark="madvise-touch"][data-metric="op_latency"]',
-  );
+  const chart = sim.chart('madvise-touch', 'op_latency');
   const seed = chart.locator('.panel', { hasText: 'measured on icelake-8336c-128 (seed-000)' });
   const local = chart.locator('.panel', { hasText: 'local-intel-xeon-processor-2' });
   await expect(seed).toBeVisible();
@@ -46,14 +43,9 @@ test('each source gets its own panel and axis, and the seed’s 1 % difference i
   expect(svg.width).toBeGreaterThan(card.width * 0.9);
 });
 
-test('the axis can be a log scale or each variant’s difference from the first', async ({
-  sim,
-  page,
-}) => {
+test('the axis can be a log scale or each variant’s difference from the first', async ({ sim }) => {
   await sim.openData();
-  const chart = page.locator(
-    '.overlay-chart[data-benchmark="madvise-touch"][data-metric="op_latency"]',
-  );
+  const chart = sim.chart('madvise-touch', 'op_latency');
   await chart.getByLabel('log scale').check();
   await expect(chart.locator('.panel svg').first()).toHaveAttribute('data-scale', 'log');
   await chart.getByLabel('% difference from the first variant').check();

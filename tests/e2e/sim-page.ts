@@ -55,6 +55,13 @@ export class SimPage {
     });
   }
 
+  /** The Data view's chart of one (benchmark, metric) pair. */
+  chart(benchmark: string, metric: string): Locator {
+    return this.page.locator(
+      `.overlay-chart[data-benchmark="${benchmark}"][data-metric="${metric}"]`,
+    );
+  }
+
   /** Picks a file (a path, or bytes with a name) with the import panel's file picker. */
   async importCsv(file: string | { name: string; buffer: Buffer }): Promise<void> {
     const input = this.page.getByLabel('Choose a CSV file');
