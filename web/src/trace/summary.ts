@@ -8,19 +8,17 @@ import type { Summary as SummaryShape } from './shapes.generated';
 // (shapes.generated.ts); a field added in Rust is typed here without an edit.
 export type { Stats, Violation } from './shapes.generated';
 
+/** The fields the app reads, by what the parse checks them to be. */
+const NUMBER_FIELDS = ['events', 'trace_rows', 'sim_time_ns', 'ipis'] as const;
+const STATS_OF = ['flush_latency_ns', 'preempt_off_ns'] as const;
+
 /**
  * The fields every run's summary has, a model run's or a recording's (recording/summary.ts
  * fills the same ones from a kernel trace); other keys are kept as they came.
  */
 export type Summary = Pick<
   SummaryShape,
-  | 'events'
-  | 'trace_rows'
-  | 'sim_time_ns'
-  | 'flush_latency_ns'
-  | 'preempt_off_ns'
-  | 'ipis'
-  | 'violations'
+  (typeof NUMBER_FIELDS)[number] | (typeof STATS_OF)[number] | 'violations'
 > & { [key: string]: unknown };
 
 const STATS_FIELDS = ['count', 'mean', 'p50', 'p99', 'max'] as const;
@@ -55,11 +53,10 @@ export function parseSummary(json: string): Summary {
 
 function assertSummary(x: unknown): asserts x is Summary {
   if (!isObject(x)) throw new Error('simulator summary: not a JSON object');
-  for (const k of ['events', 'trace_rows', 'sim_time_ns', 'ipis']) {
+  for (const k of NUMBER_FIELDS) {
     if (typeof x[k] !== 'number') throw new Error(`simulator summary: ${k} is not a number`);
   }
-  checkStats(x.flush_latency_ns, 'flush_latency_ns');
-  checkStats(x.preempt_off_ns, 'preempt_off_ns');
+  for (const k of STATS_OF) checkStats(x[k], k);
   if (!Array.isArray(x.violations)) throw new Error('simulator summary: violations is not a list');
   x.violations.forEach((v: unknown, i) => {
     for (const [k, type] of Object.entries(VIOLATION_FIELDS)) {
