@@ -10,7 +10,7 @@ initSimulatorForNode();
 test('a question with choices is answered by the run after the reader picks', async ({ sim }) => {
   const text = readScenario('x86-munmap-shootdown');
   const run = runScenario(text);
-  const index = run.info.steps.findIndex((s) => s.choices.length > 0);
+  const index = run.info.steps.findIndex((s) => s.choices.length > 0 && s.pick !== 'holds');
   const step = run.info.steps[index];
   const { options, answer } = revealChoice(step, { A: runScenario(text, { overrides: step.set }) });
   expect(answer).not.toBeNull();
@@ -51,5 +51,31 @@ test('a question with choices is answered by the run after the reader picks', as
     .getByRole('button', { name: options[answer!].label })
     .click();
   await expect(sim.page.locator('.predict .reveal')).toContainText('Right.');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a yes/no question is a choice too: the run says which condition holds, and shows its count', async ({
+  sim,
+}) => {
+  const text = readScenario('x86-lazy-tlb');
+  const run = runScenario(text);
+  const index = run.info.steps.findIndex((s) => s.question?.includes('Does it get an IPI?'));
+  const step = run.info.steps[index];
+  expect(step.pick).toBe('holds');
+  const reveal = revealChoice(step, { A: runScenario(text, { overrides: step.set }) });
+  expect(reveal.answer).not.toBeNull();
+  const right = reveal.options[reveal.answer!];
+
+  await sim.open({ scenario: 'x86-lazy-tlb', step: index + 1 });
+  const group = sim.page.getByRole('group', { name: step.question ?? '' });
+  await expect(group.getByRole('button')).toHaveCount(reveal.options.length);
+  await group.getByRole('button', { name: right.label, exact: true }).click();
+  await expect(group.locator('.reveal')).toContainText('Right.');
+  await expect(group.locator('[data-answer]')).toHaveText(right.label);
+  // The count that decided it is on the page, once, as the run measured it.
+  const measured = group.locator('.reveal .measured code');
+  await expect(measured).toHaveCount(1);
+  await expect(measured).toHaveText(right.measure);
+  await expect(group.locator('.reveal .measured')).toContainText(`= ${right.value}`);
   expect(sim.consoleErrors).toEqual([]);
 });

@@ -76,7 +76,9 @@ pub(super) struct StepSection {
     /// The question's options, `"<label> = <measure>"`; the run picks the answer.
     #[serde(default)]
     pub(super) choices: Vec<String>,
-    /// `max` | `min`: the choice whose measure is largest (default) or smallest is right.
+    /// `max` | `min`: the choice whose measure is largest (default) or smallest is right;
+    /// `holds`: each measure ends in a condition (`count(IpiSent, cpu=1) == 0`) and the one
+    /// option whose condition the run meets is right, for yes/no and "how many" questions.
     pub(super) pick: Option<String>,
     /// A measured dataset id (content/datasets/<id>.csv) to show beside the step.
     pub(super) dataset: Option<String>,

@@ -79,10 +79,10 @@ pub(super) fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step
         }
     }
     if let Some(pick) = &st.pick {
-        if pick != "max" && pick != "min" {
+        if !matches!(pick.as_str(), "max" | "min" | "holds") {
             return Err(SimError::new(
                 p("pick"),
-                format!("must be `max` or `min`, got `{pick}`"),
+                format!("must be `max`, `min` or `holds`, got `{pick}`"),
             ));
         }
     }

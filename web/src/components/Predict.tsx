@@ -54,11 +54,26 @@ export function Predict({ question, answer, reveal }: Props) {
             </strong>{' '}
             {right !== null && (
               <>
-                The run says <strong data-answer>{options[right].label}</strong>:{' '}
+                The run says <strong data-answer>{options[right].label}</strong>
+                {reveal.by === 'value' ? ': ' : '.'}
               </>
             )}
-            {options.map((o) => `${o.label} ${shown(o.value, o.measure)}`).join(' · ')}.
+            {reveal.by === 'value'
+              ? `${options.map((o) => `${o.label} ${shown(o.value, o.measure)}`).join(' · ')}.`
+              : null}
           </p>
+          {reveal.by === 'condition' && (
+            <p className="measured">
+              From the run:{' '}
+              {[...new Map(options.map((o) => [o.measure, o])).values()].map((o, i) => (
+                <span key={i}>
+                  {i > 0 && ' · '}
+                  <code>{o.measure}</code> = {shown(o.value, o.measure)}
+                </span>
+              ))}
+              .
+            </p>
+          )}
           <Prose text={answer} />
         </div>
       )}

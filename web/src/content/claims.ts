@@ -6,9 +6,11 @@
 //   "3 IPIs = ipis"                        … a count compares exactly
 //   "600 = B.broadcasts"                   B. reads the step's `compare` run
 //   "6.6 µs = time(AsidRollover)"          start of the first AsidRollover
-//   "11.7 µs = time(AsidRollover, n=2)"    … the second; also cpu=N, arg=K, after=<ns>
+//   "11.7 µs = time(AsidRollover, n=2)"    … the second; also cpu=N, arg=K, after=<ns>,
+//                                          before=<ns> (rows starting in [after, before))
 //   "2 µs = dur(IpiWait, cpu=0)"           a span's duration; end(...) its end
-//   "7 = count(LocalTlbi, cpu=3)"          how many rows of a kind (cpu=, arg= filters)
+//   "7 = count(LocalTlbi, cpu=3)"          how many rows of a kind (cpu=, arg=, mm= filters)
+//   "0 misses = sum(TlbMissed, after=117000)"  the rows' `arg` added up (0 when none match)
 //   "64 misses = arg(TlbMissed, n=3)"      a row's `arg` (what it counts depends on the kind)
 //   "39 pages = count(InvariantViolated, cpu=7, after=76000) / 2"   a measure over a number
 //   "4-CPU = cpus"                         the run's CPU count
@@ -84,7 +86,9 @@ interface Filter {
   kind: number;
   cpu?: number;
   arg?: number;
+  mm?: number;
   after: number;
+  before: number;
   n: number;
 }
 
@@ -92,16 +96,18 @@ function filterOf(args: string): Filter | string {
   const [name, ...rest] = args.split(',').map((a) => a.trim());
   const kind = (EventKind as unknown as Record<string, number>)[name];
   if (typeof kind !== 'number') return `unknown event kind "${name}"`;
-  const f: Filter = { kind, after: 0, n: 1 };
+  const f: Filter = { kind, after: 0, before: Infinity, n: 1 };
   for (const r of rest) {
     const [k, v] = r.split('=').map((x) => x.trim());
     const x = Number(v);
     if (!Number.isFinite(x)) return `"${r}": expected key=number`;
     if (k === 'cpu') f.cpu = x;
     else if (k === 'arg') f.arg = x;
+    else if (k === 'mm') f.mm = x;
     else if (k === 'after') f.after = x;
+    else if (k === 'before') f.before = x;
     else if (k === 'n') f.n = x;
-    else return `"${r}": unknown filter (cpu, arg, after, n)`;
+    else return `"${r}": unknown filter (cpu, arg, mm, after, before, n)`;
   }
   return f;
 }
@@ -109,9 +115,10 @@ function filterOf(args: string): Filter | string {
 function rowsOf(t: Trace, f: Filter): number[] {
   const rows: number[] = [];
   for (let i = 0; i < t.n; i++) {
-    if (t.kind[i] !== f.kind || t.time[i] < f.after) continue;
+    if (t.kind[i] !== f.kind || t.time[i] < f.after || t.time[i] >= f.before) continue;
     if (f.cpu !== undefined && t.cpu[i] !== f.cpu) continue;
     if (f.arg !== undefined && t.arg[i] !== f.arg) continue;
+    if (f.mm !== undefined && t.mm[i] !== f.mm) continue;
     rows.push(i);
   }
   return rows;
@@ -135,12 +142,13 @@ export function measureOf(measure: string, runs: { A: ClaimRun; B?: ClaimRun }):
     expr = expr.slice(2);
   }
   if (expr === 'cpus') return run.trace.cpus;
-  const call = /^(count|time|dur|end|arg)\((.*)\)$/.exec(expr);
+  const call = /^(count|sum|time|dur|end|arg)\((.*)\)$/.exec(expr);
   if (call) {
     const f = filterOf(call[2]);
     if (typeof f === 'string') return `"${measure}": ${f}`;
     const rows = rowsOf(run.trace, f);
     if (call[1] === 'count') return rows.length;
+    if (call[1] === 'sum') return rows.reduce((a, r) => a + run.trace.arg[r], 0);
     const r = rows[f.n - 1];
     if (r === undefined)
       return `"${measure}": the run has ${rows.length} ${kindName(f.kind)} rows matching`;
