@@ -60,14 +60,17 @@ for (const [width, height] of [
             const r = el.getBoundingClientRect();
             return { what, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
           };
-          const first = document.querySelector('.timeline');
+          // A comparison highlights the step's kinds on B too: both sides are the subject.
+          const timelines = [...document.querySelectorAll('.timeline')].slice(0, 2);
           return {
             scrollY: window.scrollY,
             view: [window.innerWidth, window.innerHeight],
-            marks: [...(first?.querySelectorAll('[data-subject]') ?? [])].map((el) =>
-              box(
-                `${el.getAttribute('data-subject')} ${el.getAttribute('data-row') ?? el.getAttribute('data-kind') ?? ''}`,
-                el,
+            marks: timelines.flatMap((tl, side) =>
+              [...tl.querySelectorAll('[data-subject]')].map((el) =>
+                box(
+                  `${side ? 'B ' : ''}${el.getAttribute('data-subject')} ${el.getAttribute('data-row') ?? el.getAttribute('data-kind') ?? ''}`,
+                  el,
+                ),
               ),
             ),
             title: box('step title', document.querySelector('[data-step-title]') as Element),
@@ -123,6 +126,36 @@ test('the flush-info story draws the wait its third step is about, labelled with
   await expect(
     sim.page.locator('.timeline g.lens[data-lens="nonpreempt_wait"]').first(),
   ).toBeVisible();
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a comparison step highlights its kinds on both sides, and B keeps its lanes in view without the tlb_gen charts', async ({
+  sim,
+}) => {
+  await sim.page.setViewportSize({ width: 1024, height: 768 });
+  await sim.open({ scenario: 'x86-flush-info-story', step: 5 });
+  const [a, b] = [sim.page.locator('.timeline').nth(0), sim.page.locator('.timeline').nth(1)];
+  await expect(b.locator('[data-subject]').first()).toBeAttached();
+  // The same kinds are the subject on both sides (here PreemptOff, TaskWoken, FlushTlbFunc).
+  const kinds = async (tl: typeof a) =>
+    new Set(
+      await tl
+        .locator('[data-subject][data-kind]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))),
+    );
+  const [ka, kb] = [await kinds(a), await kinds(b)];
+  expect(kb.size).toBeGreaterThan(0);
+  expect([...kb].filter((k) => !ka.has(k))).toEqual([]);
+  // The charts are off in a comparison step, so B's lanes are on screen; the switch brings
+  // them back, and they push B down.
+  const charts = sim.page.getByLabel('tlb_gen charts');
+  await expect(charts).not.toBeChecked();
+  await expect(a.locator('.gen-title')).toHaveCount(0);
+  const bTop = (await b.boundingBox())!.y;
+  expect(bTop).toBeLessThan(768);
+  await charts.check();
+  await expect(a.locator('.gen-title').first()).toBeAttached();
+  await expect.poll(async () => (await b.boundingBox())!.y).toBeGreaterThan(bTop + 50);
   expect(sim.consoleErrors).toEqual([]);
 });
 

@@ -141,7 +141,9 @@ for (const [width, height] of [
           .first()
           .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
       expect(await px('.step-count')).toBeGreaterThanOrEqual(20);
-      expect(await px('.narration summary')).toBeGreaterThanOrEqual(20);
+      // The step's question (a choice here: its words and its buttons) reads as large.
+      expect(await px('.narration .question p')).toBeGreaterThanOrEqual(20);
+      expect(await px('.narration .question button')).toBeGreaterThanOrEqual(20);
       expect(await px('[data-step-title]')).toBeGreaterThanOrEqual(24);
       expect(await px('.legend')).toBeGreaterThanOrEqual(17);
       // Full contrast: black on white, or white on black.

@@ -71,7 +71,7 @@ export function App() {
     `${window.location.origin}${window.location.pathname}${writeUrl(u, x.viewState())}`;
 
   const theme = useTheme(url.theme);
-  const sidebar = useSidebar();
+  const sidebar = useSidebar(url.step !== null);
   // The reader's pick replaces a theme the link forced (it stays in the link otherwise).
   const chooseTheme = (c: ThemeChoice) => {
     theme.setChoice(c);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NARROW, readSidebarOpen, SIDEBAR_KEY, writeSidebarOpen } from './sidebar';
+import { NARROW, NARROW_GUIDED, readSidebarOpen, SIDEBAR_KEY, writeSidebarOpen } from './sidebar';
 
 const memory = () => {
   const m = new Map<string, string>();
@@ -35,5 +35,14 @@ describe('the sidebar’s remembered state', () => {
     };
     expect(readSidebarOpen(throwing, NARROW - 1)).toBe(false);
     expect(() => writeSidebarOpen(throwing, true)).not.toThrow();
+  });
+
+  it('in a guided step, keeps the width for the narration below 1200 px until the reader chooses', () => {
+    const s = memory();
+    expect(readSidebarOpen(s, 1024, true)).toBe(false);
+    expect(readSidebarOpen(s, 1024, false)).toBe(true);
+    expect(readSidebarOpen(s, NARROW_GUIDED, true)).toBe(true);
+    writeSidebarOpen(s, true);
+    expect(readSidebarOpen(s, 1024, true)).toBe(true);
   });
 });

@@ -1,11 +1,15 @@
 // Whether the explorer's settings sidebar is shown: the reader's last choice, remembered in
-// localStorage; with none yet, shown on screens wide enough to spare it (≥ 1000 px).
+// localStorage; with none yet, shown on screens wide enough to spare it (≥ 1000 px), and in a
+// guided step only from 1200 px: below that its 16 rem are what let the narration sit beside
+// the timeline instead of above it, which is the height a comparison's B side needs.
 import { useCallback, useState } from 'react';
 
 export const SIDEBAR_KEY = 'tlbscope-sidebar';
 export const NARROW = 1000;
+export const NARROW_GUIDED = 1200;
 
-export function readSidebarOpen(store: Pick<Storage, 'getItem'> | null, width: number): boolean {
+/** The reader's remembered choice, or null when there is none (or storage fails). */
+function remembered(store: Pick<Storage, 'getItem'> | null): boolean | null {
   try {
     const v = store?.getItem(SIDEBAR_KEY);
     if (v === 'open') return true;
@@ -13,7 +17,15 @@ export function readSidebarOpen(store: Pick<Storage, 'getItem'> | null, width: n
   } catch {
     // storage disabled: fall back to the screen's width
   }
-  return width >= NARROW;
+  return null;
+}
+
+export function readSidebarOpen(
+  store: Pick<Storage, 'getItem'> | null,
+  width: number,
+  guided = false,
+): boolean {
+  return remembered(store) ?? width >= (guided ? NARROW_GUIDED : NARROW);
 }
 
 export function writeSidebarOpen(store: Pick<Storage, 'setItem'> | null, open: boolean): void {
@@ -32,13 +44,15 @@ const storage = () => {
   }
 };
 
-export function useSidebar() {
-  const [open, setOpen] = useState(() => readSidebarOpen(storage(), window.innerWidth));
+/** `guided`: a guided step is open (the default then depends on it, until the reader chooses). */
+export function useSidebar(guided: boolean) {
+  const [chosen, setChosen] = useState<boolean | null>(() => remembered(storage()));
+  const open = chosen ?? readSidebarOpen(null, window.innerWidth, guided);
   const toggle = useCallback(() => {
-    setOpen((o) => {
-      writeSidebarOpen(storage(), !o);
-      return !o;
+    setChosen(() => {
+      writeSidebarOpen(storage(), !open);
+      return !open;
     });
-  }, []);
+  }, [open]);
   return { open, toggle };
 }

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import type { Explorer } from '../app/useExplorer';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
+import { highlightRows } from '../model/guide';
 import { initiatorOf } from '../model/ipis';
 import { LENS_KINDS, lensIntervals } from '../model/lens';
 import { isRecorded } from '../recording/asRun';
@@ -20,6 +21,7 @@ import { EventLog } from './EventLog';
 import { FlushMatches, MatchNote } from './FlushMatches';
 import { Inspector } from './Inspector';
 import { Legend } from './Legend';
+import { GenerationsToggle } from './GenerationsToggle';
 import { LensToggle } from './LensToggle';
 import { MeasuredEventsFile } from './MeasuredEventsFile';
 import { MeasuredTable, Narration } from './Narration';
@@ -68,6 +70,22 @@ export function ExplorerView(props: Props) {
   const lensA = useMemo(() => lensOf(a), [a, lensOn, lensKinds]);
   const lensB = useMemo(() => lensOf(b), [b, lensOn, lensKinds]);
   const lensSubject = useMemo(() => new Set(stepLens), [stepLens]);
+  // A comparison step points at the same kinds on both sides: B's marks are highlighted too,
+  // so the reader sees what the words compare (and that B may have none of them).
+  const highlightB = useMemo(
+    () =>
+      b && guide.step?.compare && guide.highlight.length && !isRecorded(b)
+        ? highlightRows(b.trace, guide.step, guide.step.window ?? x.fullExtent)
+        : undefined,
+    [b, guide.step, guide.highlight, x.fullExtent],
+  );
+  // The tlb_gen charts: off by default in a comparison step (A and B need the height for
+  // their lanes) unless the step points at generations; the reader's choice holds for the step.
+  const [gensPick, setGensPick] = useState<{ key: string; on: boolean } | null>(null);
+  const gensOn =
+    gensPick?.key === lensKey
+      ? gensPick.on
+      : !guide.step?.compare || guide.step.highlight.includes('TlbGenIncremented');
   // What an exported picture says about itself; read at export time (the link is the page's
   // address then).
   const exportText = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => () => {
@@ -111,11 +129,12 @@ export function ExplorerView(props: Props) {
         onCursorChange={x.setCursor}
         selected={side === 'A' ? x.selected : x.selectedB}
         onSelect={side === 'A' ? x.selectRow : x.selectRowB}
-        highlight={side === 'A' ? guide.highlight : undefined}
+        highlight={side === 'A' ? guide.highlight : highlightB}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}
         focus={guide.frame?.cpus}
         lens={side === 'A' ? lensA : lensB}
+        generations={gensOn}
         lensSubject={side === 'A' ? lensSubject : undefined}
         spacing={x.spacing}
         initiator={isRecorded(r) ? busiestSender(r.trace) : initiatorOf(r.trace)}
@@ -218,6 +237,10 @@ export function ExplorerView(props: Props) {
                     on={lensOn}
                     onChange={(on) => setLensPick({ key: lensKey, on })}
                     count={lensA ? lensA.length : null}
+                  />
+                  <GenerationsToggle
+                    on={gensOn}
+                    onChange={(on) => setGensPick({ key: lensKey, on })}
                   />
                 </Transport>
                 {timeline(a, 'A', url.overrides)}

@@ -47,6 +47,8 @@ export interface TimelineProps {
   /** Latency-lens intervals to draw (model/lens.ts), and the kinds the step points at. */
   lens?: readonly LensInterval[] | null;
   lensSubject?: ReadonlySet<string>;
+  /** Each mm's tlb_gen chart under the lanes (default on). */
+  generations?: boolean;
   spacing?: Spacing;
   initiator?: number;
   label?: string;
@@ -128,6 +130,7 @@ function drawnState(
     fold,
     lens: p.lens ?? undefined,
     lensSubject: p.lensSubject,
+    generations: p.generations ?? true,
     initiator: p.initiator ?? -1,
     measured: p.measured ?? null,
   };
@@ -232,7 +235,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
   // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
-  const SCENE = 13;
+  const SCENE = 14;
   const inputs = () => {
     const { props: p, model: m, collapsed: c, fold: f, width: w, win } = live.current;
     const [v0, v1] = viewOf();
@@ -250,6 +253,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       f,
       p.lens,
       p.lensSubject,
+      p.generations,
       p.cursor,
       p.selected,
       p.differs,
@@ -337,6 +341,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     matched,
     lens,
     lensSubject,
+    generations,
   } = props;
   useEffect(() => {
     schedule();
@@ -353,6 +358,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     fold,
     lens,
     lensSubject,
+    generations,
     initiator,
     schedule,
   ]);

@@ -65,6 +65,8 @@ export interface TimelineState {
   /** Latency-lens intervals drawn under their lanes (marks/lens.ts), and the kinds a step names. */
   lens?: readonly LensInterval[];
   lensSubject?: ReadonlySet<string>;
+  /** Draw each mm's tlb_gen chart under the lanes (default); off gives the lanes the height. */
+  generations?: boolean;
   initiator: number;
   /** Per-event measurements drawn under their CPU lanes (marks/measured.ts). */
   measured?: MeasuredEvents | null;
@@ -159,7 +161,12 @@ export function renderTimeline(
   const layout = toLayout(trace.cpus, state.collapsed, SIZES, state.fold, below);
   const p0 = pos.toPos(state.window[0]);
   const p1 = Math.max(pos.toPos(state.window[1]), p0 + 1e-9);
-  const gens = layoutGenerations(model.generations.mms, model.lagIndex, layout, layout.height);
+  const gens = layoutGenerations(
+    state.generations === false ? [] : model.generations.mms,
+    model.lagIndex,
+    layout,
+    layout.height,
+  );
   const scales = toScales(layout, [p0, p1], state.width, gens.height);
   const { width, height, plot } = scales;
   const plotW = plot[1] - plot[0];

@@ -2,7 +2,7 @@
 // Outlines work the same whether the rows are drawn in SVG or on the canvas, and mark the
 // selection by shape (a thick outline), not by colour alone.
 import type { Selection } from 'd3';
-import { EventKind } from '../../trace/trace';
+import { EventKind, kindName } from '../../trace/trace';
 import { trackOf, type Columns } from '../columns';
 import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
 
@@ -77,6 +77,7 @@ export function renderOverlay(
     .attr('data-row', (d) => d.i)
     // What a guided step points at, for tests and assistive tools alike.
     .attr('data-subject', (d) => (d.lit ? 'mark' : null))
+    .attr('data-kind', (d) => (d.lit ? kindName(trace.kind[d.i]) : null))
     .each(function (d) {
       const o = outline(d.i, d.lit);
       this.setAttribute('x', String(o.x));
