@@ -45,6 +45,6 @@ fn main() {
     println!(
         "{{\"events\":{events},\"seconds\":{seconds:.6},\"events_per_sec\":{:.0},\"trace_rows\":{}}}",
         events as f64 / seconds.max(1e-9),
-        s.trace().len()
+        s.store().len()
     );
 }
