@@ -1,10 +1,10 @@
 //! Where a run records its trace while it runs: the same rows and columns as [`Trace`], held in
-//! 31 bytes a row instead of 47 so that ten million events fit in a browser worker.
+//! 32 bytes a row instead of 47 so that ten million events fit in a browser worker.
 //!
 //! Rows live in chunks of 65,536; a full chunk is never moved again, so the trace grows without
-//! the copy (and the twice-the-size peak) of one vector doubling. Within a chunk the columns are
-//! narrow: `time` as a `u32` offset from the chunk's first row, `dur`, `addr` and `arg` as `u32`
-//! codes. The rare value a code cannot hold (a span longer than 4.29 s, an address off the user
+//! the copy (and the twice-the-size peak) of one vector doubling. Within a chunk a row is one
+//! record of narrow fields (one store per row, where ten column pushes cost a tenth of the run):
+//! `time` as a `u32` offset from the chunk's first row, `dur`, `addr` and `arg` as `u32` codes. The rare value a code cannot hold (a span longer than 4.29 s, an address off the user
 //! page grid) is kept exactly in a side table keyed by row, so decoding gives back the very
 //! `f64` the columns always held: the exported columns do not change, only how they are kept.
 
@@ -21,8 +21,9 @@ const CHUNK: usize = 1 << CHUNK_BITS;
 /// Bytes of one chunk's columns.
 pub const CHUNK_BYTES: u64 = CHUNK as u64 * ROW_BYTES;
 
-/// Bytes of one stored row (time, dur, addr, arg, gen, parent: 4; cpu, mm, asid: 2; kind: 1).
-pub const ROW_BYTES: u64 = 4 * 6 + 2 * 3 + 1;
+/// Bytes of one stored row (time, dur, addr, arg, gen, parent: 4; cpu, mm, asid: 2; kind: 1;
+/// one byte of padding).
+pub const ROW_BYTES: u64 = std::mem::size_of::<Rec>() as u64;
 /// What one side-table entry costs the memory budget (key, value, B-tree node share).
 const WIDE_BYTES: u64 = 32;
 
@@ -31,41 +32,33 @@ const WIDE: u32 = u32::MAX;
 /// `dur` code of a span not yet closed (exported as NaN until `close_all`).
 const OPEN: u32 = u32::MAX - 1;
 
+/// One row as stored: the narrow columns side by side, 32 bytes with no padding but the last
+/// byte, so appending a row is one aligned store and a chunk is one allocation.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rec {
+    /// Offset from the chunk's `base`, or `WIDE`.
+    time: u32,
+    dur: u32,
+    addr: u32,
+    arg: u32,
+    gen: u32,
+    parent: i32,
+    cpu: u16,
+    mm: u16,
+    asid: u16,
+    kind: u8,
+}
+
 #[derive(Clone, Debug, Default)]
 struct Chunk {
     /// Time of the chunk's first row: `time` holds offsets from it.
     base: Ns,
-    time: Vec<u32>,
-    dur: Vec<u32>,
-    addr: Vec<u32>,
-    arg: Vec<u32>,
-    gen: Vec<u32>,
-    parent: Vec<i32>,
-    cpu: Vec<u16>,
-    mm: Vec<u16>,
-    asid: Vec<u16>,
-    kind: Vec<u8>,
+    rows: Vec<Rec>,
 }
 
 impl Chunk {
-    fn with_capacity(n: usize, base: Ns) -> Chunk {
-        Chunk {
-            base,
-            time: Vec::with_capacity(n),
-            dur: Vec::with_capacity(n),
-            addr: Vec::with_capacity(n),
-            arg: Vec::with_capacity(n),
-            gen: Vec::with_capacity(n),
-            parent: Vec::with_capacity(n),
-            cpu: Vec::with_capacity(n),
-            mm: Vec::with_capacity(n),
-            asid: Vec::with_capacity(n),
-            kind: Vec::with_capacity(n),
-        }
-    }
-
     fn capacity(&self) -> usize {
-        self.time.capacity()
+        self.rows.capacity()
     }
 }
 
@@ -151,53 +144,63 @@ impl TraceStore {
         &self.strings
     }
 
-    #[inline]
+    // Inlined into every recording site: a `Fields` passed through memory and read back in
+    // wider loads than it was written with stalled each push on store forwarding.
+    #[inline(always)]
     fn push(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         let row = self.len as Row;
-        if self.cur.time.len() == CHUNK {
-            let next = Chunk::with_capacity(CHUNK, time);
+        if self.cur.rows.len() == CHUNK {
+            let next = Chunk {
+                base: time,
+                rows: Vec::with_capacity(CHUNK),
+            };
             self.full.push(std::mem::replace(&mut self.cur, next));
-        } else if self.cur.time.is_empty() {
+        } else if self.cur.rows.is_empty() {
             self.cur.base = time;
         }
-        let c = &mut self.cur;
-        let off = time.wrapping_sub(c.base);
-        c.time.push(if off < WIDE as u64 {
+        let off = time.wrapping_sub(self.cur.base);
+        let time_code = if off < WIDE as u64 {
             off as u32
         } else {
             self.wide.time.insert(row, time);
             WIDE
-        });
-        c.dur.push(dur);
-        let a = addr_code(f.addr);
-        if a == WIDE {
+        };
+        let addr = addr_code(f.addr);
+        if addr == WIDE {
             self.wide.addr.insert(row, f.addr);
         }
-        c.addr.push(a);
-        c.arg.push(if f.arg < WIDE as u64 {
+        let arg = if f.arg < WIDE as u64 {
             f.arg as u32
         } else {
             self.wide.arg.insert(row, f.arg);
             WIDE
+        };
+        self.cur.rows.push(Rec {
+            time: time_code,
+            dur,
+            addr,
+            arg,
+            // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
+            gen: f.gen.min(u32::MAX as u64) as u32,
+            parent: f.parent.map_or(NO_PARENT, |p| p as i32),
+            cpu: cpu.0,
+            mm: f.mm.0,
+            asid: f.asid,
+            kind: kind as u8,
         });
-        // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
-        c.gen.push(f.gen.min(u32::MAX as u64) as u32);
-        c.parent.push(f.parent.map_or(NO_PARENT, |p| p as i32));
-        c.cpu.push(cpu.0);
-        c.mm.push(f.mm.0);
-        c.asid.push(f.asid);
-        c.kind.push(kind as u8);
         self.len += 1;
         row
     }
 
     /// Records an instant event.
+    #[inline]
     pub fn instant(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(!kind.is_span());
         self.push(time, 0, cpu, kind, f)
     }
 
     /// Opens a span at `time`; close it with [`TraceStore::end`]. Until closed its `dur` is NaN.
+    #[inline]
     pub fn begin(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
         let row = self.push(time, OPEN, cpu, kind, f);
@@ -211,6 +214,7 @@ impl TraceStore {
     }
 
     /// Records a span whose duration is already known (it starts now and ends in the future).
+    #[inline]
     pub fn span(&mut self, time: Ns, dur: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
         let row = self.len as Row;
@@ -229,19 +233,37 @@ impl TraceStore {
     }
 
     fn close(&mut self, row: Row, time: Ns) {
-        // The duration as the f64 column always computed it, so exported values stay exact.
-        let d = (time as f64 - self.time(row as usize)).max(0.0);
-        let code = dur_code(d);
-        if code == WIDE {
-            self.wide.dur.insert(row, d);
-        }
         let (k, i) = Self::at(row as usize);
         let c = if k < self.full.len() {
             &mut self.full[k]
         } else {
             &mut self.cur
         };
-        c.dur[i] = code;
+        let r = &mut c.rows[i];
+        // Below 2^53 ns (104 days) integer and f64 arithmetic agree; beyond, the duration is
+        // what the f64 columns always computed, kept exactly in the side table.
+        const EXACT: u64 = 1 << 53;
+        let start = c.base.wrapping_add(r.time as u64);
+        r.dur = if r.time != WIDE && time < EXACT && start < EXACT {
+            let d = time.saturating_sub(start);
+            if d < OPEN as u64 {
+                d as u32
+            } else {
+                self.wide.dur.insert(row, d as f64);
+                WIDE
+            }
+        } else {
+            let start = match r.time {
+                WIDE => self.wide.time.get(&row).copied().unwrap_or(0),
+                _ => start,
+            };
+            let d = (time as f64 - start as f64).max(0.0);
+            let code = dur_code(d);
+            if code == WIDE {
+                self.wide.dur.insert(row, d);
+            }
+            code
+        };
     }
 
     /// Closes every span still open at the end of the run, so no NaN crosses the boundary.
@@ -272,39 +294,34 @@ impl TraceStore {
 
     fn dur_code(&self, row: Row) -> u32 {
         let (k, i) = Self::at(row as usize);
-        self.chunk(k).dur[i]
+        self.chunk(k).rows[i].dur
     }
 
     /// `time` of one row (`row < len`).
     pub fn time(&self, row: usize) -> f64 {
         let (k, i) = Self::at(row);
         let c = self.chunk(k);
-        decode_time(c, i, row, &self.wide)
+        decode_time(c.base, c.rows[i].time, row, &self.wide)
     }
 
     /// `dur` of one row: NaN while the span is open.
     pub fn dur(&self, row: usize) -> f64 {
         let (k, i) = Self::at(row);
-        decode_dur(self.chunk(k).dur[i], row, &self.wide)
+        decode_dur(self.chunk(k).rows[i].dur, row, &self.wide)
     }
 
     pub fn kind(&self, row: usize) -> u8 {
         let (k, i) = Self::at(row);
-        self.chunk(k).kind[i]
+        self.chunk(k).rows[i].kind
     }
 
     pub fn cpu(&self, row: usize) -> u16 {
         let (k, i) = Self::at(row);
-        self.chunk(k).cpu[i]
+        self.chunk(k).rows[i].cpu
     }
 
     /// One column's values over `rows` (clamped to the trace), decoded per chunk.
-    fn column<T, N: Copy>(
-        &self,
-        rows: Range<usize>,
-        col: impl Fn(&Chunk) -> &[N],
-        decode: impl Fn(&Chunk, N, usize, usize) -> T,
-    ) -> Vec<T> {
+    fn column<T>(&self, rows: Range<usize>, decode: impl Fn(&Chunk, &Rec, usize) -> T) -> Vec<T> {
         let end = rows.end.min(self.len);
         let start = rows.start.min(end);
         let mut out = Vec::with_capacity(end - start);
@@ -313,8 +330,8 @@ impl TraceStore {
             let (k, i) = Self::at(row);
             let c = self.chunk(k);
             let n = (CHUNK - i).min(end - row);
-            for (j, &v) in col(c)[i..i + n].iter().enumerate() {
-                out.push(decode(c, v, i + j, row + j));
+            for (j, r) in c.rows[i..i + n].iter().enumerate() {
+                out.push(decode(c, r, row + j));
             }
             row += n;
         }
@@ -322,50 +339,36 @@ impl TraceStore {
     }
 
     pub fn time_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(
-            rows,
-            |c| &c.time,
-            |c, _, i, row| decode_time(c, i, row, &self.wide),
-        )
+        self.column(rows, |c, r, row| {
+            decode_time(c.base, r.time, row, &self.wide)
+        })
     }
     pub fn dur_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(
-            rows,
-            |c| &c.dur,
-            |_, v, _, row| decode_dur(v, row, &self.wide),
-        )
+        self.column(rows, |_, r, row| decode_dur(r.dur, row, &self.wide))
     }
     pub fn addr_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(
-            rows,
-            |c| &c.addr,
-            |_, v, _, row| decode_addr(v, row, &self.wide),
-        )
+        self.column(rows, |_, r, row| decode_addr(r.addr, row, &self.wide))
     }
     pub fn arg_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(
-            rows,
-            |c| &c.arg,
-            |_, v, _, row| decode_arg(v, row, &self.wide),
-        )
+        self.column(rows, |_, r, row| decode_arg(r.arg, row, &self.wide))
     }
     pub fn gen_column(&self, rows: Range<usize>) -> Vec<u32> {
-        self.column(rows, |c| &c.gen, |_, v, _, _| v)
+        self.column(rows, |_, r, _| r.gen)
     }
     pub fn parent_column(&self, rows: Range<usize>) -> Vec<i32> {
-        self.column(rows, |c| &c.parent, |_, v, _, _| v)
+        self.column(rows, |_, r, _| r.parent)
     }
     pub fn cpu_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |c| &c.cpu, |_, v, _, _| v)
+        self.column(rows, |_, r, _| r.cpu)
     }
     pub fn mm_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |c| &c.mm, |_, v, _, _| v)
+        self.column(rows, |_, r, _| r.mm)
     }
     pub fn asid_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |c| &c.asid, |_, v, _, _| v)
+        self.column(rows, |_, r, _| r.asid)
     }
     pub fn kind_column(&self, rows: Range<usize>) -> Vec<u8> {
-        self.column(rows, |c| &c.kind, |_, v, _, _| v)
+        self.column(rows, |_, r, _| r.kind)
     }
 
     /// Every row, decoded into the plain columns (for tests and tools; the WASM side exports
@@ -417,12 +420,11 @@ impl TraceStore {
 }
 
 #[inline]
-fn decode_time(c: &Chunk, i: usize, row: usize, wide: &Wide) -> f64 {
-    let v = c.time[i];
+fn decode_time(base: Ns, v: u32, row: usize, wide: &Wide) -> f64 {
     if v == WIDE {
         wide.time.get(&(row as Row)).copied().unwrap_or(0) as f64
     } else {
-        (c.base + v as u64) as f64
+        base.wrapping_add(v as u64) as f64
     }
 }
 
@@ -523,7 +525,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_take_31_bytes_and_chunks_are_reserved_whole_after_the_first() {
+    fn rows_take_32_bytes_and_chunks_are_reserved_whole_after_the_first() {
         let mut s = TraceStore::default();
         for i in 0..(3 * CHUNK as u64) {
             s.instant(i, CpuId(0), EventKind::IpiSent, Fields::default());
