@@ -42,3 +42,6 @@ pub type DescId = u32;
 
 /// `TLB_GENERATION_INVALID`: "no generation" (batched and kernel flushes).
 pub const TLB_GENERATION_INVALID: u64 = 0;
+
+/// Base virtual address of user pages in the trace's `addr` column.
+pub const USER_BASE: u64 = 0x7f00_0000_0000;

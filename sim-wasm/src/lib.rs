@@ -35,6 +35,7 @@ pub mod summary;
 pub mod task;
 pub mod tlb;
 pub mod trace;
+pub mod trace_store;
 
 use wasm_bindgen::prelude::*;
 
@@ -67,6 +68,10 @@ impl ScenarioError {
     pub fn to_string_js(&self) -> String {
         self.inner.to_string()
     }
+}
+
+fn rows(start: Option<u32>, end: Option<u32>) -> std::ops::Range<usize> {
+    start.unwrap_or(0) as usize..end.map_or(usize::MAX, |e| e as usize)
 }
 
 fn into_error(e: error::SimError) -> ScenarioError {
@@ -216,38 +221,45 @@ impl Simulator {
         self.session.summary().to_json()
     }
 
-    // Column getters: each copies one column out of WASM memory into a fresh typed array.
-    pub fn time(&self) -> Vec<f64> {
-        self.session.trace().time.clone()
+    // Column getters: each copies rows [start, end) of one column (all rows when the bounds
+    // are left out, clamped to the trace) out of WASM memory into a fresh typed array, so a
+    // caller can fetch a long trace in slices and WASM memory never holds a whole wide column.
+    pub fn time(&self, start: Option<u32>, end: Option<u32>) -> Vec<f64> {
+        self.session.store().time_column(rows(start, end))
     }
-    pub fn dur(&self) -> Vec<f64> {
-        self.session.trace().dur.clone()
+    pub fn dur(&self, start: Option<u32>, end: Option<u32>) -> Vec<f64> {
+        self.session.store().dur_column(rows(start, end))
     }
-    pub fn cpu(&self) -> Vec<u16> {
-        self.session.trace().cpu.clone()
+    pub fn cpu(&self, start: Option<u32>, end: Option<u32>) -> Vec<u16> {
+        self.session.store().cpu_column(rows(start, end))
     }
-    pub fn kind(&self) -> Vec<u8> {
-        self.session.trace().kind.clone()
+    pub fn kind(&self, start: Option<u32>, end: Option<u32>) -> Vec<u8> {
+        self.session.store().kind_column(rows(start, end))
     }
-    pub fn mm(&self) -> Vec<u16> {
-        self.session.trace().mm.clone()
+    pub fn mm(&self, start: Option<u32>, end: Option<u32>) -> Vec<u16> {
+        self.session.store().mm_column(rows(start, end))
     }
-    pub fn asid(&self) -> Vec<u16> {
-        self.session.trace().asid.clone()
+    pub fn asid(&self, start: Option<u32>, end: Option<u32>) -> Vec<u16> {
+        self.session.store().asid_column(rows(start, end))
     }
-    pub fn gen(&self) -> Vec<u32> {
-        self.session.trace().gen.clone()
+    pub fn gen(&self, start: Option<u32>, end: Option<u32>) -> Vec<u32> {
+        self.session.store().gen_column(rows(start, end))
     }
-    pub fn addr(&self) -> Vec<f64> {
-        self.session.trace().addr.clone()
+    pub fn addr(&self, start: Option<u32>, end: Option<u32>) -> Vec<f64> {
+        self.session.store().addr_column(rows(start, end))
     }
-    pub fn arg(&self) -> Vec<f64> {
-        self.session.trace().arg.clone()
+    pub fn arg(&self, start: Option<u32>, end: Option<u32>) -> Vec<f64> {
+        self.session.store().arg_column(rows(start, end))
     }
-    pub fn parent(&self) -> Vec<i32> {
-        self.session.trace().parent.clone()
+    pub fn parent(&self, start: Option<u32>, end: Option<u32>) -> Vec<i32> {
+        self.session.store().parent_column(rows(start, end))
     }
     pub fn strings(&self) -> Vec<String> {
-        self.session.trace().strings.clone()
+        self.session.store().strings().to_vec()
+    }
+    /// Rows in the trace.
+    #[wasm_bindgen(getter)]
+    pub fn rows(&self) -> u32 {
+        self.session.store().len() as u32
     }
 }

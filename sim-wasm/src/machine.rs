@@ -25,13 +25,13 @@ use crate::snapshot::{AsidAllocator, MmContext, Slot};
 use crate::summary::{Collector, Violation};
 use crate::task::{FlushOp, FlushPhase, Task, TaskState};
 use crate::tlb::Tlb;
-use crate::trace::{Fields, Row, Trace};
+use crate::trace::{Fields, Row};
+use crate::trace_store::TraceStore;
 
 /// Most violations recorded as rows; later ones are only counted.
 const MAX_VIOLATION_ROWS: usize = 10_000;
 
-/// Base virtual address of user pages in the trace's `addr` column.
-pub const USER_BASE: u64 = 0x7f00_0000_0000;
+pub use crate::ids::USER_BASE;
 
 /// The architecture protocol: what the machine asks of an architecture's TLB code. x86
 /// (`arch/x86/`) implements it with PCID slots and IPI shootdowns; arm64 (`arch/arm64/`) with
@@ -197,7 +197,7 @@ impl Ev {
 
 pub struct World {
     pub(crate) cfg: Config,
-    pub(crate) trace: Trace,
+    pub(crate) trace: TraceStore,
     pub(crate) queue: Queue<Ev>,
     pub(crate) rng: Rng,
     pub(crate) cpus: Vec<Cpu>,
@@ -252,7 +252,7 @@ impl World {
             })
             .collect();
         let mut w = World {
-            trace: Trace::default(),
+            trace: TraceStore::default(),
             queue: Queue::default(),
             rng: Rng::new(seed),
             cpus,
@@ -455,7 +455,7 @@ impl World {
     /// `inc_mm_tlb_gen()`, and the flush's span opens. Returns the span's fields (`gen` = the new
     /// generation), which the caller's follow-up rows reuse.
     pub fn open_flush_range(
-        trace: &mut Trace,
+        trace: &mut TraceStore,
         m: &mut Mm,
         op: &mut FlushOp,
         cpu: CpuId,

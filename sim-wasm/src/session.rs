@@ -8,10 +8,14 @@ use crate::machine::World;
 use crate::scenario;
 use crate::summary::Summary;
 use crate::trace::Trace;
+use crate::trace_store::TraceStore;
 
 pub struct Session {
     world: World,
     seed: u64,
+    /// The trace decoded into plain columns, made on first ask (tests and tools read it that
+    /// way; the WASM side exports ranges of the store instead) and dropped when the run goes on.
+    decoded: std::cell::OnceCell<Trace>,
 }
 
 impl Session {
@@ -21,15 +25,18 @@ impl Session {
         Ok(Session {
             world: World::new(cfg, seed, arch),
             seed,
+            decoded: std::cell::OnceCell::new(),
         })
     }
 
     /// Processes up to `budget` events; true when the run has finished.
     pub fn run_for(&mut self, budget: u64) -> bool {
+        self.decoded.take();
         self.world.run_for(budget)
     }
 
-    pub fn run(&mut self) -> &Trace {
+    pub fn run(&mut self) -> &TraceStore {
+        self.decoded.take();
         self.world.run();
         &self.world.trace
     }
@@ -52,7 +59,13 @@ impl Session {
         self.seed
     }
 
+    /// The trace as plain columns (decoded once, then kept until the run goes on).
     pub fn trace(&self) -> &Trace {
+        self.decoded.get_or_init(|| self.world.trace.decode())
+    }
+
+    /// The trace as the run keeps it: rows and ranges of columns without decoding it whole.
+    pub fn store(&self) -> &TraceStore {
         &self.world.trace
     }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::error::SimError;
 use crate::events::EventKind;
-use crate::trace::Trace;
+use crate::trace_store::TraceStore;
 
 /// One narrated step, validated.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -71,7 +71,7 @@ impl Step {
 pub fn check_run(
     index: usize,
     step: &Step,
-    trace: &Trace,
+    trace: &TraceStore,
     run_end_ns: u64,
 ) -> Result<(), SimError> {
     let err = |field: &str, msg: String| {
@@ -89,12 +89,12 @@ pub fn check_run(
     for kind in step.highlight_kinds() {
         let k = kind as u8;
         let found = (0..trace.len()).any(|i| {
-            let start = trace.time[i];
-            let end = start + trace.dur[i];
-            trace.kind[i] == k
+            let start = trace.time(i);
+            let end = start + trace.dur(i);
+            trace.kind(i) == k
                 && end >= t0 as f64
                 && start <= t1 as f64
-                && (step.cpus.is_empty() || step.cpus.contains(&trace.cpu[i]))
+                && (step.cpus.is_empty() || step.cpus.contains(&trace.cpu(i)))
         });
         if !found {
             let on = if step.cpus.is_empty() {

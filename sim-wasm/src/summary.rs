@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::trace::Trace;
+use crate::trace_store::TraceStore;
 
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -119,7 +119,13 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub fn of(arch: &str, c: &Collector, trace: &Trace, events: u64, sim_time_ns: u64) -> Summary {
+    pub fn of(
+        arch: &str,
+        c: &Collector,
+        trace: &TraceStore,
+        events: u64,
+        sim_time_ns: u64,
+    ) -> Summary {
         let stats = |v: &Vec<f64>| Stats::of(&mut v.clone());
         Summary {
             arch: arch.to_string(),

@@ -1,9 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  columnRange,
+  columnsOf,
   finishRun,
   openSimulator,
   runScenario,
   ScenarioLoadError,
+  SLICE_ROWS,
   thisBuild,
   WasmTrap,
   type Simulator,
@@ -108,5 +111,49 @@ describe('openSimulator and finishRun', () => {
     finishRun(kept, () => 0, { keep: true });
     expect(kept.cpus).toBeGreaterThan(0);
     kept.free();
+  });
+});
+
+describe('columnRange', () => {
+  // madvise-touch records 190,009 rows: three slices, the last one partial.
+  const sim = (() => {
+    initSimulatorForNode();
+    const s = new thisBuild.Simulator(readScenario('x86-madvise-touch'), [], 1);
+    s.run();
+    return s;
+  })();
+  afterAll(() => sim.free());
+
+  it('copies whole columns slice by slice to exactly what one call for every row returns', () => {
+    expect(sim.rows).toBeGreaterThan(2 * SLICE_ROWS);
+    const cols = columnsOf(sim);
+    for (const name of Object.keys(cols) as (keyof typeof cols)[]) {
+      const whole = sim[name]() as ArrayLike<number>;
+      expect(cols[name].length, name).toBe(sim.rows);
+      const col = cols[name];
+      // Object.is: NaN equals NaN, so an open span left in one copy only would still show.
+      const firstDiff = Array.prototype.findIndex.call(
+        col,
+        (v: number, i) => !Object.is(v, whole[i]),
+      );
+      expect(firstDiff, name).toBe(-1);
+    }
+  });
+
+  it('copies a window across a slice boundary, and clamps one past the end', () => {
+    const all = sim.time();
+    const win = columnRange(sim, 'time', SLICE_ROWS - 3, SLICE_ROWS + 4);
+    expect(Array.from(win)).toEqual(Array.from(all.subarray(SLICE_ROWS - 3, SLICE_ROWS + 4)));
+    const tail = columnRange(sim, 'dur', sim.rows - 2, sim.rows + 100);
+    expect(tail.length).toBe(2);
+    expect(columnRange(sim, 'kind', sim.rows + 5, sim.rows + 9).length).toBe(0);
+    expect(Array.from(sim.parent(10, 5))).toEqual([]);
+  });
+
+  it('gives sorted times and closed spans (no NaN) after a finished run', () => {
+    const time = columnRange(sim, 'time');
+    const dur = columnRange(sim, 'dur');
+    expect(time.every((t, i) => i === 0 || t >= time[i - 1])).toBe(true);
+    expect(dur.every((d) => Number.isFinite(d) && d >= 0)).toBe(true);
   });
 });

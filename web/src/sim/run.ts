@@ -121,19 +121,58 @@ export function finishRun<T>(
   return value;
 }
 
+/** Rows per slice when columns are copied out of WASM memory. */
+export const SLICE_ROWS = 1 << 16;
+
+type ColumnName = keyof Columns;
+type Column<K extends ColumnName> = Columns[K];
+const COLUMN_TYPES: { [K in ColumnName]: new (n: number) => Column<K> } = {
+  time: Float64Array,
+  dur: Float64Array,
+  cpu: Uint16Array,
+  kind: Uint8Array,
+  mm: Uint16Array,
+  asid: Uint16Array,
+  gen: Uint32Array,
+  addr: Float64Array,
+  arg: Float64Array,
+  parent: Int32Array,
+};
+
+/**
+ * Rows [start, end) of one column, copied out of WASM memory a slice at a time: the simulator
+ * keeps its trace narrow and widens only the slice asked for, so WASM memory never holds a whole
+ * wide column beside the trace (which, as linear memory never shrinks, would stay held).
+ */
+export function columnRange<K extends ColumnName>(
+  sim: Simulator,
+  name: K,
+  start = 0,
+  end = sim.rows,
+): Column<K> {
+  const from = Math.max(0, Math.min(start, sim.rows));
+  const to = Math.max(from, Math.min(end, sim.rows));
+  const out = new COLUMN_TYPES[name](to - from);
+  const get = sim[name].bind(sim) as (a: number, b: number) => Column<K>;
+  for (let row = from; row < to; row += SLICE_ROWS) {
+    out.set(get(row, Math.min(to, row + SLICE_ROWS)), row - from);
+  }
+  return out;
+}
+
 /** Copies each column out of WASM memory once (the worker transfers them on). */
 export function columnsOf(sim: Simulator): Columns {
   return {
-    time: sim.time(),
-    dur: sim.dur(),
-    cpu: sim.cpu(),
-    kind: sim.kind(),
-    mm: sim.mm(),
-    asid: sim.asid(),
-    gen: sim.gen(),
-    addr: sim.addr(),
-    arg: sim.arg(),
-    parent: sim.parent(),
+    time: columnRange(sim, 'time'),
+    dur: columnRange(sim, 'dur'),
+    cpu: columnRange(sim, 'cpu'),
+    kind: columnRange(sim, 'kind'),
+    mm: columnRange(sim, 'mm'),
+    asid: columnRange(sim, 'asid'),
+    gen: columnRange(sim, 'gen'),
+    addr: columnRange(sim, 'addr'),
+    arg: columnRange(sim, 'arg'),
+    parent: columnRange(sim, 'parent'),
   };
 }
 

@@ -1,0 +1,538 @@
+//! Where a run records its trace while it runs: the same rows and columns as [`Trace`], held in
+//! 32 bytes a row instead of 47 so that ten million events fit in a browser worker.
+//!
+//! Rows live in chunks of 65,536; a full chunk is never moved again, so the trace grows without
+//! the copy (and the twice-the-size peak) of one vector doubling. Within a chunk a row is one
+//! record of narrow fields (one store per row, where ten column pushes cost a tenth of the run):
+//! `time` as a `u32` offset from the chunk's first row, `dur`, `addr` and `arg` as `u32` codes. The rare value a code cannot hold (a span longer than 4.29 s, an address off the user
+//! page grid) is kept exactly in a side table keyed by row, so decoding gives back the very
+//! `f64` the columns always held: the exported columns do not change, only how they are kept.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::events::EventKind;
+use crate::ids::{CpuId, Ns, USER_BASE};
+use crate::trace::{Fields, Row, Trace, NO_PARENT};
+
+const CHUNK_BITS: u32 = 16;
+/// Rows per chunk: 2 MB of columns, small beside the traces it is for, large beside a push.
+const CHUNK: usize = 1 << CHUNK_BITS;
+/// Bytes of one chunk's columns.
+pub const CHUNK_BYTES: u64 = CHUNK as u64 * ROW_BYTES;
+
+/// Bytes of one stored row (time, dur, addr, arg, gen, parent: 4; cpu, mm, asid: 2; kind: 1;
+/// one byte of padding).
+pub const ROW_BYTES: u64 = std::mem::size_of::<Rec>() as u64;
+/// What one side-table entry costs the memory budget (key, value, B-tree node share).
+const WIDE_BYTES: u64 = 32;
+
+/// Code of a value kept in the side table.
+const WIDE: u32 = u32::MAX;
+/// `dur` code of a span not yet closed (exported as NaN until `close_all`).
+const OPEN: u32 = u32::MAX - 1;
+
+/// One row as stored: the narrow columns side by side, 32 bytes with no padding but the last
+/// byte, so appending a row is one aligned store and a chunk is one allocation.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rec {
+    /// Offset from the chunk's `base`, or `WIDE`.
+    time: u32,
+    dur: u32,
+    addr: u32,
+    arg: u32,
+    gen: u32,
+    parent: i32,
+    cpu: u16,
+    mm: u16,
+    asid: u16,
+    kind: u8,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Chunk {
+    /// Time of the chunk's first row: `time` holds offsets from it.
+    base: Ns,
+    rows: Vec<Rec>,
+}
+
+impl Chunk {
+    fn capacity(&self) -> usize {
+        self.rows.capacity()
+    }
+}
+
+/// The values the narrow columns could not hold, by row.
+#[derive(Clone, Debug, Default)]
+struct Wide {
+    time: BTreeMap<Row, Ns>,
+    /// Exact `f64` of the duration (as the old `f64` column computed it).
+    dur: BTreeMap<Row, f64>,
+    addr: BTreeMap<Row, u64>,
+    arg: BTreeMap<Row, u64>,
+}
+
+impl Wide {
+    fn len(&self) -> usize {
+        self.time.len() + self.dur.len() + self.addr.len() + self.arg.len()
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct TraceStore {
+    /// Filled chunks, in row order.
+    full: Vec<Chunk>,
+    /// The chunk rows are appended to (grows by doubling only while it is the first).
+    cur: Chunk,
+    len: usize,
+    wide: Wide,
+    /// Explanations referenced by `arg` of `InvariantViolated` rows.
+    strings: Vec<String>,
+    /// Rows of spans begun and perhaps not yet ended (compacted now and then).
+    open: Vec<Row>,
+    /// Bytes of `strings`, for the run's memory budget.
+    string_bytes: u64,
+}
+
+/// `addr` code: 0 for 0, `1 + page` for a user page address, else `WIDE`.
+fn addr_code(addr: u64) -> u32 {
+    if addr == 0 {
+        return 0;
+    }
+    let off = addr.wrapping_sub(USER_BASE);
+    if addr >= USER_BASE && off.is_multiple_of(4096) && off / 4096 < (OPEN - 1) as u64 {
+        (off / 4096) as u32 + 1
+    } else {
+        WIDE
+    }
+}
+
+/// `dur` code of a closed span's exact duration, or `WIDE`.
+fn dur_code(d: f64) -> u32 {
+    if d >= 0.0 && d < OPEN as f64 && d.fract() == 0.0 {
+        d as u32
+    } else {
+        WIDE
+    }
+}
+
+impl TraceStore {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes the trace's rows, side tables and strings hold: what the run's memory budget
+    /// counts. The chunk being filled holds up to [`CHUNK_BYTES`] more, uncounted so that the
+    /// budget stops a run where it is full, not a chunk early.
+    pub fn bytes(&self) -> u64 {
+        self.len as u64 * ROW_BYTES + self.wide.len() as u64 * WIDE_BYTES + self.string_bytes
+    }
+
+    /// Bytes reserved for rows, filled or not (what memory measurements see).
+    pub fn reserved_bytes(&self) -> u64 {
+        let rows: usize =
+            self.full.iter().map(Chunk::capacity).sum::<usize>() + self.cur.capacity();
+        rows as u64 * ROW_BYTES
+    }
+
+    /// The explanations `InvariantViolated` rows point at.
+    pub fn strings(&self) -> &[String] {
+        &self.strings
+    }
+
+    // Inlined into every recording site: a `Fields` passed through memory and read back in
+    // wider loads than it was written with stalled each push on store forwarding.
+    #[inline(always)]
+    fn push(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        let row = self.len as Row;
+        if self.cur.rows.len() == CHUNK {
+            let next = Chunk {
+                base: time,
+                rows: Vec::with_capacity(CHUNK),
+            };
+            self.full.push(std::mem::replace(&mut self.cur, next));
+        } else if self.cur.rows.is_empty() {
+            self.cur.base = time;
+        }
+        let off = time.wrapping_sub(self.cur.base);
+        let time_code = if off < WIDE as u64 {
+            off as u32
+        } else {
+            self.wide.time.insert(row, time);
+            WIDE
+        };
+        let addr = addr_code(f.addr);
+        if addr == WIDE {
+            self.wide.addr.insert(row, f.addr);
+        }
+        let arg = if f.arg < WIDE as u64 {
+            f.arg as u32
+        } else {
+            self.wide.arg.insert(row, f.arg);
+            WIDE
+        };
+        self.cur.rows.push(Rec {
+            time: time_code,
+            dur,
+            addr,
+            arg,
+            // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
+            gen: f.gen.min(u32::MAX as u64) as u32,
+            parent: f.parent.map_or(NO_PARENT, |p| p as i32),
+            cpu: cpu.0,
+            mm: f.mm.0,
+            asid: f.asid,
+            kind: kind as u8,
+        });
+        self.len += 1;
+        row
+    }
+
+    /// Records an instant event.
+    #[inline]
+    pub fn instant(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        debug_assert!(!kind.is_span());
+        self.push(time, 0, cpu, kind, f)
+    }
+
+    /// Opens a span at `time`; close it with [`TraceStore::end`]. Until closed its `dur` is NaN.
+    #[inline]
+    pub fn begin(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        debug_assert!(kind.is_span());
+        let row = self.push(time, OPEN, cpu, kind, f);
+        if self.open.len() >= 4096 && self.open.len() == self.open.capacity() {
+            let mut open = std::mem::take(&mut self.open);
+            open.retain(|&r| self.dur_code(r) == OPEN);
+            self.open = open;
+        }
+        self.open.push(row);
+        row
+    }
+
+    /// Records a span whose duration is already known (it starts now and ends in the future).
+    #[inline]
+    pub fn span(&mut self, time: Ns, dur: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        debug_assert!(kind.is_span());
+        let row = self.len as Row;
+        let code = dur_code(dur as f64);
+        if code == WIDE {
+            self.wide.dur.insert(row, dur as f64);
+        }
+        self.push(time, code, cpu, kind, f)
+    }
+
+    /// Closes a span opened by [`TraceStore::begin`].
+    pub fn end(&mut self, row: Row, time: Ns) {
+        if (row as usize) < self.len && self.dur_code(row) == OPEN {
+            self.close(row, time);
+        }
+    }
+
+    fn close(&mut self, row: Row, time: Ns) {
+        let (k, i) = Self::at(row as usize);
+        let c = if k < self.full.len() {
+            &mut self.full[k]
+        } else {
+            &mut self.cur
+        };
+        let r = &mut c.rows[i];
+        // Below 2^53 ns (104 days) integer and f64 arithmetic agree; beyond, the duration is
+        // what the f64 columns always computed, kept exactly in the side table.
+        const EXACT: u64 = 1 << 53;
+        let start = c.base.wrapping_add(r.time as u64);
+        r.dur = if r.time != WIDE && time < EXACT && start < EXACT {
+            let d = time.saturating_sub(start);
+            if d < OPEN as u64 {
+                d as u32
+            } else {
+                self.wide.dur.insert(row, d as f64);
+                WIDE
+            }
+        } else {
+            let start = match r.time {
+                WIDE => self.wide.time.get(&row).copied().unwrap_or(0),
+                _ => start,
+            };
+            let d = (time as f64 - start as f64).max(0.0);
+            let code = dur_code(d);
+            if code == WIDE {
+                self.wide.dur.insert(row, d);
+            }
+            code
+        };
+    }
+
+    /// Closes every span still open at the end of the run, so no NaN crosses the boundary.
+    pub fn close_all(&mut self, time: Ns) {
+        for r in std::mem::take(&mut self.open) {
+            if self.dur_code(r) == OPEN {
+                self.close(r, time);
+            }
+        }
+    }
+
+    /// Adds an explanation to the string table and returns its index (for `arg`).
+    pub fn intern(&mut self, s: String) -> u64 {
+        self.string_bytes += s.len() as u64 + 24;
+        self.strings.push(s);
+        (self.strings.len() - 1) as u64
+    }
+
+    #[inline]
+    fn at(row: usize) -> (usize, usize) {
+        (row >> CHUNK_BITS, row & (CHUNK - 1))
+    }
+
+    #[inline]
+    fn chunk(&self, k: usize) -> &Chunk {
+        self.full.get(k).unwrap_or(&self.cur)
+    }
+
+    fn dur_code(&self, row: Row) -> u32 {
+        let (k, i) = Self::at(row as usize);
+        self.chunk(k).rows[i].dur
+    }
+
+    /// `time` of one row (`row < len`).
+    pub fn time(&self, row: usize) -> f64 {
+        let (k, i) = Self::at(row);
+        let c = self.chunk(k);
+        decode_time(c.base, c.rows[i].time, row, &self.wide)
+    }
+
+    /// `dur` of one row: NaN while the span is open.
+    pub fn dur(&self, row: usize) -> f64 {
+        let (k, i) = Self::at(row);
+        decode_dur(self.chunk(k).rows[i].dur, row, &self.wide)
+    }
+
+    pub fn kind(&self, row: usize) -> u8 {
+        let (k, i) = Self::at(row);
+        self.chunk(k).rows[i].kind
+    }
+
+    pub fn cpu(&self, row: usize) -> u16 {
+        let (k, i) = Self::at(row);
+        self.chunk(k).rows[i].cpu
+    }
+
+    /// One column's values over `rows` (clamped to the trace), decoded per chunk.
+    fn column<T>(&self, rows: Range<usize>, decode: impl Fn(&Chunk, &Rec, usize) -> T) -> Vec<T> {
+        let end = rows.end.min(self.len);
+        let start = rows.start.min(end);
+        let mut out = Vec::with_capacity(end - start);
+        let mut row = start;
+        while row < end {
+            let (k, i) = Self::at(row);
+            let c = self.chunk(k);
+            let n = (CHUNK - i).min(end - row);
+            for (j, r) in c.rows[i..i + n].iter().enumerate() {
+                out.push(decode(c, r, row + j));
+            }
+            row += n;
+        }
+        out
+    }
+
+    pub fn time_column(&self, rows: Range<usize>) -> Vec<f64> {
+        self.column(rows, |c, r, row| {
+            decode_time(c.base, r.time, row, &self.wide)
+        })
+    }
+    pub fn dur_column(&self, rows: Range<usize>) -> Vec<f64> {
+        self.column(rows, |_, r, row| decode_dur(r.dur, row, &self.wide))
+    }
+    pub fn addr_column(&self, rows: Range<usize>) -> Vec<f64> {
+        self.column(rows, |_, r, row| decode_addr(r.addr, row, &self.wide))
+    }
+    pub fn arg_column(&self, rows: Range<usize>) -> Vec<f64> {
+        self.column(rows, |_, r, row| decode_arg(r.arg, row, &self.wide))
+    }
+    pub fn gen_column(&self, rows: Range<usize>) -> Vec<u32> {
+        self.column(rows, |_, r, _| r.gen)
+    }
+    pub fn parent_column(&self, rows: Range<usize>) -> Vec<i32> {
+        self.column(rows, |_, r, _| r.parent)
+    }
+    pub fn cpu_column(&self, rows: Range<usize>) -> Vec<u16> {
+        self.column(rows, |_, r, _| r.cpu)
+    }
+    pub fn mm_column(&self, rows: Range<usize>) -> Vec<u16> {
+        self.column(rows, |_, r, _| r.mm)
+    }
+    pub fn asid_column(&self, rows: Range<usize>) -> Vec<u16> {
+        self.column(rows, |_, r, _| r.asid)
+    }
+    pub fn kind_column(&self, rows: Range<usize>) -> Vec<u8> {
+        self.column(rows, |_, r, _| r.kind)
+    }
+
+    /// Every row, decoded into the plain columns (for tests and tools; the WASM side exports
+    /// column ranges instead, so it never holds the wide form whole).
+    pub fn decode(&self) -> Trace {
+        let all = 0..self.len;
+        Trace {
+            time: self.time_column(all.clone()),
+            dur: self.dur_column(all.clone()),
+            cpu: self.cpu_column(all.clone()),
+            kind: self.kind_column(all.clone()),
+            mm: self.mm_column(all.clone()),
+            asid: self.asid_column(all.clone()),
+            gen: self.gen_column(all.clone()),
+            addr: self.addr_column(all.clone()),
+            arg: self.arg_column(all.clone()),
+            parent: self.parent_column(all),
+            strings: self.strings.clone(),
+        }
+    }
+
+    /// [`Trace::hash`] of the decoded trace, computed chunk by chunk without decoding it whole.
+    pub fn hash(&self) -> u64 {
+        let mut h = crate::trace::Fnv::default();
+        let mut row = 0;
+        while row < self.len {
+            let end = (row + CHUNK).min(self.len);
+            let part = Trace {
+                time: self.time_column(row..end),
+                dur: self.dur_column(row..end),
+                cpu: self.cpu_column(row..end),
+                kind: self.kind_column(row..end),
+                mm: self.mm_column(row..end),
+                asid: self.asid_column(row..end),
+                gen: self.gen_column(row..end),
+                addr: self.addr_column(row..end),
+                arg: self.arg_column(row..end),
+                parent: self.parent_column(row..end),
+                strings: Vec::new(),
+            };
+            part.hash_rows(&mut h);
+            row = end;
+        }
+        for s in &self.strings {
+            h.eat(s.as_bytes());
+        }
+        h.finish()
+    }
+}
+
+#[inline]
+fn decode_time(base: Ns, v: u32, row: usize, wide: &Wide) -> f64 {
+    if v == WIDE {
+        wide.time.get(&(row as Row)).copied().unwrap_or(0) as f64
+    } else {
+        base.wrapping_add(v as u64) as f64
+    }
+}
+
+#[inline]
+fn decode_dur(v: u32, row: usize, wide: &Wide) -> f64 {
+    match v {
+        OPEN => f64::NAN,
+        WIDE => wide.dur.get(&(row as Row)).copied().unwrap_or(0.0),
+        d => d as f64,
+    }
+}
+
+#[inline]
+fn decode_addr(v: u32, row: usize, wide: &Wide) -> f64 {
+    match v {
+        0 => 0.0,
+        WIDE => wide.addr.get(&(row as Row)).copied().unwrap_or(0) as f64,
+        p => (USER_BASE + (p as u64 - 1) * 4096) as f64,
+    }
+}
+
+#[inline]
+fn decode_arg(v: u32, row: usize, wide: &Wide) -> f64 {
+    if v == WIDE {
+        wide.arg.get(&(row as Row)).copied().unwrap_or(0) as f64
+    } else {
+        v as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::MmId;
+
+    /// Rows with values on both sides of every narrow code's range, across chunk boundaries,
+    /// decode to exactly what the plain `f64` columns held.
+    #[test]
+    fn narrow_columns_decode_to_the_exact_values_pushed() {
+        let mut s = TraceStore::default();
+        let mut want = Vec::new();
+        let cpu = CpuId(3);
+        for i in 0..(2 * CHUNK as u64 + 7) {
+            // Mostly small steps, now and then a jump beyond 2^32 ns from the chunk's start.
+            let time = i * 10 + if i % 40_000 == 39_999 { 1 << 33 } else { 0 };
+            let addr = match i % 5 {
+                0 => 0,
+                1 => USER_BASE + (i % 1000) * 4096,
+                2 => USER_BASE + 12,
+                3 => 4096,
+                _ => u64::MAX,
+            };
+            let arg = if i % 7 == 0 { 1 << 40 } else { i % 9 };
+            let f = Fields {
+                mm: MmId((i % 3) as u16),
+                asid: (i % 6) as u16,
+                gen: i,
+                addr,
+                arg,
+                parent: (i % 4 == 0 && i > 0).then(|| (i - 1) as Row),
+            };
+            let row = match i % 3 {
+                0 => s.instant(time, cpu, EventKind::IpiSent, f),
+                1 => s.span(
+                    time,
+                    if i % 11 == 0 { 1 << 35 } else { i },
+                    cpu,
+                    EventKind::IpiWait,
+                    f,
+                ),
+                _ => s.begin(time, cpu, EventKind::TaskRun, f),
+            };
+            want.push((row, time, addr, arg));
+        }
+        assert!(s.dur(2).is_nan(), "an open span exports NaN");
+        s.end(2, 5);
+        assert_eq!(s.dur(2), 0.0, "an end before the start clamps to 0");
+        s.close_all(1 << 40);
+        let t = s.decode();
+        assert_eq!(t.len(), want.len());
+        for &(row, time, addr, arg) in &want {
+            let r = row as usize;
+            assert_eq!(t.time[r], time as f64, "time of row {r}");
+            assert_eq!(t.addr[r], addr as f64, "addr of row {r}");
+            assert_eq!(t.arg[r], arg as f64, "arg of row {r}");
+            assert_eq!(s.time(r), t.time[r]);
+            assert_eq!(s.dur(r).to_bits(), t.dur[r].to_bits());
+            assert!(t.dur[r].is_finite(), "row {r} left open");
+        }
+        assert_eq!(t.dur[22], (1u64 << 35) as f64, "a span beyond u32 ns");
+        assert_eq!(t.dur[5], (1u64 << 40) as f64 - t.time[5]);
+        assert_eq!(t.parent[4], 3);
+        assert_eq!(t.parent[5], NO_PARENT);
+        assert_eq!(s.hash(), t.hash());
+        let part = s.time_column(CHUNK - 2..CHUNK + 2);
+        assert_eq!(part, t.time[CHUNK - 2..CHUNK + 2].to_vec());
+        assert!(s.time_column(5..usize::MAX).len() == t.len() - 5);
+    }
+
+    #[test]
+    fn rows_take_32_bytes_and_chunks_are_reserved_whole_after_the_first() {
+        let mut s = TraceStore::default();
+        for i in 0..(3 * CHUNK as u64) {
+            s.instant(i, CpuId(0), EventKind::IpiSent, Fields::default());
+        }
+        assert_eq!(s.reserved_bytes(), 3 * CHUNK_BYTES);
+        s.instant(0, CpuId(0), EventKind::IpiSent, Fields::default());
+        assert_eq!(s.reserved_bytes(), 4 * CHUNK_BYTES);
+        assert_eq!(s.bytes(), (3 * CHUNK as u64 + 1) * ROW_BYTES);
+    }
+}

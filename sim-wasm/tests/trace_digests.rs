@@ -1,0 +1,76 @@
+//! The traces of every shipped scenario (at its `expect.test_set`, as written and with each
+//! `[[expect.cases]]` setting) hash to the digests recorded in `fixtures/trace_digests.txt`.
+//! Changes to the event queue, the trace storage or the event loop must keep them: a digest
+//! that moves means the simulator computes something else. A change of the kernel model that
+//! is meant to change traces rewrites the file with `UPDATE_DIGESTS=1 cargo test --test
+//! trace_digests` (and says so in its commit). Scenarios added since the file was written are
+//! listed, not failed, so that new content does not need this file touched in the same change.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use tlbscope_sim::scenario;
+use tlbscope_sim::session::Session;
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/trace_digests.txt")
+}
+
+/// `"<file> [<settings>]"` → `"<hash> <events> <rows>"` for every run.
+fn digests() -> BTreeMap<String, String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../content/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    let mut out = BTreeMap::new();
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let cfg = scenario::parse(&text, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let base = cfg.expect.test_set.clone();
+        let mut sets = vec![base.clone()];
+        for case in &cfg.expect.cases {
+            sets.push(base.iter().chain(&case.set).cloned().collect());
+        }
+        for set in sets {
+            let mut s = Session::new(&text, &set, 1).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let hash = s.run().hash();
+            let value = format!("{hash:016x} {} {}", s.events(), s.trace().len());
+            out.insert(format!("{name} [{}]", set.join(" ")), value);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_scenario_trace_hashes_to_its_recorded_digest() {
+    let got = digests();
+    let path = fixture();
+    if std::env::var_os("UPDATE_DIGESTS").is_some() {
+        let text: String = got.iter().map(|(k, v)| format!("{k} = {v}\n")).collect();
+        std::fs::write(&path, text).expect("write trace_digests.txt");
+        return;
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap_or_default();
+    let want: BTreeMap<&str, &str> = recorded
+        .lines()
+        .filter_map(|l| l.split_once(" = "))
+        .collect();
+    assert!(!want.is_empty(), "{} has no digests", path.display());
+    let mut moved = Vec::new();
+    for (run, digest) in &got {
+        match want.get(run.as_str()) {
+            Some(w) if w == digest => {}
+            Some(w) => moved.push(format!("{run}: recorded {w}, now {digest}")),
+            None => eprintln!("not in trace_digests.txt yet: {run} = {digest}"),
+        }
+    }
+    assert!(
+        moved.is_empty(),
+        "traces changed (UPDATE_DIGESTS=1 only if the model change is meant):\n{}",
+        moved.join("\n")
+    );
+}
