@@ -248,6 +248,8 @@ pub struct Costs {
     pub kernel_pages: u64,
     /// The arm64-specific costs.
     pub arm64: Arm64Costs,
+    /// The x86-specific costs (flush-call entry work, PTI).
+    pub x86: crate::arch::x86::costs::X86Costs,
 }
 
 /// Generated workload knobs (the madvise-touch benchmark shape and friends). Tasks from
@@ -286,6 +288,9 @@ pub struct Workload {
     /// Each op thread is its own process (mm 1 + i) whose main thread started it and now
     /// waits (`pthread_join`/`wait`) on the same CPU — `mm_users` = 2, one thread running.
     pub processes: bool,
+    /// Pages each op thread reads before every op besides its op range (its hot data, never
+    /// unmapped): the translations a full flush throws away and the next op walks again.
+    pub hot_pages: u32,
 }
 
 /// One explicit task from `[[tasks]]`.

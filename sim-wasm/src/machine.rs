@@ -336,7 +336,20 @@ impl World {
                     let id = add(self, format!("main{i}"), mm, first + i, prog);
                     self.tasks[id.index()].daemon = true;
                 }
-                let mut prog = vec![Op::Touch { page, n }];
+                let mut prog = Vec::new();
+                if wl.hot_pages > 0 {
+                    // Hot data after every op range (the process's own, or this thread's).
+                    let ranges = if wl.processes { 1 } else { wl.threads as u32 };
+                    let idx = if wl.processes { 0 } else { i as u32 };
+                    let hot = ranges
+                        .saturating_mul(wl.pages)
+                        .saturating_add(idx.saturating_mul(wl.hot_pages));
+                    prog.push(Op::Touch {
+                        page: hot,
+                        n: wl.hot_pages,
+                    });
+                }
+                prog.push(Op::Touch { page, n });
                 prog.push(match wl.op {
                     WorkOp::Madvise => Op::Madvise { page, n },
                     WorkOp::Munmap => Op::Munmap { page, n },

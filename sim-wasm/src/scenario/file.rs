@@ -145,6 +145,7 @@ pub(super) struct WorkloadSection {
     pub(super) mm_pages: Option<i64>,
     pub(super) op: Option<String>,
     pub(super) processes: Option<Value>,
+    pub(super) hot_pages: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]

@@ -136,7 +136,8 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     let probability = v::IRQS_OFF_PROBABILITY.float(w.irqs_off_probability)?;
     let pages = v::PAGES.int(w.pages)? as u32;
     let irqs_off_max_ns = v::IRQS_OFF_MAX_NS.int(w.irqs_off_max_ns)?;
-    let needed_pages = (threads as i64).max(1) * pages as i64;
+    let hot_pages = v::HOT_PAGES.int(w.hot_pages)?;
+    let needed_pages = (threads as i64).max(1) * (pages as i64 + hot_pages);
     let freed_tables = v::FREED_TABLES.on_off(w.freed_tables.as_ref())?;
     let workload = Workload {
         threads,
@@ -164,6 +165,7 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
             op => v::OP.choice(op, WorkOp::ALL)?,
         },
         processes: v::PROCESSES.on_off(w.processes.as_ref())?,
+        hot_pages: hot_pages as u32,
     };
 
     let mut costs = preset.costs;

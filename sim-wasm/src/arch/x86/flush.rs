@@ -12,6 +12,7 @@
 //!   rule.
 
 use super::checks;
+use super::flush_entry;
 use super::state::NR_DYN_ASIDS;
 use super::switch_mm::{switch_mm_irqs_off, tlb_tag};
 use crate::config::{FlushInfo, Preempt, WaitMask};
@@ -94,6 +95,10 @@ pub fn flush_tlb_func(
         // Already covered by an earlier flush (`mm_tlb_gen` deliberately not read), or a
         // concurrent flush already caught us up.
         let covered = f.new_tlb_gen != 0 && f.new_tlb_gen <= local_gen;
+        if !covered {
+            // Step 8 reads the shared `tlb_gen` only when the descriptor does not settle it.
+            flush_entry::touch_tlb_gen(w, cpu, loaded);
+        }
         if covered || local_gen == mm_gen {
             FuncResult::Nothing
         } else {
@@ -110,10 +115,15 @@ pub fn flush_tlb_func(
                 }
                 cost = cost.saturating_add(invlpg.saturating_mul(f.pages as u64));
                 w.stats.partial_flushes += 1;
+                w.stats.x86_ops.invlpg += f.pages as u64;
             } else {
+                // flush_tlb_local(): CR3 rewritten with its own value, without NOFLUSH. The
+                // translations it drops are walked again by the accesses that need them.
                 w.cpus[cpu.index()].tlb.flush_tag(tag);
                 cost = cost.saturating_add(full_ns);
                 w.stats.full_flushes += 1;
+                w.stats.x86_ops.cr3_writes += 1;
+                w.stats.x86_ops.cr3_flushes += 1;
             }
             let ts = &mut w.arch_state.x86.cpu_tlbstate[cpu.index()];
             ts.ctxs[asid as usize % NR_DYN_ASIDS].tlb_gen = mm_gen;
@@ -218,6 +228,7 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     op.desc = desc;
     // flush_tlb_multi(): who gets an IPI.
     checks::check_cpumask_covers_loaded(w, cpu, mm, &members);
+    let entry = flush_entry::entry_cost(w, cpu, mm, &members);
     let everyone = op.freed_tables && w.cfg.design.lazy_freed_tables_ipi;
     members.retain(|&c| c != cpu.0 && (everyone || should_flush_tlb(w, CpuId(c), &info)));
     op.targets = members;
@@ -240,7 +251,11 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
         }
     }
     w.tasks[t.index()].flush = Some(op);
-    smp_call_function_many_cond(w, t);
+    if entry == 0 {
+        smp_call_function_many_cond(w, t);
+    } else {
+        w.step(t, entry, false, Cont::Flush(FlushPhase::Dispatch));
+    }
 }
 
 /// `smp_call_function_many_cond()`'s dispatch: `csd_lock` + `llist_add` + IPI, one target

@@ -10,7 +10,9 @@
 //! * `checks.rs`: the x86 invariants I1, I2, I4, I5, I7, I8, I13.
 
 pub mod checks;
+pub mod costs;
 pub mod flush;
+pub mod flush_entry;
 pub mod state;
 pub mod switch_mm;
 

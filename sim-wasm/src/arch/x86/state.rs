@@ -1,7 +1,7 @@
 //! x86's per-CPU TLB state: `DECLARE_PER_CPU_ALIGNED(struct tlb_state, cpu_tlbstate)` and
 //! `cpu_tlbstate_shared.is_lazy` (`arch/x86/include/asm/tlbflush.h`).
 
-use crate::ids::MmId;
+use crate::ids::{CpuId, MmId};
 
 /// `TLB_NR_DYN_ASIDS`: "6 should be plenty".
 pub const NR_DYN_ASIDS: usize = 6;
@@ -42,12 +42,16 @@ impl Default for TlbState {
 pub struct X86State {
     /// Per CPU `cpu_tlbstate`.
     pub cpu_tlbstate: Vec<TlbState>,
+    /// Per mm (by id): the CPU that last touched `mm->context.tlb_gen`, whose cache holds
+    /// the line (see `flush_entry.rs`).
+    pub tlb_gen_line: Vec<Option<CpuId>>,
 }
 
 impl X86State {
     pub fn new(cpus: u16) -> X86State {
         X86State {
             cpu_tlbstate: vec![TlbState::default(); cpus as usize],
+            tlb_gen_line: Vec::new(),
         }
     }
 }

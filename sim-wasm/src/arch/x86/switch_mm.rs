@@ -65,6 +65,7 @@ pub fn switch_mm_irqs_off(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
         // Case B: publish ourselves in mm_cpumask before reading tlb_gen (I5); the bit of
         // prev is not cleared (lazy cpumask maintenance).
         w.mms[next.0 as usize].cpumask.set(cpu);
+        super::flush_entry::touch_tlb_gen(w, cpu, next);
         choose_new_asid(w, cpu, ctx_id, next_gen)
     };
     let costs = &w.cfg.costs;
@@ -92,11 +93,13 @@ pub fn switch_mm_irqs_off(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
         arg: need_flush as u64,
         ..Fields::default()
     };
+    w.stats.x86_ops.cr3_writes += 1;
     if need_flush {
         // CR3 write without NOFLUSH: this PCID's entries are gone.
         w.cpus[cpu.index()].tlb.flush_tag(tag);
         cost = cost.saturating_add(costs.full_flush_ns);
         w.stats.switch_flushes += 1;
+        w.stats.x86_ops.cr3_flushes += 1;
     }
     w.trace.span(now, cost, cpu, EventKind::SwitchMm, f);
     cost

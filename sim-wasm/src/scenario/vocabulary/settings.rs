@@ -336,6 +336,11 @@ pub static PROCESSES: Setting = Setting {
     value: Some(|c| c.workload.processes.to_string()),
     ..setting("processes", "workload", Kind::OnOff, Default::OnOff(false))
 };
+pub static HOT_PAGES: Setting = Setting {
+    doc: "Pages of hot data each op thread reads before every op, besides the pages it unmaps: they stay mapped, so a ranged flush keeps their translations and a full flush (more pages than the ceiling) makes the next op walk them again.",
+    value: Some(|c| c.workload.hot_pages.to_string()),
+    ..setting("hot_pages", "workload", int(0, 1 << 16), Default::Int(0))
+};
 pub static ASID_BITS: Setting = Setting {
     arch: Some(Arch::Arm64),
     doc: "Width of the hardware ASID (real hardware: 8 or 16); small values force rollovers. Needs 2^bits − 1 ≥ cpus + 2.",
@@ -411,6 +416,7 @@ pub static SETTINGS: &[&Setting] = &[
     &MM_PAGES,
     &OP,
     &PROCESSES,
+    &HOT_PAGES,
     &ASID_BITS,
     &BROADCAST_SKIP,
     &DSB_BEFORE_DEC,
