@@ -101,6 +101,20 @@ pub enum WaitMask {
 
 names!(WaitMask { Task => "task", PerCpu => "percpu" });
 
+/// PTI: how a flush of one user page reaches the user PCID (`native_flush_tlb_one_user`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PtiUserFlush {
+    /// `INVPCID` type 0 on the user PCID right away (CPUs with INVPCID).
+    Invpcid,
+    /// `invalidate_user_asid()`: the slot's bit in `user_pcid_flush_mask`, so the next return
+    /// to user space writes CR3 without NOFLUSH (CPUs without INVPCID).
+    Deferred,
+    /// Neither: INVLPG reaches only the kernel PCID, the user PCID keeps the page (race R11).
+    None,
+}
+
+names!(PtiUserFlush { Invpcid => "invpcid", Deferred => "deferred", None => "none" });
+
 /// Shape of the remote interrupts-off windows drawn by busy threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dist {
@@ -164,6 +178,10 @@ pub struct Design {
     pub lazy_freed_tables_ipi: bool,
     /// `tlb_single_page_flush_ceiling`: ranges above this many pages become full flushes.
     pub ceiling: u32,
+    /// x86 page-table isolation: user and kernel page tables in two PCIDs per slot, a CR3
+    /// switch on every kernel entry and exit, kernel entries not global.
+    pub pti: bool,
+    pub pti_user_flush: PtiUserFlush,
     /// arm64: Arcangeli's skip-broadcast series (`tlb_flush_check`); off = mainline.
     pub broadcast_skip: bool,
     /// arm64 skip-broadcast: `DSB ISH` after switching TTBR0 away and before `nr_active_mm--`

@@ -121,6 +121,8 @@ pub(super) struct DesignSection {
     pub(super) skip_rule: Option<String>,
     pub(super) cpu_id: Option<String>,
     pub(super) max_dvm_ops: Option<i64>,
+    pub(super) pti: Option<Value>,
+    pub(super) pti_user_flush: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Default)]

@@ -10,8 +10,8 @@ use super::steps::validate_step;
 use super::tasks::validate_task;
 use crate::budget;
 use crate::config::{
-    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, SkipRule,
-    TlbIndex, WaitMask, WorkOp, Workload,
+    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, PtiUserFlush,
+    SkipRule, TlbIndex, WaitMask, WorkOp, Workload,
 };
 use crate::error::SimError;
 use crate::ids::CpuId;
@@ -108,6 +108,8 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         skip_rule: v::SKIP_RULE.choice(d.skip_rule.as_deref(), SkipRule::ALL)?,
         cpu_id: v::CPU_ID.choice(d.cpu_id.as_deref(), CpuIdImpl::ALL)?,
         max_dvm_ops: v::MAX_DVM_OPS.int(d.max_dvm_ops)? as u32,
+        pti: v::PTI.on_off(d.pti.as_ref())?,
+        pti_user_flush: v::PTI_USER_FLUSH.choice(d.pti_user_flush.as_deref(), PtiUserFlush::ALL)?,
     };
     let asid_bits = v::ASID_BITS.int(m.asid_bits)? as u8;
     if arch == Arch::Arm64 && (1i64 << asid_bits) - 1 < cpus as i64 + 2 {

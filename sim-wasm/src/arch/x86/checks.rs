@@ -33,6 +33,20 @@ pub fn check_slot_freshness(w: &mut World, cpu: CpuId, mm: MmId, vpn: u32, versi
     let Some(ctx_id) = w.mms.get(mm.0 as usize).map(|m| m.ctx_id) else {
         return false;
     };
+    if slot.ctx_id == ctx_id && version as u64 <= slot.tlb_gen && w.cfg.design.pti {
+        // Under PTI user code reads the user PCID: its twin in the kernel PCID was flushed.
+        w.violate(
+            "I11",
+            cpu,
+            mm,
+            addr(vpn),
+            format!(
+                "CPU {}'s user PCID of slot {} still maps page {:#x} (changed at gen {}) after the slot's kernel PCID was flushed up to gen {} (R11)",
+                cpu.0, asid, addr(vpn), version, slot.tlb_gen
+            ),
+        );
+        return true;
+    }
     if slot.ctx_id == ctx_id && version as u64 <= slot.tlb_gen {
         w.violate(
             "I1",

@@ -13,6 +13,7 @@
 
 use super::checks;
 use super::flush_entry;
+use super::pti;
 use super::state::NR_DYN_ASIDS;
 use super::switch_mm::{switch_mm_irqs_off, tlb_tag};
 use crate::config::{FlushInfo, Preempt, WaitMask};
@@ -114,12 +115,14 @@ pub fn flush_tlb_func(
                     tlb.invalidate_page(tag, vpn);
                 }
                 cost = cost.saturating_add(invlpg.saturating_mul(f.pages as u64));
+                cost = cost.saturating_add(pti::flush_user_pages(w, cpu, f.start, f.pages));
                 w.stats.partial_flushes += 1;
                 w.stats.x86_ops.invlpg += f.pages as u64;
             } else {
                 // flush_tlb_local(): CR3 rewritten with its own value, without NOFLUSH. The
                 // translations it drops are walked again by the accesses that need them.
                 w.cpus[cpu.index()].tlb.flush_tag(tag);
+                pti::invalidate_user_asid(w, cpu);
                 cost = cost.saturating_add(full_ns);
                 w.stats.full_flushes += 1;
                 w.stats.x86_ops.cr3_writes += 1;

@@ -22,6 +22,8 @@ pub struct TlbState {
     pub next_asid: u16,
     pub ctxs: [AsidSlot; NR_DYN_ASIDS],
     pub is_lazy: bool,
+    /// PTI: bit `s` set ⇒ slot `s`'s user PCID is flushed at the next return to user space.
+    pub user_pcid_flush_mask: u8,
 }
 
 impl Default for TlbState {
@@ -33,6 +35,7 @@ impl Default for TlbState {
             next_asid: 1,
             ctxs: [AsidSlot::default(); NR_DYN_ASIDS],
             is_lazy: false,
+            user_pcid_flush_mask: 0,
         }
     }
 }

@@ -100,6 +100,7 @@ pub fn switch_mm_irqs_off(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
         cost = cost.saturating_add(costs.full_flush_ns);
         w.stats.switch_flushes += 1;
         w.stats.x86_ops.cr3_flushes += 1;
+        super::pti::invalidate_user_asid(w, cpu);
     }
     w.trace.span(now, cost, cpu, EventKind::SwitchMm, f);
     cost

@@ -4,7 +4,8 @@
 use super::setting::{Default, Kind, Setting, MAX_NS};
 use crate::budget;
 use crate::config::{
-    Arch, CpuIdImpl, Dist, FlushInfo, Preempt, SkipRule, TlbIndex, WaitMask, WorkOp, MAX_CPUS,
+    Arch, CpuIdImpl, Dist, FlushInfo, Preempt, PtiUserFlush, SkipRule, TlbIndex, WaitMask, WorkOp,
+    MAX_CPUS,
 };
 use crate::presets;
 
@@ -185,6 +186,18 @@ pub static CEILING: Setting = Setting {
     doc: "tlb_single_page_flush_ceiling: ranges of more pages become full flushes.",
     value: Some(|c| c.design.ceiling.to_string()),
     ..setting("ceiling", "design", int(0, 1 << 20), Default::Int(33))
+};
+pub static PTI: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "Page-table isolation (Meltdown mitigation, 4.15+ on affected Intel CPUs): each PCID slot has a kernel and a user PCID, every kernel entry and exit switches CR3 (costs.pti_cr3_ns), kernel translations are no longer global, and each flushed user page is flushed in both PCIDs (R11). Off on every preset: none of their source machines ran with it.",
+    value: Some(|c| on_off(c.design.pti)),
+    ..setting("pti", "design", Kind::OnOff, Default::OnOff(false))
+};
+pub static PTI_USER_FLUSH: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "With pti=on, how a flushed user page leaves the user PCID: invpcid (INVPCID at once, CPUs that have it), deferred (user_pcid_flush_mask: the next return to user space flushes the whole user PCID), none (INVLPG only, replaying R11).",
+    value: Some(|c| c.design.pti_user_flush.name().into()),
+    ..setting("pti_user_flush", "design", Kind::Choice(PtiUserFlush::NAMES), Default::Name("invpcid"))
 };
 pub static THREADS: Setting = Setting {
     doc: "Op threads of mm 1 looping touch + the op, on CPUs from the initiator on.",
@@ -397,6 +410,8 @@ pub static SETTINGS: &[&Setting] = &[
     &PLUS_ONE_RULE,
     &LAZY_FREED_TABLES,
     &CEILING,
+    &PTI,
+    &PTI_USER_FLUSH,
     &THREADS,
     &BUSY_THREADS,
     &LAZY_CPUS,
