@@ -95,3 +95,27 @@ fn an_ipi_that_interrupts_user_code_pays_the_cr3_switches_too() {
         "both CPUs flush the page from their user PCID"
     );
 }
+
+#[test]
+fn pti_follows_the_machine_unless_the_scenario_says() {
+    let invpcids = |preset: &str, extra: &[&str]| {
+        let mut o = vec![format!("machine={preset}"), "cpus=1".to_string()];
+        o.extend(extra.iter().map(|s| s.to_string()));
+        let o: Vec<&str> = o.iter().map(String::as_str).collect();
+        run(&madvise(1, 2), &o).x86_ops.invpcid
+    };
+    assert_eq!(
+        invpcids("skylake-desktop-4", &[]),
+        2,
+        "Meltdown-affected: PTI on"
+    );
+    assert_eq!(invpcids("skylake-desktop-4", &["pti=off"]), 0);
+    for preset in [
+        "generic-x86",
+        "icelake-8336c-128",
+        "skylake-laptop-kvm",
+        "zen3-epyc-7763-128",
+    ] {
+        assert_eq!(invpcids(preset, &[]), 0, "{preset}");
+    }
+}

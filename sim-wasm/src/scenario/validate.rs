@@ -108,7 +108,10 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         skip_rule: v::SKIP_RULE.choice(d.skip_rule.as_deref(), SkipRule::ALL)?,
         cpu_id: v::CPU_ID.choice(d.cpu_id.as_deref(), CpuIdImpl::ALL)?,
         max_dvm_ops: v::MAX_DVM_OPS.int(d.max_dvm_ops)? as u32,
-        pti: v::PTI.on_off(d.pti.as_ref())?,
+        pti: match d.pti.as_ref() {
+            None => crate::arch::x86::machine_defaults::pti_default(preset_id),
+            given => v::PTI.on_off(given)?,
+        },
         pti_user_flush: v::PTI_USER_FLUSH.choice(d.pti_user_flush.as_deref(), PtiUserFlush::ALL)?,
     };
     let asid_bits = v::ASID_BITS.int(m.asid_bits)? as u8;

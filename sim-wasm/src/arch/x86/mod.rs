@@ -13,6 +13,7 @@ pub mod checks;
 pub mod costs;
 pub mod flush;
 pub mod flush_entry;
+pub mod machine_defaults;
 pub mod pti;
 pub mod state;
 pub mod switch_mm;
