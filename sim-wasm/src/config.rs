@@ -182,6 +182,14 @@ pub struct Design {
     /// switch on every kernel entry and exit, kernel entries not global.
     pub pti: bool,
     pub pti_user_flush: PtiUserFlush,
+    /// AMD INVLPGB/TLBSYNC with global ASIDs (the 2025 series).
+    pub invlpgb: bool,
+    /// Assign a global ASID at the first eligible flush instead of about one in 32.
+    pub global_asid_first_flush: bool,
+    /// `asid_transition`: IPI the CPUs still on a dynamic ASID (off replays R13).
+    pub asid_transition: bool,
+    /// The INVLPGB path stays pinned until TLBSYNC (off replays R12).
+    pub tlbsync_pinned: bool,
     /// arm64: Arcangeli's skip-broadcast series (`tlb_flush_check`); off = mainline.
     pub broadcast_skip: bool,
     /// arm64 skip-broadcast: `DSB ISH` after switching TTBR0 away and before `nr_active_mm--`

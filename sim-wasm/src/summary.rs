@@ -84,6 +84,9 @@ pub struct X86Ops {
     pub cr3_flushes: u64,
     /// PTI: user-PCID flushes deferred to the return to user space (`user_pcid_flush_mask`).
     pub user_pcid_flushes: u64,
+    /// AMD: `INVLPGB` instructions issued and `TLBSYNC`s executed.
+    pub invlpgb: u64,
+    pub tlbsync: u64,
 }
 
 /// The run's numbers. Latencies are in simulated nanoseconds.

@@ -123,6 +123,10 @@ pub(super) struct DesignSection {
     pub(super) max_dvm_ops: Option<i64>,
     pub(super) pti: Option<Value>,
     pub(super) pti_user_flush: Option<String>,
+    pub(super) invlpgb: Option<Value>,
+    pub(super) global_asid: Option<String>,
+    pub(super) asid_transition: Option<Value>,
+    pub(super) tlbsync_pinned: Option<Value>,
 }
 
 #[derive(Deserialize, Debug, Default)]

@@ -113,6 +113,10 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
             given => v::PTI.on_off(given)?,
         },
         pti_user_flush: v::PTI_USER_FLUSH.choice(d.pti_user_flush.as_deref(), PtiUserFlush::ALL)?,
+        invlpgb: v::INVLPGB.on_off(d.invlpgb.as_ref())?,
+        global_asid_first_flush: v::GLOBAL_ASID.choice(d.global_asid.as_deref(), &[false, true])?,
+        asid_transition: v::ASID_TRANSITION.on_off(d.asid_transition.as_ref())?,
+        tlbsync_pinned: v::TLBSYNC_PINNED.on_off(d.tlbsync_pinned.as_ref())?,
     };
     let asid_bits = v::ASID_BITS.int(m.asid_bits)? as u8;
     if arch == Arch::Arm64 && (1i64 << asid_bits) - 1 < cpus as i64 + 2 {

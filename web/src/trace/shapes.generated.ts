@@ -124,6 +124,11 @@ export type X86Ops = {
    * PTI: user-PCID flushes deferred to the return to user space (`user_pcid_flush_mask`).
    */
   user_pcid_flushes: number;
+  /**
+   * AMD: `INVLPGB` instructions issued and `TLBSYNC`s executed.
+   */
+  invlpgb: number;
+  tlbsync: number;
 };
 
 export type Snapshot = {

@@ -29,6 +29,10 @@ fn addr(vpn: u32) -> u64 {
 pub fn check_slot_freshness(w: &mut World, cpu: CpuId, mm: MmId, vpn: u32, version: u32) -> bool {
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
     let asid = ts.loaded_mm_asid;
+    if super::invlpgb::is_global(asid) {
+        // A global ASID has no per-CPU slot claiming anything.
+        return false;
+    }
     let slot = ts.ctxs[asid as usize % NR_DYN_ASIDS];
     let Some(ctx_id) = w.mms.get(mm.0 as usize).map(|m| m.ctx_id) else {
         return false;

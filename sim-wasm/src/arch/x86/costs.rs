@@ -27,6 +27,12 @@ pub struct X86Costs {
     /// A CR3 write with `NOFLUSH`: PTI's switch between the kernel and the user page tables
     /// on every kernel entry and every return to user space.
     pub pti_cr3_ns: u64,
+    /// Issuing one `INVLPGB` (AMD broadcast invalidation).
+    pub invlpgb_ns: u64,
+    /// From an INVLPGB's issue until every CPU has performed it: what `TLBSYNC` waits out.
+    pub invlpgb_complete_ns: u64,
+    /// Pages one INVLPGB may cover (`invlpgb_count_max`, from CPUID), a count.
+    pub invlpgb_count_max: u64,
 }
 
 impl Default for X86Costs {
@@ -39,6 +45,9 @@ impl Default for X86Costs {
             flush_trace_ns: 0,
             invpcid_ns: 120,
             pti_cr3_ns: 32,
+            invlpgb_ns: 50,
+            invlpgb_complete_ns: 1_000,
+            invlpgb_count_max: 8,
         }
     }
 }

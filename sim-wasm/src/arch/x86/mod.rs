@@ -13,6 +13,7 @@ pub mod checks;
 pub mod costs;
 pub mod flush;
 pub mod flush_entry;
+pub mod invlpgb;
 pub mod machine_defaults;
 pub mod pti;
 pub mod state;
@@ -77,6 +78,10 @@ impl Arch for X86 {
         let cpus = w.cfg.cpus;
         let desc = w.cfd[sender.index()].csd(cpu, cpus).info;
         flush::flush_tlb_func(w, cpu, desc, false, handler)
+    }
+
+    fn on_timer(&self, w: &mut World, _cpu: CpuId, data: u32) {
+        invlpgb::performed(w, data);
     }
 
     fn speculative_walk(&self, w: &mut World, cpu: CpuId) {

@@ -18,7 +18,7 @@ use crate::ids::{CpuId, Ns};
 use crate::machine::World;
 
 /// Added to a slot number to tag its user PCID's translations (see the module doc).
-pub const USER_TAG: u16 = 8;
+pub const USER_TAG: u16 = 16;
 
 fn on(w: &World) -> bool {
     w.cfg.design.pti
@@ -32,7 +32,7 @@ pub fn user_tag(w: &mut World, cpu: CpuId) -> u16 {
         return tag;
     }
     let ts = &mut w.arch_state.x86.cpu_tlbstate[cpu.index()];
-    let bit = 1u8 << (ts.loaded_mm_asid % 8);
+    let bit = 1u16 << (ts.loaded_mm_asid % 16);
     let user = tag + USER_TAG;
     if ts.user_pcid_flush_mask & bit != 0 {
         ts.user_pcid_flush_mask &= !bit;
@@ -69,7 +69,7 @@ pub fn invalidate_user_asid(w: &mut World, cpu: CpuId) {
         return;
     }
     let ts = &mut w.arch_state.x86.cpu_tlbstate[cpu.index()];
-    ts.user_pcid_flush_mask |= 1u8 << (ts.loaded_mm_asid % 8);
+    ts.user_pcid_flush_mask |= 1u16 << (ts.loaded_mm_asid % 16);
 }
 
 /// The user-PCID half of `flush_tlb_one_user()` for `pages` pages from `start` on `cpu`

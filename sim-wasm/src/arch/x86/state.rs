@@ -23,7 +23,7 @@ pub struct TlbState {
     pub ctxs: [AsidSlot; NR_DYN_ASIDS],
     pub is_lazy: bool,
     /// PTI: bit `s` set ⇒ slot `s`'s user PCID is flushed at the next return to user space.
-    pub user_pcid_flush_mask: u8,
+    pub user_pcid_flush_mask: u16,
 }
 
 impl Default for TlbState {
@@ -48,6 +48,18 @@ pub struct X86State {
     /// Per mm (by id): the CPU that last touched `mm->context.tlb_gen`, whose cache holds
     /// the line (see `flush_entry.rs`).
     pub tlb_gen_line: Vec<Option<CpuId>>,
+    /// INVLPGB: per mm (by id) its global ASID (0: none) and `asid_transition`.
+    pub global_asid: Vec<u16>,
+    pub asid_transition: Vec<bool>,
+    pub next_global_asid: u16,
+    /// Per CPU: when the INVLPGBs it issued so far are done (what its TLBSYNC waits for).
+    pub invlpgb_done_at: Vec<u64>,
+    /// The INVLPGBs in flight, by the id their completion timer carries (removed when
+    /// performed, so a long run keeps only those outstanding).
+    pub broadcasts: std::collections::BTreeMap<u32, super::invlpgb::Broadcast>,
+    pub next_broadcast: u32,
+    /// Tasks whose flush still owes its TLBSYNC.
+    pub tlbsync_owed: std::collections::BTreeSet<u32>,
 }
 
 impl X86State {
@@ -55,6 +67,13 @@ impl X86State {
         X86State {
             cpu_tlbstate: vec![TlbState::default(); cpus as usize],
             tlb_gen_line: Vec::new(),
+            global_asid: Vec::new(),
+            asid_transition: Vec::new(),
+            next_global_asid: super::invlpgb::FIRST_GLOBAL,
+            invlpgb_done_at: vec![0; cpus as usize],
+            broadcasts: Default::default(),
+            next_broadcast: 0,
+            tlbsync_owed: Default::default(),
         }
     }
 }

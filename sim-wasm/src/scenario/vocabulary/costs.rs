@@ -278,6 +278,24 @@ pub static COSTS: &[Cost] = &[
         doc: "x86, PTI: one CR3 write with NOFLUSH, as the entry code does on every kernel entry (`SWITCH_TO_KERNEL_CR3`) and every return to user space (`SWITCH_TO_USER_CR3`). Default: the same 96 cycles as a flushing CR3 write (Molnar 2015), scaled to the preset's clock.",
         field: |c| &mut c.x86.pti_cr3_ns,
     },
+    Cost {
+        name: "invlpgb_ns",
+        unit: "ns",
+        doc: "x86, AMD `invlpgb=on`: issuing one `INVLPGB` (weakly ordered and asynchronous: the issuer goes on at once). Estimate: tens of ns (kernel-mechanics.md §10: tens to hundreds).",
+        field: |c| &mut c.x86.invlpgb_ns,
+    },
+    Cost {
+        name: "invlpgb_complete_ns",
+        unit: "ns",
+        doc: "x86, AMD `invlpgb=on`: from an INVLPGB's issue until every CPU has performed it, when its translations are gone everywhere and a `TLBSYNC` on the issuing CPU returns. Estimate: about a microsecond (§10: the slowest CPU's completion, µs).",
+        field: |c| &mut c.x86.invlpgb_complete_ns,
+    },
+    Cost {
+        name: "invlpgb_count_max",
+        unit: "pages",
+        doc: "x86, AMD `invlpgb=on`: pages one INVLPGB may invalidate (`invlpgb_count_max`, which the kernel reads from CPUID 0x80000008 EDX); longer ranges take several. Estimate: 8 (the value on a given CPU is not in the sources this model uses).",
+        field: |c| &mut c.x86.invlpgb_count_max,
+    },
 ];
 
 /// Every cost in effect as a JSON object `{"<name>": value}`, with the names of [`COSTS`]

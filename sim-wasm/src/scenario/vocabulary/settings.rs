@@ -199,6 +199,30 @@ pub static PTI_USER_FLUSH: Setting = Setting {
     value: Some(|c| c.design.pti_user_flush.name().into()),
     ..setting("pti_user_flush", "design", Kind::Choice(PtiUserFlush::NAMES), Default::Name("invpcid"))
 };
+pub static INVLPGB: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "AMD broadcast invalidation (Zen 3 and later; the 2025 series): an mm active on more than 3 CPUs gets a global ASID, and its flushes become INVLPGB + TLBSYNC instead of IPIs. Needs pcid=on.",
+    value: Some(|c| on_off(c.design.invlpgb)),
+    ..setting("invlpgb", "design", Kind::OnOff, Default::OnOff(false))
+};
+pub static GLOBAL_ASID: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "With invlpgb=on, when an eligible mm gets its global ASID: sampled (the kernel: about one flush in 32, pid & 0x1f == jiffies & 0x1f, here the run's RNG) or first_flush (at its first flush on more than 3 active CPUs, a shortcut for short runs).",
+    value: Some(|c| if c.design.global_asid_first_flush { "first_flush" } else { "sampled" }.into()),
+    ..setting("global_asid", "design", Kind::Choice(&["sampled", "first_flush"]), Default::Name("sampled"))
+};
+pub static ASID_TRANSITION: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "With invlpgb=on, while some CPU still runs the mm under a per-CPU ASID its flushes IPI those CPUs as well (asid_transition); off replays R13: the INVLPGB of the global ASID misses them.",
+    value: Some(|c| on_off(c.design.asid_transition)),
+    ..setting("asid_transition", "design", Kind::OnOff, Default::OnOff(true))
+};
+pub static TLBSYNC_PINNED: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "With invlpgb=on, the flush stays on its CPU until TLBSYNC (cant_migrate()); off replays R12: the wait is preemptible, the task may move, and TLBSYNC on the new CPU does not wait for the old CPU's INVLPGBs.",
+    value: Some(|c| on_off(c.design.tlbsync_pinned)),
+    ..setting("tlbsync_pinned", "design", Kind::OnOff, Default::OnOff(true))
+};
 pub static THREADS: Setting = Setting {
     doc: "Op threads of mm 1 looping touch + the op, on CPUs from the initiator on.",
     value: Some(|c| c.workload.threads.to_string()),
@@ -412,6 +436,10 @@ pub static SETTINGS: &[&Setting] = &[
     &CEILING,
     &PTI,
     &PTI_USER_FLUSH,
+    &INVLPGB,
+    &GLOBAL_ASID,
+    &ASID_TRANSITION,
+    &TLBSYNC_PINNED,
     &THREADS,
     &BUSY_THREADS,
     &LAZY_CPUS,
