@@ -127,6 +127,7 @@ pub(super) struct DesignSection {
     pub(super) global_asid: Option<String>,
     pub(super) asid_transition: Option<Value>,
     pub(super) tlbsync_pinned: Option<Value>,
+    pub(super) kernel: Option<Value>,
 }
 
 #[derive(Deserialize, Debug, Default)]

@@ -937,6 +937,17 @@ export const VOCABULARY = {
     },
     {
       aliases: [],
+      arch: 'x86',
+      choices: ['4.13', '4.14', '4.15', '5.3', '6.15', '7.3'],
+      default: { derived: "none: each toggle's own default" },
+      doc: "Sets every x86 design toggle the scenario leaves out as this kernel had it: 4.13 (no PCID, unaligned descriptor on the stack, pinned, per-CPU wait mask), 4.14 (PCID, 10af6235e0d3), 4.15 (PTI where the CPU is Meltdown-affected, aa8c6248f8c7), 5.3 (per-CPU descriptor, 3db6d5a5ecaf), 6.15 (INVLPGB where the CPU has it, 4afeb0ed1753), 7.3 (2026: aligned stack descriptor ed15468787dd, task-local wait mask 9a560af15fd3, preemptible wait a5a162fe1ae1). Absent: each toggle's own default.",
+      key: 'kernel',
+      path: 'design.kernel',
+      reported: false,
+      type: 'choice',
+    },
+    {
+      aliases: [],
       arch: null,
       default: { derived: '1, or 0 when [[tasks]] are given' },
       doc: 'Op threads of mm 1 looping touch + the op, on CPUs from the initiator on.',

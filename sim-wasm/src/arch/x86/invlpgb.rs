@@ -9,25 +9,16 @@
 //! about 4,000. When the model's ten are taken, further mms stay on IPIs.
 
 use super::state::NR_DYN_ASIDS;
-use super::switch_mm::tlb_tag;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
 use crate::machine::{Ev, World};
 
-/// The first and last global ASID the model hands out.
-pub const FIRST_GLOBAL: u16 = NR_DYN_ASIDS as u16;
+pub use super::state::{Broadcast, FIRST_GLOBAL, USER_TAG};
+
+/// The last global ASID the model hands out.
 pub const LAST_GLOBAL: u16 = 15;
 
 /// `mm_active_cpus_exceeds(mm, 3)`: a global ASID pays off from 4 active CPUs on.
 const ACTIVE_THRESHOLD: usize = 3;
-
-/// One broadcast in flight: performed on every CPU at its completion time.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Broadcast {
-    pub tag: u16,
-    pub start: u32,
-    pub pages: u32,
-    pub full: bool,
-}
 
 /// The mm's global ASID, if it has one.
 pub fn global_asid(w: &World, mm: MmId) -> Option<u16> {
@@ -82,7 +73,7 @@ pub fn consider_global_asid(w: &mut World, mm: MmId) {
     // A fresh ASID holds nothing (the kernel flushed the space before reuse).
     for c in &mut w.cpus {
         c.tlb.flush_tag(g);
-        c.tlb.flush_tag(g + super::pti::USER_TAG);
+        c.tlb.flush_tag(g + USER_TAG);
     }
 }
 
@@ -110,7 +101,7 @@ pub fn issue(
     };
     let tags: &[u16] = if w.cfg.design.pti {
         n = n.saturating_mul(2);
-        &[g, g + super::pti::USER_TAG]
+        &[g, g + USER_TAG]
     } else {
         &[g]
     };
@@ -199,5 +190,5 @@ pub fn tlbsync_remaining(w: &World, t: TaskId) -> Ns {
 
 /// The CPU's current tag is the mm's global ASID.
 pub fn runs_global(w: &World, cpu: CpuId) -> bool {
-    w.cfg.design.pcid && is_global(tlb_tag(w, cpu))
+    w.cfg.design.pcid && is_global(w.arch_state.x86.cpu_tlbstate[cpu.index()].loaded_mm_asid)
 }

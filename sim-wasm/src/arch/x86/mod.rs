@@ -14,6 +14,7 @@ pub mod costs;
 pub mod flush;
 pub mod flush_entry;
 pub mod invlpgb;
+pub mod kernels;
 pub mod machine_defaults;
 pub mod pti;
 pub mod state;

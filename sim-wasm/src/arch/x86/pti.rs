@@ -12,13 +12,21 @@
 //! (`invalidate_user_asid`), which the next return to user space (`SWITCH_TO_USER_CR3`) turns
 //! into a CR3 write without NOFLUSH. A full flush or a flushing switch always defers.
 
-use super::switch_mm::tlb_tag;
 use crate::config::PtiUserFlush;
 use crate::ids::{CpuId, Ns};
 use crate::machine::World;
 
-/// Added to a slot number to tag its user PCID's translations (see the module doc).
-pub const USER_TAG: u16 = 16;
+pub use super::state::USER_TAG;
+
+/// The kernel PCID's tag (`switch_mm::tlb_tag`, read here from the state so the two files
+/// do not import each other).
+fn tlb_tag(w: &World, cpu: CpuId) -> u16 {
+    if w.cfg.design.pcid {
+        w.arch_state.x86.cpu_tlbstate[cpu.index()].loaded_mm_asid
+    } else {
+        0
+    }
+}
 
 fn on(w: &World) -> bool {
     w.cfg.design.pti

@@ -6,6 +6,21 @@ use crate::ids::{CpuId, MmId};
 /// `TLB_NR_DYN_ASIDS`: "6 should be plenty".
 pub const NR_DYN_ASIDS: usize = 6;
 
+/// PTI: added to a slot (or global ASID) to tag its user PCID's translations (`pti.rs`).
+pub const USER_TAG: u16 = 16;
+
+/// The first global ASID (INVLPGB) the model hands out: right after the dynamic slots.
+pub const FIRST_GLOBAL: u16 = NR_DYN_ASIDS as u16;
+
+/// One INVLPGB in flight: performed on every CPU at its completion time (`invlpgb.rs`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Broadcast {
+    pub tag: u16,
+    pub start: u32,
+    pub pages: u32,
+    pub full: bool,
+}
+
 /// One dynamic ASID slot: "the entries tagged with this slot's PCID are at least as fresh as
 /// generation `tlb_gen` of mm `ctx_id`".
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,7 +71,7 @@ pub struct X86State {
     pub invlpgb_done_at: Vec<u64>,
     /// The INVLPGBs in flight, by the id their completion timer carries (removed when
     /// performed, so a long run keeps only those outstanding).
-    pub broadcasts: std::collections::BTreeMap<u32, super::invlpgb::Broadcast>,
+    pub broadcasts: std::collections::BTreeMap<u32, Broadcast>,
     pub next_broadcast: u32,
     /// Tasks whose flush still owes its TLBSYNC.
     pub tlbsync_owed: std::collections::BTreeSet<u32>,
@@ -69,7 +84,7 @@ impl X86State {
             tlb_gen_line: Vec::new(),
             global_asid: Vec::new(),
             asid_transition: Vec::new(),
-            next_global_asid: super::invlpgb::FIRST_GLOBAL,
+            next_global_asid: FIRST_GLOBAL,
             invlpgb_done_at: vec![0; cpus as usize],
             broadcasts: Default::default(),
             next_broadcast: 0,

@@ -223,6 +223,11 @@ pub static TLBSYNC_PINNED: Setting = Setting {
     value: Some(|c| on_off(c.design.tlbsync_pinned)),
     ..setting("tlbsync_pinned", "design", Kind::OnOff, Default::OnOff(true))
 };
+pub static KERNEL: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "Sets every x86 design toggle the scenario leaves out as this kernel had it: 4.13 (no PCID, unaligned descriptor on the stack, pinned, per-CPU wait mask), 4.14 (PCID, 10af6235e0d3), 4.15 (PTI where the CPU is Meltdown-affected, aa8c6248f8c7), 5.3 (per-CPU descriptor, 3db6d5a5ecaf), 6.15 (INVLPGB where the CPU has it, 4afeb0ed1753), 7.3 (2026: aligned stack descriptor ed15468787dd, task-local wait mask 9a560af15fd3, preemptible wait a5a162fe1ae1). Absent: each toggle's own default.",
+    ..setting("kernel", "design", Kind::Choice(crate::arch::x86::kernels::NAMES), Default::Derived("none: each toggle's own default"))
+};
 pub static THREADS: Setting = Setting {
     doc: "Op threads of mm 1 looping touch + the op, on CPUs from the initiator on.",
     value: Some(|c| c.workload.threads.to_string()),
@@ -440,6 +445,7 @@ pub static SETTINGS: &[&Setting] = &[
     &GLOBAL_ASID,
     &ASID_TRANSITION,
     &TLBSYNC_PINNED,
+    &KERNEL,
     &THREADS,
     &BUSY_THREADS,
     &LAZY_CPUS,
