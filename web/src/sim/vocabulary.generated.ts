@@ -270,6 +270,64 @@ export const VOCABULARY = {
       unit: 'pages',
     },
   ],
+  kernels: [
+    {
+      change:
+        'before PCID: every switch of address space flushes the TLB; the flush descriptor is an unaligned local variable',
+      name: '4.13',
+      set: [
+        'flush_info=stack_unaligned',
+        'preempt=pinned',
+        'pcid=off',
+        'wait_mask=percpu',
+        'pti=off',
+        'invlpgb=off',
+      ],
+    },
+    {
+      change:
+        '10af6235e0d3 x86/mm: Implement PCID based optimization: six ASID slots per CPU keep their entries across switches',
+      name: '4.14',
+      set: [
+        'flush_info=stack_unaligned',
+        'preempt=pinned',
+        'pcid=on',
+        'wait_mask=percpu',
+        'pti=off',
+        'invlpgb=off',
+      ],
+    },
+    {
+      change:
+        'aa8c6248f8c7 x86/mm/pti: Add infrastructure for page table isolation (with 6fd166aae78c, a user PCID per slot): on for Meltdown-affected CPUs',
+      name: '4.15',
+      set: [
+        'flush_info=stack_unaligned',
+        'preempt=pinned',
+        'pcid=on',
+        'wait_mask=percpu',
+        'invlpgb=off',
+      ],
+    },
+    {
+      change:
+        "3db6d5a5ecaf x86/mm/tlb: Remove 'struct flush_tlb_info' from the stack: one cache-line aligned descriptor per CPU, so the whole flush must stay pinned",
+      name: '5.3',
+      set: ['flush_info=percpu', 'preempt=pinned', 'pcid=on', 'wait_mask=percpu', 'invlpgb=off'],
+    },
+    {
+      change:
+        '4afeb0ed1753 x86/mm: Enable broadcast TLB invalidation for multi-threaded processes: INVLPGB and global ASIDs on AMD CPUs that have them',
+      name: '6.15',
+      set: ['flush_info=percpu', 'preempt=pinned', 'pcid=on', 'wait_mask=percpu'],
+    },
+    {
+      change:
+        'ed15468787dd x86/mm: Move flush_tlb_info back to the stack (aligned, c86f522bb57b), 9a560af15fd3 smp: task-local IPI cpumask, a5a162fe1ae1 x86/mm: Re-enable preemption before flush_tlb_multi(): the wait for remote CPUs is preemptible',
+      name: '7.3',
+      set: ['flush_info=stack', 'preempt=preemptible_wait', 'pcid=on', 'wait_mask=task'],
+    },
+  ],
   presets: [
     {
       arch: 'x86',
