@@ -101,6 +101,20 @@ pub enum WaitMask {
 
 names!(WaitMask { Task => "task", PerCpu => "percpu" });
 
+/// PTI: how a flush of one user page reaches the user PCID (`native_flush_tlb_one_user`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PtiUserFlush {
+    /// `INVPCID` type 0 on the user PCID right away (CPUs with INVPCID).
+    Invpcid,
+    /// `invalidate_user_asid()`: the slot's bit in `user_pcid_flush_mask`, so the next return
+    /// to user space writes CR3 without NOFLUSH (CPUs without INVPCID).
+    Deferred,
+    /// Neither: INVLPG reaches only the kernel PCID, the user PCID keeps the page (race R11).
+    None,
+}
+
+names!(PtiUserFlush { Invpcid => "invpcid", Deferred => "deferred", None => "none" });
+
 /// Shape of the remote interrupts-off windows drawn by busy threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dist {
@@ -164,6 +178,18 @@ pub struct Design {
     pub lazy_freed_tables_ipi: bool,
     /// `tlb_single_page_flush_ceiling`: ranges above this many pages become full flushes.
     pub ceiling: u32,
+    /// x86 page-table isolation: user and kernel page tables in two PCIDs per slot, a CR3
+    /// switch on every kernel entry and exit, kernel entries not global.
+    pub pti: bool,
+    pub pti_user_flush: PtiUserFlush,
+    /// AMD INVLPGB/TLBSYNC with global ASIDs (the 2025 series).
+    pub invlpgb: bool,
+    /// Assign a global ASID at the first eligible flush instead of about one in 32.
+    pub global_asid_first_flush: bool,
+    /// `asid_transition`: IPI the CPUs still on a dynamic ASID (off replays R13).
+    pub asid_transition: bool,
+    /// The INVLPGB path stays pinned until TLBSYNC (off replays R12).
+    pub tlbsync_pinned: bool,
     /// arm64: Arcangeli's skip-broadcast series (`tlb_flush_check`); off = mainline.
     pub broadcast_skip: bool,
     /// arm64 skip-broadcast: `DSB ISH` after switching TTBR0 away and before `nr_active_mm--`
@@ -248,6 +274,8 @@ pub struct Costs {
     pub kernel_pages: u64,
     /// The arm64-specific costs.
     pub arm64: Arm64Costs,
+    /// The x86-specific costs (flush-call entry work, PTI).
+    pub x86: crate::arch::x86::costs::X86Costs,
 }
 
 /// Generated workload knobs (the madvise-touch benchmark shape and friends). Tasks from
@@ -286,6 +314,9 @@ pub struct Workload {
     /// Each op thread is its own process (mm 1 + i) whose main thread started it and now
     /// waits (`pthread_join`/`wait`) on the same CPU — `mm_users` = 2, one thread running.
     pub processes: bool,
+    /// Pages each op thread reads before every op besides its op range (its hot data, never
+    /// unmapped): the translations a full flush throws away and the next op walks again.
+    pub hot_pages: u32,
 }
 
 /// One explicit task from `[[tasks]]`.

@@ -114,6 +114,23 @@ pub trait Arch: Sync {
     fn asid_allocator(&self, _w: &World) -> Option<AsidAllocator> {
         None
     }
+
+    /// The tag user-mode accesses on `cpu` use, after whatever the return to user space must
+    /// do first (x86 PTI: the user PCID, flushed if a flush was deferred to this return).
+    fn user_tag(&self, w: &mut World, cpu: CpuId) -> u16 {
+        self.tlb_tag(w, cpu)
+    }
+
+    /// The tag of the kernel's own translations on `cpu`; `None` when they are global.
+    fn kernel_tag(&self, _w: &World, _cpu: CpuId) -> Option<u16> {
+        None
+    }
+
+    /// The extra cost of one trip into the kernel and back from user mode on `cpu` (a
+    /// syscall, a fault, an interrupt of user code): x86 PTI's two CR3 switches.
+    fn kernel_entry(&self, _w: &mut World, _cpu: CpuId) -> Ns {
+        0
+    }
 }
 
 /// One user access, as the hardware performed it (recorded only when a test asks for it).
@@ -336,7 +353,20 @@ impl World {
                     let id = add(self, format!("main{i}"), mm, first + i, prog);
                     self.tasks[id.index()].daemon = true;
                 }
-                let mut prog = vec![Op::Touch { page, n }];
+                let mut prog = Vec::new();
+                if wl.hot_pages > 0 {
+                    // Hot data after every op range (the process's own, or this thread's).
+                    let ranges = if wl.processes { 1 } else { wl.threads as u32 };
+                    let idx = if wl.processes { 0 } else { i as u32 };
+                    let hot = ranges
+                        .saturating_mul(wl.pages)
+                        .saturating_add(idx.saturating_mul(wl.hot_pages));
+                    prog.push(Op::Touch {
+                        page: hot,
+                        n: wl.hot_pages,
+                    });
+                }
+                prog.push(Op::Touch { page, n });
                 prog.push(match wl.op {
                     WorkOp::Madvise => Op::Madvise { page, n },
                     WorkOp::Munmap => Op::Munmap { page, n },
@@ -652,8 +682,26 @@ impl World {
             started: now,
             ..Handler::default()
         });
-        let entry = self.cfg.costs.ipi_handler_ns / 2;
+        let mut entry = self.cfg.costs.ipi_handler_ns / 2;
+        if self.in_user_mode(cpu) {
+            let arch = self.arch;
+            entry = entry.saturating_add(arch.kernel_entry(self, cpu));
+        }
         self.queue.after(entry, Ev::handler_next(cpu.0));
+    }
+
+    /// Whether `cpu` runs user code: a user task between ops that stay in user mode (`touch`,
+    /// `spin`), outside any flush and preemption-off window.
+    fn in_user_mode(&self, cpu: CpuId) -> bool {
+        let c = &self.cpus[cpu.index()];
+        let Some(t) = c.curr.map(|t| &self.tasks[t.index()]) else {
+            return false;
+        };
+        let op = self.programs[t.program].get(t.pc);
+        t.mm != MmId::INIT_MM
+            && t.flush.is_none()
+            && c.preempt_count == 0
+            && matches!(op, Some(Op::Touch { .. } | Op::Spin(_)))
     }
 
     fn handler_next(&mut self, cpu: CpuId) {

@@ -86,6 +86,8 @@ impl World {
                         .saturating_add(costs.zap_pte_ns.saturating_mul(n as u64))
                 };
                 let arch = self.arch;
+                // The syscall (or the write fault) is one trip into the kernel and back.
+                let cost = cost.saturating_add(arch.kernel_entry(self, cpu));
                 arch.prepare_flush(self, t, page, n, freed);
                 if let Some(f) = self.tasks[t.index()].flush.as_mut() {
                     f.keep_present = keep_present;
@@ -257,12 +259,24 @@ impl World {
         if n == 0 {
             return 0;
         }
+        let tag = self.arch.kernel_tag(self, cpu);
         let tlb = &mut self.cpus[cpu.index()].tlb;
         let mut misses = 0u64;
         let mut first_miss = None;
         for i in 0..n {
             let vpn = kernel_vpn(i);
-            if !tlb.touch_global(vpn) {
+            let hit = match tag {
+                None => tlb.touch_global(vpn),
+                // Not global (x86 PTI): tagged like user entries, flushed with their tag.
+                Some(tag) => {
+                    let hit = tlb.lookup(tag, vpn).is_some();
+                    if !hit {
+                        tlb.fill(tag, MmId::INIT_MM, vpn, 0);
+                    }
+                    hit
+                }
+            };
+            if !hit {
                 misses += 1;
                 first_miss.get_or_insert(i);
             }
@@ -291,7 +305,7 @@ impl World {
         }
         let now = self.now();
         let arch = self.arch;
-        let tag = arch.tlb_tag(self, cpu);
+        let tag = arch.user_tag(self, cpu);
         let costs = &self.cfg.costs;
         let (hit_ps, refill_ns, fault_ns) =
             (costs.tlb_hit_ps, costs.tlb_refill_ns, costs.page_fault_ns);
@@ -322,12 +336,14 @@ impl World {
                     first_miss.get_or_insert(vpn);
                     cost += refill_ns;
                     let pg = &mut self.mms[mm.0 as usize].pages[vpn as usize];
-                    if !pg.present {
-                        pg.present = true;
-                        cost += fault_ns;
+                    let fault = !pg.present;
+                    pg.present = true;
+                    let version = pg.version;
+                    if fault {
+                        // The fault's trip into the kernel comes before the retried walk.
+                        cost += fault_ns + arch.kernel_entry(self, cpu);
                         self.stats.page_faults += 1;
                     }
-                    let version = pg.version;
                     self.cpus[cpu.index()].tlb.fill(tag, mm, vpn, version);
                     version
                 }

@@ -7,6 +7,7 @@
 //! (`content/calibration.json`, checked by `npx tlbscope calibrate` and its Vitest test).
 //! Where a number is derived from a seed measurement, the comment says how.
 
+use crate::arch::x86::costs::X86Costs;
 use crate::config::{Arch, Arm64Costs, Costs, TlbIndex};
 
 pub struct Preset {
@@ -21,10 +22,12 @@ pub struct Preset {
 }
 
 /// Every preset id, the first being the default (`generic-arm64` is the default on arm64).
-pub const IDS: [&str; 5] = [
+pub const IDS: [&str; 7] = [
     "generic-x86",
     "icelake-8336c-128",
     "skylake-laptop-kvm",
+    "skylake-desktop-4",
+    "zen3-epyc-7763-128",
     "generic-arm64",
     "ampere-32",
 ];
@@ -59,6 +62,7 @@ fn arm64_costs() -> Costs {
         switch_mm_ns: 120,
         kernel_pages: 0,
         arm64: Arm64Costs::default(),
+        x86: X86Costs::default(),
     }
 }
 
@@ -91,12 +95,18 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 switch_mm_ns: 100,
                 kernel_pages: 0,
                 arm64: Arm64Costs::default(),
+                x86: X86Costs::default(),
             },
         }),
         // Xeon Platinum 8336C, 128 CPUs, 2 NUMA nodes, PTI and mitigations off (seeds 000/001).
         // Chosen so that touch + MADV_DONTNEED with 3 busy threads lands near the measured
         // 2.53 µs/op; the descriptor line cost is what an extra (adjacent, prefetched) line
         // adds on the remote read path, so that an unaligned descriptor costs ≈1 % as measured.
+        // syscall_ns is the free parameter of that fit: 180 ns before the flush call's entry
+        // work (`flush_call_ns` and friends, default estimates) was modelled, 77 ns after
+        // (`tlbscope fit content/datasets/seed-000-flush-tlb-info-stack.csv --machine
+        // icelake-8336c-128 --params syscall_ns`): the entry work took ≈103 ns of what the
+        // syscall had stood for.
         "icelake-8336c-128" => Some(Preset {
             id: "icelake-8336c-128",
             arch: Arch::X86,
@@ -115,7 +125,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 tlb_refill_ns: 20,
                 tlb_hit_ps: 1_000,
                 page_fault_ns: 660,
-                syscall_ns: 180,
+                syscall_ns: 77,
                 zap_pte_ns: 20,
                 cacheline_transfer_ns: 25,
                 csd_poll_ns: 40,
@@ -123,6 +133,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 switch_mm_ns: 80,
                 kernel_pages: 0,
                 arm64: Arm64Costs::default(),
+                x86: X86Costs::default(),
             },
         }),
         // Skylake laptop at 2.3 GHz, turbo off, under KVM with idle=poll (10af6235e0d3, seed
@@ -201,6 +212,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 switch_mm_ns: 100,
                 kernel_pages: 12,
                 arm64: Arm64Costs::default(),
+                x86: X86Costs::default(),
             },
         }),
         // A small ARMv8 server machine for teaching scenarios (§10 mid-range values).
@@ -227,6 +239,102 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_ways: 4,
             tlb_index: TlbIndex::Hash,
             costs: arm64_costs(),
+        }),
+        // A small bare-metal desktop: a 4-core, 4-thread Skylake (Core i5-6500 class, 3.2 GHz),
+        // no hypervisor. Nothing here was measured on such a machine; each value says where
+        // it comes from.
+        // - TLB: the Skylake STLB, 1536 entries, 12 ways, XOR-7 index (Intel Optimization
+        //   Reference Manual; TLBleed 2018), as on skylake-laptop-kvm: the same core.
+        // - Core-internal costs from cycle counts at 3.2 GHz: full_flush_ns 96 cycles ≈ 30 ns
+        //   and invlpg_ns 260 cycles ≈ 81 ns (Molnar 2015, §9.2); tlb_refill_ns, tlb_hit_ps
+        //   and context_switch_ns are skylake-laptop-kvm's seed-004 fit (5 ns, 566 ps, 501 ns
+        //   at 2.3 GHz) scaled by the clock ratio 2.3 / 3.2: 4 ns, 407 ps, 360 ns. pti_cr3_ns:
+        //   a CR3 write, the same 30 ns.
+        // - IPIs without a hypervisor exit (estimates within §10's ranges, single socket):
+        //   ipi_send_ns 150 (x2APIC ICR write), ipi_delivery_ns 700, ipi_handler_ns 400;
+        //   cacheline_transfer_ns 40 (one shared L3 ring, no second socket).
+        // - kernel_pages 12: skylake-laptop-kvm's estimate of a hop's kernel footprint.
+        // - The rest: generic-x86's §10 values.
+        // A Skylake is Meltdown-affected, so a kernel since 4.15 runs it with PTI: pti defaults
+        // to on with this preset (arch/x86/machine_defaults.rs).
+        "skylake-desktop-4" => Some(Preset {
+            id: "skylake-desktop-4",
+            arch: Arch::X86,
+            cpus: 4,
+            tlb_entries: 1536,
+            tlb_ways: 12,
+            tlb_index: TlbIndex::Xor7,
+            costs: Costs {
+                ipi_send_ns: 150,
+                csd_queue_ns: 20,
+                ipi_delivery_ns: 700,
+                ipi_handler_ns: 400,
+                flush_func_ns: 40,
+                invlpg_ns: 81,
+                full_flush_ns: 30,
+                tlb_refill_ns: 4,
+                tlb_hit_ps: 407,
+                page_fault_ns: 600,
+                syscall_ns: 150,
+                zap_pte_ns: 20,
+                cacheline_transfer_ns: 40,
+                csd_poll_ns: 50,
+                context_switch_ns: 360,
+                switch_mm_ns: 100,
+                kernel_pages: 12,
+                arm64: Arm64Costs::default(),
+                x86: X86Costs {
+                    pti_cr3_ns: 30,
+                    ..X86Costs::default()
+                },
+            },
+        }),
+        // An AMD Zen 3 server: EPYC 7763, one socket, 64 cores / 128 threads, 2.45 GHz base.
+        // Nothing here was measured on it; each value says where it comes from.
+        // - TLB: the L2 DTLB's 2048 entries (AMD Software Optimization Guide for Family 19h);
+        //   16 ways and the hash index are estimates (the index function is unpublished).
+        // - Core-internal costs: the §10 cycle counts at the base clock: full_flush_ns 96
+        //   cycles ≈ 39 ns, invlpg_ns 260 cycles ≈ 106 ns (Molnar's counts are Intel's; an
+        //   estimate for Zen 3). pti_cr3_ns the same 39 ns, though the preset runs without
+        //   PTI: AMD is not affected by Meltdown, so the kernel leaves PTI off.
+        // - cacheline_transfer_ns 100: eight 8-core dies (CCDs) behind one I/O die, so most
+        //   pairs of CPUs share no L3 and a line crosses the I/O die (estimate, the upper end
+        //   of §10's 60–100 ns).
+        // - IPIs, faults, syscalls: §10's mid-range values (estimates).
+        // - INVLPGB/TLBSYNC: Zen 3 has them (AMD64 Architecture Programmer's Manual vol. 3);
+        //   `invlpgb=on` uses them; the costs of the broadcast are estimates
+        //   (`invlpgb_ns`, `invlpgb_complete_ns`, `invlpgb_count_max`).
+        "zen3-epyc-7763-128" => Some(Preset {
+            id: "zen3-epyc-7763-128",
+            arch: Arch::X86,
+            cpus: 128,
+            tlb_entries: 2048,
+            tlb_ways: 16,
+            tlb_index: TlbIndex::Hash,
+            costs: Costs {
+                ipi_send_ns: 200,
+                csd_queue_ns: 20,
+                ipi_delivery_ns: 1_000,
+                ipi_handler_ns: 500,
+                flush_func_ns: 40,
+                invlpg_ns: 106,
+                full_flush_ns: 39,
+                tlb_refill_ns: 20,
+                tlb_hit_ps: 1_000,
+                page_fault_ns: 600,
+                syscall_ns: 150,
+                zap_pte_ns: 20,
+                cacheline_transfer_ns: 100,
+                csd_poll_ns: 50,
+                context_switch_ns: 1_000,
+                switch_mm_ns: 100,
+                kernel_pages: 0,
+                arm64: Arm64Costs::default(),
+                x86: X86Costs {
+                    pti_cr3_ns: 39,
+                    ..X86Costs::default()
+                },
+            },
         }),
         _ => None,
     }

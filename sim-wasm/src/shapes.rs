@@ -11,7 +11,7 @@ mod tests {
 
     use crate::snapshot::{AsidAllocator, CpuState, MmContext, MmState, Slot, Snapshot, TlbEntry};
     use crate::steps::Step;
-    use crate::summary::{Stats, Summary, Violation};
+    use crate::summary::{Stats, Summary, Violation, X86Ops};
 
     const OUT: &str = "../web/src/trace/shapes.generated.ts";
 
@@ -67,6 +67,7 @@ mod tests {
             Stats::decl(),
             Violation::decl(),
             Summary::decl(),
+            X86Ops::decl(),
             Snapshot::decl(),
             CpuState::decl(),
             Slot::decl(),

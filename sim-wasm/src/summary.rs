@@ -66,6 +66,27 @@ pub struct Collector {
     pub interconnect_queue: Vec<f64>,
     pub victim_stall_ns: u64,
     pub asid_rollovers: u64,
+    pub x86_ops: X86Ops,
+}
+
+/// x86 TLB-maintenance instructions executed over the whole run (all 0 on arm64): what the
+/// flush and switch paths chose, counted where they issue them.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct X86Ops {
+    /// `INVLPG`s: one per page of a ranged flush (on the kernel PCID under PTI).
+    pub invlpg: u64,
+    /// `INVPCID` type 0: PTI's flush of a page in the user PCID.
+    pub invpcid: u64,
+    /// Every CR3 write: context switches, full flushes, PTI's entry and exit switches.
+    pub cr3_writes: u64,
+    /// CR3 writes without NOFLUSH, each dropping one PCID's non-global entries.
+    pub cr3_flushes: u64,
+    /// PTI: user-PCID flushes deferred to the return to user space (`user_pcid_flush_mask`).
+    pub user_pcid_flushes: u64,
+    /// AMD: `INVLPGB` instructions issued and `TLBSYNC`s executed.
+    pub invlpgb: u64,
+    pub tlbsync: u64,
 }
 
 /// The run's numbers. Latencies are in simulated nanoseconds.
@@ -116,6 +137,8 @@ pub struct Summary {
     pub victim_stall_ns: u64,
     /// arm64: ASID generation rollovers.
     pub asid_rollovers: u64,
+    /// x86: INVLPG, INVPCID and CR3 writes (all 0 on arm64).
+    pub x86_ops: X86Ops,
 }
 
 impl Summary {
@@ -153,6 +176,7 @@ impl Summary {
             interconnect_queue_ns: stats(&c.interconnect_queue),
             victim_stall_ns: c.victim_stall_ns,
             asid_rollovers: c.asid_rollovers,
+            x86_ops: c.x86_ops,
         }
     }
 

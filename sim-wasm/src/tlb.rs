@@ -29,10 +29,11 @@
 use crate::config::TlbIndex;
 use crate::ids::MmId;
 
-/// Tag epochs kept for O(1) whole-tag flushes: x86 uses the 6 dynamic ASID slots. arm64 tags
+/// Tag epochs kept for O(1) whole-tag flushes: x86 uses the 6 dynamic ASID slots (and, under
+/// PTI, their user PCIDs as tags 16–21; INVLPGB's global ASIDs as 6–15, 22–31). arm64 tags
 /// entries with the full hardware ASID (up to 16 bits) and flushes one ASID by scanning
 /// (`flush_asid`), so its tags never alias here.
-pub const TAGS: usize = 8;
+pub const TAGS: usize = 32;
 
 const VALID: u8 = 1;
 /// A violation has already been recorded for this (stale) entry; report each entry once.

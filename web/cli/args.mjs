@@ -12,6 +12,8 @@ export const USAGE = `usage:
   tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
                [--out fitted.toml] [--max-runs N] [--map column=header ...] [--format text|json]
   tlbscope import <recording> [--format text|json|perfetto]
+  tlbscope history <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
+                   [--format text|json]
 
 Settings use the simulator's vocabulary (tlbscope settings lists every key, its values and
 default, and every cost parameter, as the simulator declares them), e.g. --set flush_info=stack --set preempt=preemptible_wait
@@ -24,6 +26,8 @@ it finds columns by the same names and synonyms as the page's import (--map name
 import reads a kernel recording (tracefs trace / trace_pipe text, trace-cmd report, perf script;
 bench/kit/trace.sh records one) and prints its summary; it exits 1 only when nothing could be read.
 --format perfetto writes the run or recording as a Chrome JSON trace for ui.perfetto.dev.
+history replays an x86 scenario under every kernel= step (4.13 … 7.3) and prints, per step, the
+op and flush latency, preemption-off time, IPIs, violations and the commit that made the change.
 `;
 
 /**
@@ -55,7 +59,9 @@ export function parseArgs(argv) {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     return { command: 'help', set: [], vary: [], seed: 1, format: 'text' };
   }
-  if (!['list', 'settings', 'run', 'sweep', 'calibrate', 'fit', 'import'].includes(command)) {
+  if (
+    !['list', 'settings', 'run', 'sweep', 'calibrate', 'fit', 'import', 'history'].includes(command)
+  ) {
     throw new UsageError(`unknown command \`${command}\``);
   }
   /** @type {Omit<Args, 'format'> & { format?: string }} */
@@ -94,7 +100,7 @@ export function parseArgs(argv) {
           ? ['text', 'json', 'csv']
           : command === 'settings'
             ? ['text', 'json']
-            : command === 'fit'
+            : command === 'fit' || command === 'history'
               ? ['text', 'json']
               : command === 'import'
                 ? ['text', 'json', 'perfetto']
@@ -106,7 +112,7 @@ export function parseArgs(argv) {
       }
       out.format = v;
     } else if (a === '--costs') {
-      only(a, 'run', 'sweep', 'calibrate');
+      only(a, 'run', 'sweep', 'calibrate', 'history');
       out.costs = value();
     } else if (a === '--strict') {
       only(a, 'calibrate');
@@ -154,7 +160,7 @@ export function parseArgs(argv) {
     out.format ??
     (command === 'sweep'
       ? 'csv'
-      : ['calibrate', 'fit', 'import', 'settings'].includes(command)
+      : ['calibrate', 'fit', 'import', 'settings', 'history'].includes(command)
         ? 'text'
         : 'json');
   return { ...out, format };

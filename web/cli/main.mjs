@@ -6,6 +6,7 @@
 //   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
 //   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file]
 //   tlbscope import <recording> [--format text|json|perfetto]
+//   tlbscope history <scenario file|id> [--set key=value ...] [--seed N] [--format text|json]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
 import { parseArgs, UsageError, USAGE } from './args.mjs';
@@ -14,6 +15,7 @@ import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import { formatSettings } from './settingsHelp.mjs';
+import { formatHistory, history } from './history.mjs';
 import {
   costsFileOverrides,
   fit,
@@ -90,6 +92,13 @@ async function main(argv) {
   }
   args.set = [...costs, ...args.set];
   const { id, text, file } = readScenarioArg(target());
+  if (args.command === 'history') {
+    const steps = history(wasm, { text, file }, args.set, args.seed);
+    process.stdout.write(
+      args.format === 'json' ? `${JSON.stringify(steps, null, 2)}\n` : formatHistory(id, steps),
+    );
+    return 0;
+  }
   if (args.command === 'run' && args.format === 'perfetto') {
     return runPerfetto(wasm, { id, text, file }, args.set, args.seed);
   }

@@ -123,6 +123,13 @@ pub(super) struct DesignSection {
     pub(super) skip_rule: Option<String>,
     pub(super) cpu_id: Option<String>,
     pub(super) max_dvm_ops: Option<i64>,
+    pub(super) pti: Option<Value>,
+    pub(super) pti_user_flush: Option<String>,
+    pub(super) invlpgb: Option<Value>,
+    pub(super) global_asid: Option<String>,
+    pub(super) asid_transition: Option<Value>,
+    pub(super) tlbsync_pinned: Option<Value>,
+    pub(super) kernel: Option<Value>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -147,6 +154,7 @@ pub(super) struct WorkloadSection {
     pub(super) mm_pages: Option<i64>,
     pub(super) op: Option<String>,
     pub(super) processes: Option<Value>,
+    pub(super) hot_pages: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]

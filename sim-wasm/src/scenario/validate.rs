@@ -10,8 +10,8 @@ use super::steps::validate_step;
 use super::tasks::validate_task;
 use crate::budget;
 use crate::config::{
-    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, SkipRule,
-    TlbIndex, WaitMask, WorkOp, Workload,
+    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, PtiUserFlush,
+    SkipRule, TlbIndex, WaitMask, WorkOp, Workload,
 };
 use crate::error::SimError;
 use crate::ids::CpuId;
@@ -94,11 +94,25 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     }
 
     let d = f.design;
+    // kernel=: the defaults of the toggles the scenario leaves out.
+    let kernel = d.kernel.as_ref().map(x86_kernel).transpose()?;
     let design = Design {
-        flush_info: v::FLUSH_INFO.choice(d.flush_info.as_deref(), FlushInfo::ALL)?,
-        preempt: v::PREEMPT.choice(d.preempt.as_deref(), Preempt::ALL)?,
-        pcid: v::PCID.on_off(d.pcid.as_ref())?,
-        wait_mask: v::WAIT_MASK.choice(d.wait_mask.as_deref(), WaitMask::ALL)?,
+        flush_info: match (d.flush_info.as_deref(), kernel) {
+            (None, Some(k)) => k.flush_info,
+            (given, _) => v::FLUSH_INFO.choice(given, FlushInfo::ALL)?,
+        },
+        preempt: match (d.preempt.as_deref(), kernel) {
+            (None, Some(k)) => k.preempt,
+            (given, _) => v::PREEMPT.choice(given, Preempt::ALL)?,
+        },
+        pcid: match (d.pcid.as_ref(), kernel) {
+            (None, Some(k)) => k.pcid,
+            (given, _) => v::PCID.on_off(given)?,
+        },
+        wait_mask: match (d.wait_mask.as_deref(), kernel) {
+            (None, Some(k)) => k.wait_mask,
+            (given, _) => v::WAIT_MASK.choice(given, WaitMask::ALL)?,
+        },
         plus_one_rule: v::PLUS_ONE_RULE.on_off(d.plus_one_rule.as_ref())?,
         lazy_freed_tables_ipi: v::LAZY_FREED_TABLES
             .choice(d.lazy_freed_tables.as_deref(), &[true, false])?,
@@ -108,6 +122,21 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         skip_rule: v::SKIP_RULE.choice(d.skip_rule.as_deref(), SkipRule::ALL)?,
         cpu_id: v::CPU_ID.choice(d.cpu_id.as_deref(), CpuIdImpl::ALL)?,
         max_dvm_ops: v::MAX_DVM_OPS.int(d.max_dvm_ops)? as u32,
+        pti: match (d.pti.as_ref(), kernel) {
+            (None, k) => {
+                k.is_none_or(|k| k.has_pti)
+                    && crate::arch::x86::machine_defaults::pti_default(preset_id)
+            }
+            (given, _) => v::PTI.on_off(given)?,
+        },
+        pti_user_flush: v::PTI_USER_FLUSH.choice(d.pti_user_flush.as_deref(), PtiUserFlush::ALL)?,
+        invlpgb: match (d.invlpgb.as_ref(), kernel) {
+            (None, Some(k)) => k.has_invlpgb && crate::arch::x86::kernels::has_invlpgb(preset_id),
+            (given, _) => v::INVLPGB.on_off(given)?,
+        },
+        global_asid_first_flush: v::GLOBAL_ASID.choice(d.global_asid.as_deref(), &[false, true])?,
+        asid_transition: v::ASID_TRANSITION.on_off(d.asid_transition.as_ref())?,
+        tlbsync_pinned: v::TLBSYNC_PINNED.on_off(d.tlbsync_pinned.as_ref())?,
     };
     let asid_bits = v::ASID_BITS.int(m.asid_bits)? as u8;
     if arch == Arch::Arm64 && (1i64 << asid_bits) - 1 < cpus as i64 + 2 {
@@ -136,7 +165,8 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     let probability = v::IRQS_OFF_PROBABILITY.float(w.irqs_off_probability)?;
     let pages = v::PAGES.int(w.pages)? as u32;
     let irqs_off_max_ns = v::IRQS_OFF_MAX_NS.int(w.irqs_off_max_ns)?;
-    let needed_pages = (threads as i64).max(1) * pages as i64;
+    let hot_pages = v::HOT_PAGES.int(w.hot_pages)?;
+    let needed_pages = (threads as i64).max(1) * (pages as i64 + hot_pages);
     let freed_tables = v::FREED_TABLES.on_off(w.freed_tables.as_ref())?;
     let workload = Workload {
         threads,
@@ -164,6 +194,7 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
             op => v::OP.choice(op, WorkOp::ALL)?,
         },
         processes: v::PROCESSES.on_off(w.processes.as_ref())?,
+        hot_pages: hot_pages as u32,
     };
 
     let mut costs = preset.costs;
@@ -283,4 +314,16 @@ fn check_state_fits(cfg: &Config) -> Result<(), SimError> {
             budget::MAX_MEMORY_MB
         ),
     ))
+}
+
+/// The kernel `kernel=` names, given as a string or (from `--set kernel=5.3`) a number.
+fn x86_kernel(v: &toml::Value) -> Result<crate::arch::x86::kernels::Kernel, SimError> {
+    use crate::arch::x86::kernels;
+    let name = match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Integer(i) => i.to_string(),
+        other => format!("{other:?}"),
+    };
+    kernels::by_name(&name).ok_or_else(|| one_of(&v::KERNEL.path(), &name, kernels::NAMES))
 }

@@ -62,3 +62,19 @@ describe('arm64 metrics', () => {
     expect(diffSummaries(x86, x86).map((r) => r.metric)).not.toContain('TLBI broadcasts');
   });
 });
+
+describe('x86 instruction counts', () => {
+  it('compare INVLPG, INVPCID and CR3 writes of PTI off and on, and are absent on arm64', () => {
+    const text = readScenario('x86-pti-r11');
+    const a = runScenario(text, { overrides: ['pti=off'] }).summary;
+    const b = runScenario(text).summary;
+    const rows = diffSummaries(a, b);
+    const invpcid = rows.find((r) => r.metric === 'INVPCID (PTI)');
+    expect(invpcid).toMatchObject({ a: 0, b: b.x86_ops.invpcid });
+    expect(invpcid!.b).toBeGreaterThan(0);
+    const cr3 = rows.find((r) => r.metric === 'CR3 writes');
+    expect(cr3!.delta).toBeGreaterThan(0);
+    const arm = runScenario(readScenario('arm64-asid-rollover')).summary;
+    expect(diffSummaries(arm, arm).map((r) => r.metric)).not.toContain('INVLPG');
+  });
+});

@@ -32,6 +32,14 @@ const arm64 =
   (s) =>
     s.arch === 'arm64' ? pick(s) : undefined;
 
+/** One of the x86 instruction counts (`x86_ops`), on x86 runs only. */
+const x86op =
+  (key: string): Pick =>
+  (s) => {
+    const ops = s.x86_ops as Record<string, number> | undefined;
+    return s.arch === 'x86' && ops && typeof ops[key] === 'number' ? ops[key] : undefined;
+  };
+
 const METRICS: [string, 'ns' | 'count', Pick][] = [
   ['Flush latency, mean', 'ns', stat('flush_latency_ns', 'mean')],
   ['Flush latency, p99', 'ns', stat('flush_latency_ns', 'p99')],
@@ -45,6 +53,10 @@ const METRICS: [string, 'ns' | 'count', Pick][] = [
   ['TLBI broadcasts', 'count', arm64(num('broadcasts'))],
   ['Interconnect queue, p50', 'ns', arm64(stat('interconnect_queue_ns', 'p50'))],
   ['ASID rollovers', 'count', arm64(num('asid_rollovers'))],
+  ['INVLPG', 'count', x86op('invlpg')],
+  ['INVPCID (PTI)', 'count', x86op('invpcid')],
+  ['CR3 writes', 'count', x86op('cr3_writes')],
+  ['INVLPGB (AMD)', 'count', x86op('invlpgb')],
   ['TLB misses', 'count', num('tlb_misses')],
   ['Invariant violations', 'count', (s) => s.violations.length],
   ['Simulated time', 'ns', num('sim_time_ns')],

@@ -97,6 +97,38 @@ export type Summary = {
    * arm64: ASID generation rollovers.
    */
   asid_rollovers: number;
+  /**
+   * x86: INVLPG, INVPCID and CR3 writes (all 0 on arm64).
+   */
+  x86_ops: X86Ops;
+};
+
+export type X86Ops = {
+  /**
+   * `INVLPG`s: one per page of a ranged flush (on the kernel PCID under PTI).
+   */
+  invlpg: number;
+  /**
+   * `INVPCID` type 0: PTI's flush of a page in the user PCID.
+   */
+  invpcid: number;
+  /**
+   * Every CR3 write: context switches, full flushes, PTI's entry and exit switches.
+   */
+  cr3_writes: number;
+  /**
+   * CR3 writes without NOFLUSH, each dropping one PCID's non-global entries.
+   */
+  cr3_flushes: number;
+  /**
+   * PTI: user-PCID flushes deferred to the return to user space (`user_pcid_flush_mask`).
+   */
+  user_pcid_flushes: number;
+  /**
+   * AMD: `INVLPGB` instructions issued and `TLBSYNC`s executed.
+   */
+  invlpgb: number;
+  tlbsync: number;
 };
 
 export type Snapshot = {

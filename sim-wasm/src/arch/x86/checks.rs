@@ -29,10 +29,28 @@ fn addr(vpn: u32) -> u64 {
 pub fn check_slot_freshness(w: &mut World, cpu: CpuId, mm: MmId, vpn: u32, version: u32) -> bool {
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
     let asid = ts.loaded_mm_asid;
+    if super::invlpgb::is_global(asid) {
+        // A global ASID has no per-CPU slot claiming anything.
+        return false;
+    }
     let slot = ts.ctxs[asid as usize % NR_DYN_ASIDS];
     let Some(ctx_id) = w.mms.get(mm.0 as usize).map(|m| m.ctx_id) else {
         return false;
     };
+    if slot.ctx_id == ctx_id && version as u64 <= slot.tlb_gen && w.cfg.design.pti {
+        // Under PTI user code reads the user PCID: its twin in the kernel PCID was flushed.
+        w.violate(
+            "I11",
+            cpu,
+            mm,
+            addr(vpn),
+            format!(
+                "CPU {}'s user PCID of slot {} still maps page {:#x} (changed at gen {}) after the slot's kernel PCID was flushed up to gen {} (R11)",
+                cpu.0, asid, addr(vpn), version, slot.tlb_gen
+            ),
+        );
+        return true;
+    }
     if slot.ctx_id == ctx_id && version as u64 <= slot.tlb_gen {
         w.violate(
             "I1",

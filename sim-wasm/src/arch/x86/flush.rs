@@ -12,6 +12,9 @@
 //!   rule.
 
 use super::checks;
+use super::flush_entry;
+use super::invlpgb;
+use super::pti;
 use super::state::NR_DYN_ASIDS;
 use super::switch_mm::{switch_mm_irqs_off, tlb_tag};
 use crate::config::{FlushInfo, Preempt, WaitMask};
@@ -83,6 +86,13 @@ pub fn flush_tlb_func(
         FuncResult::CpumaskCleared
     } else if loaded == MmId::INIT_MM {
         FuncResult::Nothing
+    } else if w.cfg.design.invlpgb && invlpgb::global_asid(w, loaded).is_some() {
+        // Steps 3–4: pick up the global ASID if this CPU still runs a dynamic one; INVLPGB
+        // does the rest.
+        if !invlpgb::is_global(asid) {
+            cost = cost.saturating_add(switch_mm_irqs_off(w, cpu, loaded));
+        }
+        FuncResult::Nothing
     } else if lazy {
         // Cheaper than a flush, and stops speculative walks of freed page tables (R6).
         cost = cost.saturating_add(switch_mm_irqs_off(w, cpu, MmId::INIT_MM));
@@ -94,6 +104,10 @@ pub fn flush_tlb_func(
         // Already covered by an earlier flush (`mm_tlb_gen` deliberately not read), or a
         // concurrent flush already caught us up.
         let covered = f.new_tlb_gen != 0 && f.new_tlb_gen <= local_gen;
+        if !covered {
+            // Step 8 reads the shared `tlb_gen` only when the descriptor does not settle it.
+            flush_entry::touch_tlb_gen(w, cpu, loaded);
+        }
         if covered || local_gen == mm_gen {
             FuncResult::Nothing
         } else {
@@ -109,11 +123,18 @@ pub fn flush_tlb_func(
                     tlb.invalidate_page(tag, vpn);
                 }
                 cost = cost.saturating_add(invlpg.saturating_mul(f.pages as u64));
+                cost = cost.saturating_add(pti::flush_user_pages(w, cpu, f.start, f.pages));
                 w.stats.partial_flushes += 1;
+                w.stats.x86_ops.invlpg += f.pages as u64;
             } else {
+                // flush_tlb_local(): CR3 rewritten with its own value, without NOFLUSH. The
+                // translations it drops are walked again by the accesses that need them.
                 w.cpus[cpu.index()].tlb.flush_tag(tag);
+                pti::invalidate_user_asid(w, cpu);
                 cost = cost.saturating_add(full_ns);
                 w.stats.full_flushes += 1;
+                w.stats.x86_ops.cr3_writes += 1;
+                w.stats.x86_ops.cr3_flushes += 1;
             }
             let ts = &mut w.arch_state.x86.cpu_tlbstate[cpu.index()];
             ts.ctxs[asid as usize % NR_DYN_ASIDS].tlb_gen = mm_gen;
@@ -216,31 +237,74 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
         *d = info;
     }
     op.desc = desc;
+    if invlpgb::uses_broadcast(w, mm) {
+        return broadcast_tlb_flush(w, t, op, full);
+    }
     // flush_tlb_multi(): who gets an IPI.
     checks::check_cpumask_covers_loaded(w, cpu, mm, &members);
+    let entry = flush_entry::entry_cost(w, cpu, mm, &members);
     let everyone = op.freed_tables && w.cfg.design.lazy_freed_tables_ipi;
     members.retain(|&c| c != cpu.0 && (everyone || should_flush_tlb(w, CpuId(c), &info)));
     op.targets = members;
     op.next_target = 0;
     op.cursor = -1;
     if others {
-        match w.cfg.design.wait_mask {
-            WaitMask::PerCpu => {
-                checks::check_wait_mask_write(w, cpu, t);
-                let cfd = &mut w.cfd[cpu.index()];
-                cfd.mask.clear();
-                cfd.mask.extend_from_slice(&op.targets);
-                cfd.mask_user = Some(t);
-            }
-            WaitMask::Task => {
-                let task = &mut w.tasks[t.index()];
-                task.ipi_mask.clear();
-                task.ipi_mask.extend_from_slice(&op.targets);
-            }
-        }
+        set_wait_mask(w, cpu, t, &op.targets);
     }
     w.tasks[t.index()].flush = Some(op);
-    smp_call_function_many_cond(w, t);
+    if entry == 0 {
+        smp_call_function_many_cond(w, t);
+    } else {
+        w.step(t, entry, false, Cont::Flush(FlushPhase::Dispatch));
+    }
+}
+
+/// The set of CPUs the wait will poll: the per-CPU `cfd->cpumask` or the task's own.
+fn set_wait_mask(w: &mut World, cpu: CpuId, t: TaskId, targets: &[u16]) {
+    match w.cfg.design.wait_mask {
+        WaitMask::PerCpu => {
+            checks::check_wait_mask_write(w, cpu, t);
+            let cfd = &mut w.cfd[cpu.index()];
+            cfd.mask.clear();
+            cfd.mask.extend_from_slice(targets);
+            cfd.mask_user = Some(t);
+        }
+        WaitMask::Task => {
+            let task = &mut w.tasks[t.index()];
+            task.ipi_mask.clear();
+            task.ipi_mask.extend_from_slice(targets);
+        }
+    }
+}
+
+/// `broadcast_tlb_flush()` (§2.10): the entry work, the INVLPGBs, then IPIs only to the CPUs
+/// `finish_asid_transition()` finds still on a dynamic ASID; `TLBSYNC` comes at the end
+/// (`flush_tlb_mm_range_done`).
+fn broadcast_tlb_flush(w: &mut World, t: TaskId, mut op: FlushOp, full: bool) {
+    let (cpu, mm) = (op.cpu, op.mm);
+    let entry = flush_entry::entry_cost(w, cpu, mm, &[]);
+    let (start, pages) = (op.start, op.pages);
+    let sent = {
+        // The INVLPGBs leave after the entry work.
+        let t0 = entry;
+        invlpgb::issue(w, cpu, mm, start, pages, full, t0)
+    };
+    let mut targets = invlpgb::stragglers(w, mm);
+    targets.retain(|&c| c != cpu.0);
+    if !targets.is_empty() {
+        set_wait_mask(w, cpu, t, &targets);
+    }
+    op.targets = targets;
+    op.next_target = 0;
+    op.cursor = -1;
+    w.arch_state.x86.tlbsync_owed.insert(t.0);
+    w.tasks[t.index()].flush = Some(op);
+    w.step(
+        t,
+        entry.saturating_add(sent),
+        false,
+        Cont::Flush(FlushPhase::Dispatch),
+    );
 }
 
 /// `smp_call_function_many_cond()`'s dispatch: `csd_lock` + `llist_add` + IPI, one target
@@ -298,7 +362,9 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
     // SCF_RUN_LOCAL: after the IPIs are out, so local and remote flushes overlap.
     let info = w.descs.get(desc as usize).copied().unwrap_or_default();
     let in_mask = w.mms[mm.0 as usize].cpumask.contains(sender);
-    if in_mask && should_flush_tlb(w, sender, &info) {
+    // Under a global ASID the INVLPGBs flush this CPU too.
+    let broadcast = invlpgb::runs_global(w, sender) && invlpgb::uses_broadcast(w, mm);
+    if in_mask && !broadcast && should_flush_tlb(w, sender, &info) {
         w.cli(sender);
         let (cost, _) = flush_tlb_func(w, sender, desc, true, flush_row);
         w.step(t, cost, false, Cont::Flush(FlushPhase::LocalDone));
@@ -321,8 +387,10 @@ pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
     if !remote {
         return flush_tlb_mm_range_done(w, t);
     }
-    if w.cfg.design.preempt == Preempt::PreemptibleWait {
-        // 2026: put_cpu() once the requests are queued and the local call has run.
+    let broadcast = w.arch_state.x86.tlbsync_owed.contains(&t.0);
+    if w.cfg.design.preempt == Preempt::PreemptibleWait && !broadcast {
+        // 2026: put_cpu() once the requests are queued and the local call has run. The
+        // INVLPGB path stays pinned until its TLBSYNC.
         put_cpu(w, t);
     }
     let f = Fields {
@@ -373,13 +441,46 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
     }
 }
 
+/// `TLBSYNC` on the CPU the task runs on now: returns whether it still waits. Pinned (the
+/// kernel), the wait is one step on the issuing CPU; unpinned (R12) it polls preemptibly, so
+/// the task may move and ask another CPU, which has nothing outstanding.
+fn tlbsync(w: &mut World, t: TaskId) -> bool {
+    let remaining = invlpgb::tlbsync_remaining(w, t);
+    if let Some(op) = flush_op(w, t) {
+        // The IPI wait (if any) is over: nothing more to poll in the mask.
+        op.cursor = i32::MAX;
+    }
+    if remaining == 0 {
+        w.arch_state.x86.tlbsync_owed.remove(&t.0);
+        w.stats.x86_ops.tlbsync += 1;
+        return false;
+    }
+    if w.cfg.design.tlbsync_pinned {
+        w.step(t, remaining, false, Cont::Flush(FlushPhase::Wait));
+    } else {
+        put_cpu(w, t);
+        let poll = w.cfg.costs.csd_poll_ns.max(1).min(remaining);
+        w.step(t, poll, true, Cont::Flush(FlushPhase::Wait));
+    }
+    true
+}
+
 /// Every target acknowledged: `put_flush_tlb_info()`, `put_cpu()`, and
 /// `flush_tlb_mm_range()` returns.
 pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
+    let broadcast = w.arch_state.x86.tlbsync_owed.contains(&t.0);
+    if broadcast && tlbsync(w, t) {
+        return;
+    }
     let now = w.now();
     let Some(op) = w.tasks[t.index()].flush.take() else {
         return w.step(t, 0, true, Cont::NextOp);
     };
+    // After flush_tlb_multi() returns: consider_global_asid(), only on the IPI path (an mm
+    // whose other CPUs are all lazy is not active on them anyway).
+    if !broadcast && !op.targets.is_empty() {
+        invlpgb::consider_global_asid(w, op.mm);
+    }
     if let Some(r) = op.wait_row {
         w.trace.end(r, now);
     }

@@ -10,7 +10,13 @@
 //! * `checks.rs`: the x86 invariants I1, I2, I4, I5, I7, I8, I13.
 
 pub mod checks;
+pub mod costs;
 pub mod flush;
+pub mod flush_entry;
+pub mod invlpgb;
+pub mod kernels;
+pub mod machine_defaults;
+pub mod pti;
 pub mod state;
 pub mod switch_mm;
 
@@ -42,7 +48,9 @@ impl Arch for X86 {
         let kernel = if next == MmId::INIT_MM {
             0
         } else {
-            w.touch_kernel(cpu)
+            // Under PTI the trip into the kernel that led here (a syscall, an interrupt)
+            // switched CR3 in and will switch it out to the new task.
+            pti::kernel_entry(w, cpu).saturating_add(w.touch_kernel(cpu))
         };
         kernel.saturating_add(switch_mm::switch_mm_irqs_off(w, cpu, next))
     }
@@ -73,6 +81,10 @@ impl Arch for X86 {
         flush::flush_tlb_func(w, cpu, desc, false, handler)
     }
 
+    fn on_timer(&self, w: &mut World, _cpu: CpuId, data: u32) {
+        invlpgb::performed(w, data);
+    }
+
     fn speculative_walk(&self, w: &mut World, cpu: CpuId) {
         checks::check_speculative_walk(w, cpu);
     }
@@ -100,6 +112,18 @@ impl Arch for X86 {
     fn loaded(&self, w: &World, cpu: CpuId) -> (MmId, u16, bool) {
         let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
         (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy)
+    }
+
+    fn user_tag(&self, w: &mut World, cpu: CpuId) -> u16 {
+        pti::user_tag(w, cpu)
+    }
+
+    fn kernel_tag(&self, w: &World, cpu: CpuId) -> Option<u16> {
+        pti::kernel_tag(w, cpu)
+    }
+
+    fn kernel_entry(&self, w: &mut World, cpu: CpuId) -> Ns {
+        pti::kernel_entry(w, cpu)
     }
 
     fn tag_slots(&self, w: &World, cpu: CpuId) -> Vec<Slot> {

@@ -1,10 +1,25 @@
 //! x86's per-CPU TLB state: `DECLARE_PER_CPU_ALIGNED(struct tlb_state, cpu_tlbstate)` and
 //! `cpu_tlbstate_shared.is_lazy` (`arch/x86/include/asm/tlbflush.h`).
 
-use crate::ids::MmId;
+use crate::ids::{CpuId, MmId};
 
 /// `TLB_NR_DYN_ASIDS`: "6 should be plenty".
 pub const NR_DYN_ASIDS: usize = 6;
+
+/// PTI: added to a slot (or global ASID) to tag its user PCID's translations (`pti.rs`).
+pub const USER_TAG: u16 = 16;
+
+/// The first global ASID (INVLPGB) the model hands out: right after the dynamic slots.
+pub const FIRST_GLOBAL: u16 = NR_DYN_ASIDS as u16;
+
+/// One INVLPGB in flight: performed on every CPU at its completion time (`invlpgb.rs`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Broadcast {
+    pub tag: u16,
+    pub start: u32,
+    pub pages: u32,
+    pub full: bool,
+}
 
 /// One dynamic ASID slot: "the entries tagged with this slot's PCID are at least as fresh as
 /// generation `tlb_gen` of mm `ctx_id`".
@@ -22,6 +37,8 @@ pub struct TlbState {
     pub next_asid: u16,
     pub ctxs: [AsidSlot; NR_DYN_ASIDS],
     pub is_lazy: bool,
+    /// PTI: bit `s` set ⇒ slot `s`'s user PCID is flushed at the next return to user space.
+    pub user_pcid_flush_mask: u16,
 }
 
 impl Default for TlbState {
@@ -33,6 +50,7 @@ impl Default for TlbState {
             next_asid: 1,
             ctxs: [AsidSlot::default(); NR_DYN_ASIDS],
             is_lazy: false,
+            user_pcid_flush_mask: 0,
         }
     }
 }
@@ -42,12 +60,35 @@ impl Default for TlbState {
 pub struct X86State {
     /// Per CPU `cpu_tlbstate`.
     pub cpu_tlbstate: Vec<TlbState>,
+    /// Per mm (by id): the CPU that last touched `mm->context.tlb_gen`, whose cache holds
+    /// the line (see `flush_entry.rs`).
+    pub tlb_gen_line: Vec<Option<CpuId>>,
+    /// INVLPGB: per mm (by id) its global ASID (0: none) and `asid_transition`.
+    pub global_asid: Vec<u16>,
+    pub asid_transition: Vec<bool>,
+    pub next_global_asid: u16,
+    /// Per CPU: when the INVLPGBs it issued so far are done (what its TLBSYNC waits for).
+    pub invlpgb_done_at: Vec<u64>,
+    /// The INVLPGBs in flight, by the id their completion timer carries (removed when
+    /// performed, so a long run keeps only those outstanding).
+    pub broadcasts: std::collections::BTreeMap<u32, Broadcast>,
+    pub next_broadcast: u32,
+    /// Tasks whose flush still owes its TLBSYNC.
+    pub tlbsync_owed: std::collections::BTreeSet<u32>,
 }
 
 impl X86State {
     pub fn new(cpus: u16) -> X86State {
         X86State {
             cpu_tlbstate: vec![TlbState::default(); cpus as usize],
+            tlb_gen_line: Vec::new(),
+            global_asid: Vec::new(),
+            asid_transition: Vec::new(),
+            next_global_asid: FIRST_GLOBAL,
+            invlpgb_done_at: vec![0; cpus as usize],
+            broadcasts: Default::default(),
+            next_broadcast: 0,
+            tlbsync_owed: Default::default(),
         }
     }
 }

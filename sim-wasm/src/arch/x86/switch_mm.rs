@@ -52,20 +52,35 @@ pub fn switch_mm_irqs_off(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
         return 0;
     };
     let (ctx_id, next_gen) = (next_mm.ctx_id, next_mm.tlb_gen);
+    // INVLPGB keeps a global ASID fresh on every CPU: no slot, no gen check, no flush.
+    let global =
+        super::invlpgb::global_asid(w, next).filter(|_| w.cfg.design.invlpgb && w.cfg.design.pcid);
     let (asid, need_flush) = if prev == next {
         let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
         let asid = ts.loaded_mm_asid;
+        if let Some(g) = global {
+            // Case A during a transition: move from the dynamic ASID to the global one.
+            if asid == g {
+                return 0;
+            }
+            (g, false)
+        } else
         // Case A: if we were not lazy we received every IPI; otherwise catch up on the
         // flushes we skipped (R9).
         if !was_lazy || ts.ctxs[asid as usize % NR_DYN_ASIDS].tlb_gen == next_gen {
             return 0;
+        } else {
+            (asid, true)
         }
-        (asid, true)
     } else {
         // Case B: publish ourselves in mm_cpumask before reading tlb_gen (I5); the bit of
         // prev is not cleared (lazy cpumask maintenance).
         w.mms[next.0 as usize].cpumask.set(cpu);
-        choose_new_asid(w, cpu, ctx_id, next_gen)
+        super::flush_entry::touch_tlb_gen(w, cpu, next);
+        match global {
+            Some(g) => (g, false),
+            None => choose_new_asid(w, cpu, ctx_id, next_gen),
+        }
     };
     let costs = &w.cfg.costs;
     let mut cost = costs.switch_mm_ns;
@@ -92,11 +107,14 @@ pub fn switch_mm_irqs_off(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
         arg: need_flush as u64,
         ..Fields::default()
     };
+    w.stats.x86_ops.cr3_writes += 1;
     if need_flush {
         // CR3 write without NOFLUSH: this PCID's entries are gone.
         w.cpus[cpu.index()].tlb.flush_tag(tag);
         cost = cost.saturating_add(costs.full_flush_ns);
         w.stats.switch_flushes += 1;
+        w.stats.x86_ops.cr3_flushes += 1;
+        super::pti::invalidate_user_asid(w, cpu);
     }
     w.trace.span(now, cost, cpu, EventKind::SwitchMm, f);
     cost

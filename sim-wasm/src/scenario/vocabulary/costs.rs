@@ -235,7 +235,68 @@ pub static COSTS: &[Cost] = &[
         unit: "ns",
         doc: "Copying one 4 KiB page in a copy-on-write fault (`cow` op, either arch).",
         field: |c| &mut c.arm64.copy_page_ns,
-    },];
+    },
+    Cost {
+        name: "flush_call_ns",
+        unit: "ns",
+        doc: "x86: the fixed software work of one `flush_tlb_mm_range()` call besides its invalidations and IPIs: `get_cpu`/`put_cpu`, `get_flush_tlb_info`/`put_flush_tlb_info` with `init_flush_tlb_info`'s ceiling check, the choice of path, the vm-event counters and the secondary-TLB notifier hook (arch/x86/mm/tlb.c). Estimate: about 120 cycles of calls and stores at 3 GHz.",
+        field: |c| &mut c.x86.flush_call_ns,
+    },
+    Cost {
+        name: "tlb_gen_atomic_ns",
+        unit: "ns",
+        doc: "x86: `inc_mm_tlb_gen()`, one `lock xadd` on `mm->context.tlb_gen` (a full barrier) when this CPU holds the line; if another CPU touched the mm's `tlb_gen` last (its own flush, a remote `flush_tlb_func` or `switch_mm` reading it), `cacheline_transfer_ns` is added. Estimate: a locked RMW costs about 20 cycles.",
+        field: |c| &mut c.x86.tlb_gen_atomic_ns,
+    },
+    Cost {
+        name: "cpumask_word_ns",
+        unit: "ns",
+        doc: "x86: scanning one 64-CPU word of `mm_cpumask` (`cpumask_any_but` and the `for_each_cpu` of `on_each_cpu_cond_mask`); a flush pays it for every word of the machine's CPUs. Estimate.",
+        field: |c| &mut c.x86.cpumask_word_ns,
+    },
+    Cost {
+        name: "should_flush_ns",
+        unit: "ns",
+        doc: "x86: `should_flush_tlb()` for one other CPU in `mm_cpumask`: reads that CPU's `cpu_tlbstate_shared.is_lazy` and `cpu_tlbstate.loaded_mm`, lines their owner writes on every switch. Estimate: a last-level-cache hit, about 30 cycles.",
+        field: |c| &mut c.x86.should_flush_ns,
+    },
+    Cost {
+        name: "flush_trace_ns",
+        unit: "ns",
+        doc: "x86: the `tlb_flush` tracepoints of one flush call. 0: tracing off, the tracepoints are static-key NOPs; give a value to model a traced kernel.",
+        field: |c| &mut c.x86.flush_trace_ns,
+    },
+    Cost {
+        name: "invpcid_ns",
+        unit: "ns",
+        doc: "x86, PTI: one `INVPCID` type 0 (one address in one PCID), with which `native_flush_tlb_one_user()` flushes the user PCID's copy of a page after INVLPG flushed the kernel PCID's. Estimate: INVLPG's cost plus a little (both walk the same TLB structures).",
+        field: |c| &mut c.x86.invpcid_ns,
+    },
+    Cost {
+        name: "pti_cr3_ns",
+        unit: "ns",
+        doc: "x86, PTI: one CR3 write with NOFLUSH, as the entry code does on every kernel entry (`SWITCH_TO_KERNEL_CR3`) and every return to user space (`SWITCH_TO_USER_CR3`). Default: the same 96 cycles as a flushing CR3 write (Molnar 2015), scaled to the preset's clock.",
+        field: |c| &mut c.x86.pti_cr3_ns,
+    },
+    Cost {
+        name: "invlpgb_ns",
+        unit: "ns",
+        doc: "x86, AMD `invlpgb=on`: issuing one `INVLPGB` (weakly ordered and asynchronous: the issuer goes on at once). Estimate: tens of ns (kernel-mechanics.md §10: tens to hundreds).",
+        field: |c| &mut c.x86.invlpgb_ns,
+    },
+    Cost {
+        name: "invlpgb_complete_ns",
+        unit: "ns",
+        doc: "x86, AMD `invlpgb=on`: from an INVLPGB's issue until every CPU has performed it, when its translations are gone everywhere and a `TLBSYNC` on the issuing CPU returns. Estimate: about a microsecond (§10: the slowest CPU's completion, µs).",
+        field: |c| &mut c.x86.invlpgb_complete_ns,
+    },
+    Cost {
+        name: "invlpgb_count_max",
+        unit: "pages",
+        doc: "x86, AMD `invlpgb=on`: pages one INVLPGB may invalidate (`invlpgb_count_max`, which the kernel reads from CPUID 0x80000008 EDX); longer ranges take several. Estimate: 8 (the value on a given CPU is not in the sources this model uses).",
+        field: |c| &mut c.x86.invlpgb_count_max,
+    },
+];
 
 /// Every cost in effect as a JSON object `{"<name>": value}`, with the names of [`COSTS`]
 /// (what `--set costs.<name>=` accepts); the CLI's `fit` starts from these values.

@@ -74,10 +74,33 @@ pub fn json() -> Value {
             })
         })
         .collect();
+    // kernel=: the x86 history, oldest first, each step with the commit that made it.
+    let kernels: Vec<Value> = crate::arch::x86::kernels::KERNELS
+        .iter()
+        .map(|k| {
+            // The toggles a replay sets over a scenario's own. Where the kernel has PTI or
+            // INVLPGB, whether they are on depends on the machine (kernel= decides it, or the
+            // scenario); where it has not, they are off.
+            let mut set = vec![
+                format!("flush_info={}", k.flush_info.name()),
+                format!("preempt={}", k.preempt.name()),
+                format!("pcid={}", if k.pcid { "on" } else { "off" }),
+                format!("wait_mask={}", k.wait_mask.name()),
+            ];
+            if !k.has_pti {
+                set.push("pti=off".into());
+            }
+            if !k.has_invlpgb {
+                set.push("invlpgb=off".into());
+            }
+            json!({"name": k.name, "change": k.change, "set": set})
+        })
+        .collect();
     json!({
         "archs": Arch::NAMES,
         "settings": settings,
         "costs": costs,
         "presets": presets,
+        "kernels": kernels,
     })
 }

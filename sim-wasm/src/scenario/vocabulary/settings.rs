@@ -4,7 +4,8 @@
 use super::setting::{Default, Kind, Setting, MAX_NS};
 use crate::budget;
 use crate::config::{
-    Arch, CpuIdImpl, Dist, FlushInfo, Preempt, SkipRule, TlbIndex, WaitMask, WorkOp, MAX_CPUS,
+    Arch, CpuIdImpl, Dist, FlushInfo, Preempt, PtiUserFlush, SkipRule, TlbIndex, WaitMask, WorkOp,
+    MAX_CPUS,
 };
 use crate::presets;
 
@@ -186,6 +187,47 @@ pub static CEILING: Setting = Setting {
     value: Some(|c| c.design.ceiling.to_string()),
     ..setting("ceiling", "design", int(0, 1 << 20), Default::Int(33))
 };
+pub static PTI: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "Page-table isolation (Meltdown mitigation, 4.15+ on affected Intel CPUs): each PCID slot has a kernel and a user PCID, every kernel entry and exit switches CR3 (costs.pti_cr3_ns), kernel translations are no longer global, and each flushed user page is flushed in both PCIDs (R11). The default follows the machine: on with skylake-desktop-4 (a Meltdown-affected CPU under a 4.15+ kernel), off with every other preset (their source machines ran without it: the Ice Lake seeds say pti off, the Skylake ping-pong predates PTI, AMD is not affected).",
+    value: Some(|c| on_off(c.design.pti)),
+    ..setting("pti", "design", Kind::OnOff, Default::Derived("on with skylake-desktop-4, off with the other presets"))
+};
+pub static PTI_USER_FLUSH: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "With pti=on, how a flushed user page leaves the user PCID: invpcid (INVPCID at once, CPUs that have it), deferred (user_pcid_flush_mask: the next return to user space flushes the whole user PCID), none (INVLPG only, replaying R11).",
+    value: Some(|c| c.design.pti_user_flush.name().into()),
+    ..setting("pti_user_flush", "design", Kind::Choice(PtiUserFlush::NAMES), Default::Name("invpcid"))
+};
+pub static INVLPGB: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "AMD broadcast invalidation (Zen 3 and later; the 2025 series): an mm active on more than 3 CPUs gets a global ASID, and its flushes become INVLPGB + TLBSYNC instead of IPIs. Needs pcid=on.",
+    value: Some(|c| on_off(c.design.invlpgb)),
+    ..setting("invlpgb", "design", Kind::OnOff, Default::OnOff(false))
+};
+pub static GLOBAL_ASID: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "With invlpgb=on, when an eligible mm gets its global ASID: sampled (the kernel: about one flush in 32, pid & 0x1f == jiffies & 0x1f, here the run's RNG) or first_flush (at its first flush on more than 3 active CPUs, a shortcut for short runs).",
+    value: Some(|c| if c.design.global_asid_first_flush { "first_flush" } else { "sampled" }.into()),
+    ..setting("global_asid", "design", Kind::Choice(&["sampled", "first_flush"]), Default::Name("sampled"))
+};
+pub static ASID_TRANSITION: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "With invlpgb=on, while some CPU still runs the mm under a per-CPU ASID its flushes IPI those CPUs as well (asid_transition); off replays R13: the INVLPGB of the global ASID misses them.",
+    value: Some(|c| on_off(c.design.asid_transition)),
+    ..setting("asid_transition", "design", Kind::OnOff, Default::OnOff(true))
+};
+pub static TLBSYNC_PINNED: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "With invlpgb=on, the flush stays on its CPU until TLBSYNC (cant_migrate()); off replays R12: the wait is preemptible, the task may move, and TLBSYNC on the new CPU does not wait for the old CPU's INVLPGBs.",
+    value: Some(|c| on_off(c.design.tlbsync_pinned)),
+    ..setting("tlbsync_pinned", "design", Kind::OnOff, Default::OnOff(true))
+};
+pub static KERNEL: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "Sets every x86 design toggle the scenario leaves out as this kernel had it: 4.13 (no PCID, unaligned descriptor on the stack, pinned, per-CPU wait mask), 4.14 (PCID, 10af6235e0d3), 4.15 (PTI where the CPU is Meltdown-affected, aa8c6248f8c7), 5.3 (per-CPU descriptor, 3db6d5a5ecaf), 6.15 (INVLPGB where the CPU has it, 4afeb0ed1753), 7.3 (2026: aligned stack descriptor ed15468787dd, task-local wait mask 9a560af15fd3, preemptible wait a5a162fe1ae1). Absent: each toggle's own default.",
+    ..setting("kernel", "design", Kind::Choice(crate::arch::x86::kernels::NAMES), Default::Derived("none: each toggle's own default"))
+};
 pub static THREADS: Setting = Setting {
     doc: "Op threads of mm 1 looping touch + the op, on CPUs from the initiator on.",
     value: Some(|c| c.workload.threads.to_string()),
@@ -336,6 +378,11 @@ pub static PROCESSES: Setting = Setting {
     value: Some(|c| c.workload.processes.to_string()),
     ..setting("processes", "workload", Kind::OnOff, Default::OnOff(false))
 };
+pub static HOT_PAGES: Setting = Setting {
+    doc: "Pages of hot data each op thread reads before every op, besides the pages it unmaps: they stay mapped, so a ranged flush keeps their translations and a full flush (more pages than the ceiling) makes the next op walk them again.",
+    value: Some(|c| c.workload.hot_pages.to_string()),
+    ..setting("hot_pages", "workload", int(0, 1 << 16), Default::Int(0))
+};
 pub static ASID_BITS: Setting = Setting {
     arch: Some(Arch::Arm64),
     doc: "Width of the hardware ASID (real hardware: 8 or 16); small values force rollovers. Needs 2^bits − 1 ≥ cpus + 2.",
@@ -392,6 +439,13 @@ pub static SETTINGS: &[&Setting] = &[
     &PLUS_ONE_RULE,
     &LAZY_FREED_TABLES,
     &CEILING,
+    &PTI,
+    &PTI_USER_FLUSH,
+    &INVLPGB,
+    &GLOBAL_ASID,
+    &ASID_TRANSITION,
+    &TLBSYNC_PINNED,
+    &KERNEL,
     &THREADS,
     &BUSY_THREADS,
     &LAZY_CPUS,
@@ -411,6 +465,7 @@ pub static SETTINGS: &[&Setting] = &[
     &MM_PAGES,
     &OP,
     &PROCESSES,
+    &HOT_PAGES,
     &ASID_BITS,
     &BROADCAST_SKIP,
     &DSB_BEFORE_DEC,

@@ -1,0 +1,48 @@
+//! The fixed cost of a `flush_tlb_mm_range()` call (arch/x86/mm/tlb.c), paid whatever it
+//! invalidates: the descriptor's get/put and fill, `inc_mm_tlb_gen()`'s atomic on a line other
+//! CPUs read, the scans of `mm_cpumask` and `should_flush_tlb()` per other CPU in it, and the
+//! tracepoints. Without it a flush of one page costs only its INVLPG and the ranged-flush cost
+//! curve starts at zero.
+
+use crate::ids::{CpuId, MmId, Ns};
+use crate::machine::World;
+
+/// Records that `cpu` touched `mm->context.tlb_gen` (its increment, or a read by
+/// `switch_mm_irqs_off` or `flush_tlb_func`): the next increment from another CPU must fetch
+/// the line first.
+pub fn touch_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) {
+    let lines = &mut w.arch_state.x86.tlb_gen_line;
+    let i = mm.0 as usize;
+    if i >= lines.len() {
+        lines.resize(i + 1, None);
+    }
+    lines[i] = Some(cpu);
+}
+
+/// The entry work of one call on `cpu` for `mm`, whose `mm_cpumask` holds `members` (this CPU
+/// included or not). `inc_mm_tlb_gen()` is counted as a touch of the mm's `tlb_gen` line.
+pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, members: &[u16]) -> Ns {
+    let c = &w.cfg.costs;
+    let x = &c.x86;
+    let last = w
+        .arch_state
+        .x86
+        .tlb_gen_line
+        .get(mm.0 as usize)
+        .copied()
+        .flatten();
+    let mut cost = x
+        .flush_call_ns
+        .saturating_add(x.flush_trace_ns)
+        .saturating_add(x.tlb_gen_atomic_ns);
+    if last.is_some_and(|l| l != cpu) {
+        cost = cost.saturating_add(c.cacheline_transfer_ns);
+    }
+    // cpumask_any_but() and the cond loop each walk the mask word by word.
+    let words = (w.cfg.cpus as u64).div_ceil(64);
+    cost = cost.saturating_add(words.saturating_mul(x.cpumask_word_ns));
+    let others = members.iter().filter(|&&m| m != cpu.0).count() as u64;
+    cost = cost.saturating_add(others.saturating_mul(x.should_flush_ns));
+    touch_tlb_gen(w, cpu, mm);
+    cost
+}

@@ -1,0 +1,99 @@
+//! `kernel=<version>`: every x86 design toggle as a given kernel had it, each step with the
+//! commit that changed it. A toggle the scenario sets itself wins; toggles not listed here
+//! (the +1 rule, the ceiling, lazy TLB and `freed_tables`) keep their present values for every
+//! kernel: the model's lazy TLB is the one since 4.19.
+
+use crate::config::{FlushInfo, Preempt, WaitMask};
+
+/// What one kernel sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    pub name: &'static str,
+    pub flush_info: FlushInfo,
+    pub preempt: Preempt,
+    pub pcid: bool,
+    pub wait_mask: WaitMask,
+    /// Whether the kernel has PTI; it is on only where the machine needs it.
+    pub has_pti: bool,
+    /// Whether the kernel uses INVLPGB; it is on only where the CPU has it.
+    pub has_invlpgb: bool,
+    /// The commit of this step's change and what it changed.
+    pub change: &'static str,
+}
+
+/// The kernels `kernel=` knows, oldest first: the history slider's steps.
+pub const KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "4.13",
+        flush_info: FlushInfo::StackUnaligned,
+        preempt: Preempt::Pinned,
+        pcid: false,
+        wait_mask: WaitMask::PerCpu,
+        has_pti: false,
+        has_invlpgb: false,
+        change: "before PCID: every switch of address space flushes the TLB; the flush descriptor is an unaligned local variable",
+    },
+    Kernel {
+        name: "4.14",
+        pcid: true,
+        change: "10af6235e0d3 x86/mm: Implement PCID based optimization: six ASID slots per CPU keep their entries across switches",
+        ..KERNELS_4_13
+    },
+    Kernel {
+        name: "4.15",
+        pcid: true,
+        has_pti: true,
+        change: "aa8c6248f8c7 x86/mm/pti: Add infrastructure for page table isolation (with 6fd166aae78c, a user PCID per slot): on for Meltdown-affected CPUs",
+        ..KERNELS_4_13
+    },
+    Kernel {
+        name: "5.3",
+        flush_info: FlushInfo::PerCpu,
+        pcid: true,
+        has_pti: true,
+        change: "3db6d5a5ecaf x86/mm/tlb: Remove 'struct flush_tlb_info' from the stack: one cache-line aligned descriptor per CPU, so the whole flush must stay pinned",
+        ..KERNELS_4_13
+    },
+    Kernel {
+        name: "6.15",
+        flush_info: FlushInfo::PerCpu,
+        pcid: true,
+        has_pti: true,
+        has_invlpgb: true,
+        change: "4afeb0ed1753 x86/mm: Enable broadcast TLB invalidation for multi-threaded processes: INVLPGB and global ASIDs on AMD CPUs that have them",
+        ..KERNELS_4_13
+    },
+    Kernel {
+        name: "7.3",
+        flush_info: FlushInfo::Stack,
+        preempt: Preempt::PreemptibleWait,
+        pcid: true,
+        wait_mask: WaitMask::Task,
+        has_pti: true,
+        has_invlpgb: true,
+        change: "ed15468787dd x86/mm: Move flush_tlb_info back to the stack (aligned, c86f522bb57b), 9a560af15fd3 smp: task-local IPI cpumask, a5a162fe1ae1 x86/mm: Re-enable preemption before flush_tlb_multi(): the wait for remote CPUs is preemptible",
+    },
+];
+
+const KERNELS_4_13: Kernel = Kernel {
+    name: "4.13",
+    flush_info: FlushInfo::StackUnaligned,
+    preempt: Preempt::Pinned,
+    pcid: false,
+    wait_mask: WaitMask::PerCpu,
+    has_pti: false,
+    has_invlpgb: false,
+    change: "",
+};
+
+/// The names `kernel=` accepts, oldest first.
+pub const NAMES: &[&str] = &["4.13", "4.14", "4.15", "5.3", "6.15", "7.3"];
+
+pub fn by_name(name: &str) -> Option<Kernel> {
+    KERNELS.iter().copied().find(|k| k.name == name)
+}
+
+/// Whether a preset's CPU has INVLPGB (AMD Zen 3 and later).
+pub fn has_invlpgb(preset: &str) -> bool {
+    matches!(preset, "zen3-epyc-7763-128")
+}

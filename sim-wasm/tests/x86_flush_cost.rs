@@ -1,0 +1,101 @@
+//! The fixed cost of an x86 flush call and the refills a full flush causes: the mechanics
+//! (what is charged, to whom, how many INVLPGs and CR3 writes), not target numbers.
+
+use tlbscope_sim::events::EventKind;
+use tlbscope_sim::session::Session;
+
+fn run(text: &str, overrides: &[&str]) -> Session {
+    let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let mut s = Session::new(text, &o, 7).unwrap_or_else(|e| panic!("{e}"));
+    s.run();
+    s
+}
+
+/// One op thread on CPU 0 looping touch + madvise, the other CPUs as busy threads of its mm.
+fn madvise(cpus: u16, flushes: u32, extra: &[&str]) -> Session {
+    let text = format!(
+        "[machine]\ncpus = {cpus}\n[workload]\nthreads = 1\nflushes = {flushes}\npages = 1\n"
+    );
+    run(&text, extra)
+}
+
+fn flush_latencies(s: &Session) -> Vec<f64> {
+    let t = s.trace();
+    t.rows_of(EventKind::FlushRange).map(|i| t.dur[i]).collect()
+}
+
+#[test]
+fn the_entry_work_is_paid_once_per_call_with_preemption_off() {
+    let base = madvise(1, 3, &[]);
+    let more = madvise(1, 3, &["costs.flush_call_ns=1040"]);
+    let (a, b) = (flush_latencies(&base), flush_latencies(&more));
+    assert_eq!(a.len(), 3);
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(y - x, 1000.0, "each call pays flush_call_ns once");
+    }
+    let poff = |s: &Session| s.summary().preempt_off_ns.mean;
+    assert_eq!(
+        poff(&more) - poff(&base),
+        1000.0,
+        "inside get_cpu()/put_cpu()"
+    );
+}
+
+#[test]
+fn should_flush_tlb_is_paid_for_every_other_cpu_in_the_mask() {
+    let cost = |cpus: u16| {
+        let s = madvise(cpus, 2, &["costs.should_flush_ns=0"]);
+        let t = madvise(cpus, 2, &["costs.should_flush_ns=500"]);
+        flush_latencies(&t)[1] - flush_latencies(&s)[1]
+    };
+    // busy threads fill the other CPUs: 1, 3 and 7 others in mm_cpumask.
+    assert_eq!(cost(2), 500.0);
+    assert_eq!(cost(4), 1500.0);
+    assert_eq!(cost(8), 3500.0);
+}
+
+#[test]
+fn inc_mm_tlb_gen_fetches_the_line_when_another_cpu_read_it_last() {
+    // Alone, the flusher keeps the line: no transfer. With a remote target, the target's
+    // flush_tlb_func reads tlb_gen, so the next increment fetches the line back.
+    let alone = |x: &str| flush_latencies(&madvise(1, 2, &[x]))[1];
+    assert_eq!(
+        alone("costs.cacheline_transfer_ns=900"),
+        alone("costs.cacheline_transfer_ns=0")
+    );
+    let shared = |x: &str| flush_latencies(&madvise(2, 2, &[x, "costs.ipi_send_ns=0"]))[1];
+    let d = shared("costs.cacheline_transfer_ns=900") - shared("costs.cacheline_transfer_ns=0");
+    // The target also pulls the descriptor's line (900), the initiator the tlb_gen line (900).
+    assert_eq!(d, 1800.0);
+}
+
+#[test]
+fn a_full_flush_is_one_cr3_write_whose_refills_the_next_op_pays() {
+    let text =
+        "[machine]\ncpus = 1\n[workload]\nthreads = 1\nflushes = 20\npages = 1\nhot_pages = 64\n";
+    let ranged = run(text, &[]);
+    let full = run(text, &["ceiling=0"]);
+    let (r, f) = (ranged.summary(), full.summary());
+    // The first switch to the mm is a flushing CR3 write of its new PCID; the rest are flushes.
+    let flushes = |s: &tlbscope_sim::summary::Summary| s.x86_ops.cr3_flushes - s.switch_flushes;
+    assert_eq!((r.x86_ops.invlpg, flushes(&r)), (20, 0));
+    assert_eq!(r.full_flushes, 0);
+    assert_eq!((f.x86_ops.invlpg, flushes(&f)), (0, 20));
+    // After the warm-up op, a ranged flush leaves the 64 hot pages cached: each op walks only
+    // its unmapped page; after a full flush it walks all 65.
+    assert_eq!(r.tlb_misses, 64 + 20);
+    assert_eq!(f.tlb_misses, 20 * 65);
+    // So the full flush, cheaper to issue than an INVLPG, costs the op more.
+    assert!(f.op_latency_ns.mean > r.op_latency_ns.mean);
+    let misses = |s: &Session| {
+        let t = s.trace();
+        t.rows_of(EventKind::TlbMissed)
+            .map(|i| t.arg[i])
+            .sum::<f64>()
+    };
+    assert_eq!(
+        misses(&full),
+        1300.0,
+        "charged as TLB misses of the touches"
+    );
+}

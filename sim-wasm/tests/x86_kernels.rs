@@ -1,0 +1,91 @@
+//! `kernel=<version>`: which toggles each kernel sets, that a scenario's own toggle wins, and
+//! that the machine decides PTI and INVLPGB; then one workload replayed across the history.
+
+use tlbscope_sim::config::{Config, FlushInfo, Preempt, WaitMask};
+use tlbscope_sim::scenario::parse;
+use tlbscope_sim::session::Session;
+
+const MADVISE: &str = "[workload]\nthreads = 1\nflushes = 20\npages = 1\n";
+
+fn cfg(text: &str, set: &[&str]) -> Config {
+    let o: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+    parse(text, &o).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn each_kernel_sets_the_toggles_it_had() {
+    let d = |k: &str| cfg(MADVISE, &[&format!("kernel={k}")]).design;
+    assert!(!d("4.13").pcid);
+    assert_eq!(d("4.13").flush_info, FlushInfo::StackUnaligned);
+    assert!(d("4.14").pcid);
+    assert_eq!(d("5.3").flush_info, FlushInfo::PerCpu);
+    assert_eq!(
+        (d("5.3").preempt, d("5.3").wait_mask),
+        (Preempt::Pinned, WaitMask::PerCpu)
+    );
+    let new = d("7.3");
+    assert_eq!(
+        (new.flush_info, new.preempt, new.wait_mask),
+        (FlushInfo::Stack, Preempt::PreemptibleWait, WaitMask::Task)
+    );
+}
+
+#[test]
+fn the_machine_decides_pti_and_invlpgb_and_the_scenarios_own_toggles_win() {
+    let d = |set: &[&str]| cfg(MADVISE, set).design;
+    assert!(
+        !d(&["kernel=4.14", "machine=skylake-desktop-4"]).pti,
+        "before PTI"
+    );
+    assert!(
+        d(&["kernel=4.15", "machine=skylake-desktop-4"]).pti,
+        "Meltdown-affected"
+    );
+    assert!(
+        !d(&["kernel=4.15", "machine=zen3-epyc-7763-128"]).pti,
+        "AMD: not affected"
+    );
+    assert!(!d(&["kernel=5.3", "machine=zen3-epyc-7763-128"]).invlpgb);
+    assert!(
+        d(&["kernel=6.15", "machine=zen3-epyc-7763-128"]).invlpgb,
+        "Zen 3 has it"
+    );
+    assert!(
+        !d(&["kernel=6.15", "machine=skylake-desktop-4"]).invlpgb,
+        "Intel has not"
+    );
+    assert!(
+        d(&["kernel=4.13", "pcid=on"]).pcid,
+        "the scenario's toggle wins"
+    );
+    let file = format!("[design]\nkernel = \"5.3\"\nflush_info = \"stack\"\n{MADVISE}");
+    assert_eq!(cfg(&file, &[]).design.flush_info, FlushInfo::Stack);
+}
+
+#[test]
+fn an_unknown_kernel_is_named_with_the_known_ones() {
+    let e = parse(MADVISE, &["kernel=5.4".to_string()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("design.kernel") && e.contains("5.4") && e.contains("4.13"),
+        "{e}"
+    );
+}
+
+#[test]
+fn replaying_one_workload_across_kernels_moves_preemption_off_time_where_the_commits_say() {
+    // Three IPI targets on the desktop: 5.3 keeps preemption off through the remote wait,
+    // 7.3 only until the requests are out.
+    let text = format!("[machine]\npreset = \"skylake-desktop-4\"\n{MADVISE}");
+    let run = |k: &str| {
+        let mut s = Session::new(&text, &[format!("kernel={k}")], 7).unwrap();
+        s.run();
+        s.summary()
+    };
+    let (old, new) = (run("5.3"), run("7.3"));
+    assert!(new.preempt_off_ns.mean < old.preempt_off_ns.mean);
+    assert_eq!(old.ipis, new.ipis);
+    let (nopti, pti) = (run("4.14"), run("4.15"));
+    assert_eq!((nopti.x86_ops.invpcid, pti.x86_ops.invpcid), (0, 20 * 4));
+}
