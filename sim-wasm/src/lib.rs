@@ -35,6 +35,7 @@ pub mod summary;
 pub mod task;
 pub mod tlb;
 pub mod trace;
+pub mod victims;
 
 use wasm_bindgen::prelude::*;
 

@@ -66,6 +66,8 @@ pub struct Collector {
     pub interconnect_queue: Vec<f64>,
     pub victim_stall_ns: u64,
     pub asid_rollovers: u64,
+    pub dvm_messages: u64,
+    pub victim_op: Vec<f64>,
 }
 
 /// The run's numbers. Latencies are in simulated nanoseconds.
@@ -116,6 +118,15 @@ pub struct Summary {
     pub victim_stall_ns: u64,
     /// arm64: ASID generation rollovers.
     pub asid_rollovers: u64,
+    /// arm64: broadcast TLBI ops issued, each one DVM message every other CPU performs (one
+    /// per page without FEAT_TLBIRANGE, a few per range with it).
+    pub dvm_messages: u64,
+    /// Victim-compute tasks (`workload.victims`): elapsed time of each chunk of
+    /// `victim_work_ns` of compute.
+    pub victim_op_ns: Stats,
+    /// Victim-compute tasks: nominal work / elapsed time over every finished chunk (1 = not
+    /// slowed at all); null without victims.
+    pub victim_throughput: Option<f64>,
 }
 
 impl Summary {
@@ -147,6 +158,9 @@ impl Summary {
             interconnect_queue_ns: stats(&c.interconnect_queue),
             victim_stall_ns: c.victim_stall_ns,
             asid_rollovers: c.asid_rollovers,
+            dvm_messages: c.dvm_messages,
+            victim_op_ns: stats(&c.victim_op),
+            victim_throughput: None,
         }
     }
 

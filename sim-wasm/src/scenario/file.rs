@@ -121,6 +121,7 @@ pub(super) struct DesignSection {
     pub(super) skip_rule: Option<String>,
     pub(super) cpu_id: Option<String>,
     pub(super) max_dvm_ops: Option<i64>,
+    pub(super) tlbi_range: Option<Value>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -145,6 +146,8 @@ pub(super) struct WorkloadSection {
     pub(super) mm_pages: Option<i64>,
     pub(super) op: Option<String>,
     pub(super) processes: Option<Value>,
+    pub(super) victims: Option<i64>,
+    pub(super) victim_work_ns: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
