@@ -21,12 +21,14 @@ pub struct Preset {
 }
 
 /// Every preset id, the first being the default (`generic-arm64` is the default on arm64).
-pub const IDS: [&str; 5] = [
+pub const IDS: [&str; 7] = [
     "generic-x86",
     "icelake-8336c-128",
     "skylake-laptop-kvm",
     "generic-arm64",
     "ampere-32",
+    crate::arch::arm64::presets::IDS[0],
+    crate::arch::arm64::presets::IDS[1],
 ];
 
 /// The default preset of an architecture.
@@ -39,7 +41,7 @@ pub fn default_for(arch: Arch) -> &'static str {
 
 /// Costs of an ARMv8 server core (the generic part of [`Costs`]); x86-only fields (IPIs,
 /// INVLPG) keep plausible values but are unused on arm64.
-fn arm64_costs() -> Costs {
+pub(crate) fn arm64_costs() -> Costs {
     Costs {
         ipi_send_ns: 200,
         csd_queue_ns: 20,
@@ -228,6 +230,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_index: TlbIndex::Hash,
             costs: arm64_costs(),
         }),
-        _ => None,
+        // arm64 servers without range TLBI (`arch/arm64/presets.rs`).
+        _ => crate::arch::arm64::presets::by_id(id),
     }
 }

@@ -11,6 +11,7 @@
 //! * `asid.rs`: `check_and_switch_context` / `new_context` / `flush_context` (`mm/context.c`).
 //! * `flush.rs`: `__flush_tlb_range` with `tlb_flush_check` → no / local / broadcast.
 //! * `tlbi.rs`: TLBI ops on one CPU's TLB and the shared interconnect broadcasts queue on.
+//! * `presets.rs`: the arm64 server presets without range TLBI (Altra, ThunderX2).
 //! * `range.rs`: how many TLBI ops a range takes with and without FEAT_TLBIRANGE, and when it
 //!   falls back to an ASID flush.
 //! * `checks.rs`: the arm64 invariants I16 (BBM), I17 (ASID generations), I18 (handshake).
@@ -28,6 +29,7 @@ pub mod checks;
 pub mod flush;
 pub mod mmu_context;
 pub mod percpu;
+pub mod presets;
 pub mod range;
 pub mod state;
 pub mod tlbi;
