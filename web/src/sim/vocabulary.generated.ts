@@ -132,7 +132,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: 'Occupancy of the shared interconnect (DVM) by one broadcast TLBI op: concurrent broadcasters queue behind each other, so latency grows "almost linearly" with them.',
+      doc: 'Occupancy of the shared interconnect (DVM) by one broadcast TLBI op: concurrent broadcasters queue behind each other, so latency grows "almost linearly" with them. Without range TLBI (`tlbi_range = off`) a range issues one op per page, so this is the per-page cost of the DSB-terminated sequence. Estimate (see `ampere-32`).',
       max: 1000000000000,
       name: 'dvm_op_ns',
       unit: 'ns',
@@ -144,7 +144,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: 'Time a receiving CPU loses per broadcast op it performs (victim slowdown).',
+      doc: "Time a running CPU loses per DVM message (another CPU's broadcast TLBI op) it performs: the victim slowdown, paid by unrelated processes too (`workload.victims` measures it). Estimate; no measurement is used.",
       max: 1000000000000,
       name: 'victim_ns',
       unit: 'ns',
