@@ -41,7 +41,7 @@ pub fn default_for(arch: Arch) -> &'static str {
 
 /// Costs of an ARMv8 server core (the generic part of [`Costs`]); x86-only fields (IPIs,
 /// INVLPG) keep plausible values but are unused on arm64.
-pub(crate) fn arm64_costs() -> Costs {
+fn arm64_costs() -> Costs {
     Costs {
         ipi_send_ns: 200,
         csd_queue_ns: 20,
@@ -231,6 +231,14 @@ pub fn by_id(id: &str) -> Option<Preset> {
             costs: arm64_costs(),
         }),
         // arm64 servers without range TLBI (`arch/arm64/presets.rs`).
-        _ => crate::arch::arm64::presets::by_id(id),
+        _ => crate::arch::arm64::presets::by_id(id, &arm64_costs()).map(|s| Preset {
+            id: s.id,
+            arch: Arch::Arm64,
+            cpus: s.cpus,
+            tlb_entries: s.tlb_entries,
+            tlb_ways: s.tlb_ways,
+            tlb_index: TlbIndex::Hash,
+            costs: s.costs,
+        }),
     }
 }

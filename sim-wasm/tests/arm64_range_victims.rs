@@ -188,3 +188,40 @@ fn victims_take_cpus_after_the_busy_threads_and_are_bounded_by_what_is_left() {
         .unwrap_or_default();
     assert!(err.contains("workload.victims"), "{err}");
 }
+
+#[test]
+fn the_arm64_server_presets_scale_the_generic_core_by_their_clock() {
+    use tlbscope_sim::config::Arch;
+    use tlbscope_sim::presets::by_id;
+    let preset = |id: &str| by_id(id).unwrap_or_else(|| panic!("{id}"));
+    let generic = preset("generic-arm64").costs;
+    // Altra runs at the generic core's 3 GHz: the same times.
+    let altra = preset("altra-n1-80");
+    assert_eq!(
+        (altra.arch, altra.cpus, altra.tlb_entries, altra.tlb_ways),
+        (Arch::Arm64, 80, 1280, 5)
+    );
+    assert_eq!(altra.costs, generic);
+    // ThunderX2 at 2.2 GHz: work on the core takes 30/22 as long; its DVM path, twice that.
+    let tx2 = preset("thunderx2-2s");
+    assert_eq!((tx2.arch, tx2.cpus), (Arch::Arm64, 256));
+    let slower = |ns: u64| (ns * 30).div_ceil(22);
+    assert_eq!(tx2.costs.syscall_ns, slower(generic.syscall_ns));
+    assert_eq!(tx2.costs.arm64.victim_ns, slower(generic.arm64.victim_ns));
+    assert_eq!(
+        tx2.costs.arm64.dvm_op_ns,
+        2 * slower(generic.arm64.dvm_op_ns)
+    );
+    // What is not work on the core keeps the generic value (unused IPI costs on arm64).
+    assert_eq!(tx2.costs.ipi_delivery_ns, generic.ipi_delivery_ns);
+    assert_eq!(
+        tx2.costs.cacheline_transfer_ns,
+        generic.cacheline_transfer_ns
+    );
+    // Neither has range TLBI: the setting's default follows the preset.
+    for id in ["altra-n1-80", "thunderx2-2s"] {
+        let text = format!("arch = \"arm64\"\n[machine]\npreset = \"{id}\"\ncpus = 2\n");
+        let s = Session::new(&text, &[], 1).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!s.config().design.tlbi_range, "{id}");
+    }
+}

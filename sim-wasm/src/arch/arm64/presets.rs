@@ -2,10 +2,20 @@
 //! flushes are one broadcast TLBI per page. Nothing here is fitted to a measurement: the CPU
 //! counts, TLB geometry and features come from the vendors' documents, and every time is an
 //! estimate derived from `generic-arm64`'s (kernel-mechanics.md §10) by a rule stated below.
-//! The `tlbi_range` default of each preset is in `range.rs`.
+//! The `tlbi_range` default of each preset is in `range.rs`. `presets.rs` turns each into a
+//! `Preset` (arm64, hashed TLB index) with `generic-arm64`'s costs passed in, so this file
+//! depends on the configuration types only.
 
-use crate::config::{Arch, Arm64Costs, Costs, TlbIndex};
-use crate::presets::{arm64_costs, Preset};
+use crate::config::{Arm64Costs, Costs};
+
+/// One arm64 server: what `presets::Preset` needs besides the architecture.
+pub struct Server {
+    pub id: &'static str,
+    pub cpus: u16,
+    pub tlb_entries: u32,
+    pub tlb_ways: u32,
+    pub costs: Costs,
+}
 
 /// The ids of this file's presets, in the order `presets::IDS` lists them.
 pub const IDS: [&str; 2] = ["altra-n1-80", "thunderx2-2s"];
@@ -14,9 +24,9 @@ pub const IDS: [&str; 2] = ["altra-n1-80", "thunderx2-2s"];
 /// cost of work on the core itself scales with the clock period; the IPI fields (unused on
 /// arm64), the cache-line transfer and the interconnect (`dvm_op_ns`, `dsb_ish_ns`, set by
 /// each preset) do not.
-fn at_clock(ghz_x10: u64) -> Costs {
-    let base = arm64_costs();
-    let k = Arm64Costs::default();
+fn at_clock(generic: &Costs, ghz_x10: u64) -> Costs {
+    let base = generic.clone();
+    let k = base.arm64.clone();
     let s = |ns: u64| (ns * 30).div_ceil(ghz_x10);
     Costs {
         full_flush_ns: s(base.full_flush_ns),
@@ -49,7 +59,8 @@ fn at_clock(ghz_x10: u64) -> Costs {
     }
 }
 
-pub fn by_id(id: &str) -> Option<Preset> {
+/// The server `id`, its times derived from `generic` (`generic-arm64`'s costs).
+pub fn by_id(id: &str, generic: &Costs) -> Option<Server> {
     match id {
         // Ampere Altra Q80-30: 80 Neoverse N1 cores at 3.0 GHz, one socket, one CMN-600 mesh
         // (Ampere's product brief). Neoverse N1 implements ARMv8.2: no FEAT_TLBIRANGE (an
@@ -58,14 +69,12 @@ pub fn by_id(id: &str) -> Option<Preset> {
         // (a ~3 GHz core), and the interconnect's per-op occupancy and DSB ISH round trip
         // of ampere-32 (estimates, kernel-mechanics.md §10: TLBI + DSB ISH 0.5–2 µs); a mesh
         // 2.5× as wide may well be slower per op, which nothing measured here pins down.
-        "altra-n1-80" => Some(Preset {
+        "altra-n1-80" => Some(Server {
             id: "altra-n1-80",
-            arch: Arch::Arm64,
             cpus: 80,
             tlb_entries: 1280,
             tlb_ways: 5,
-            tlb_index: TlbIndex::Hash,
-            costs: at_clock(30),
+            costs: at_clock(generic, 30),
         }),
         // Cavium (Marvell) ThunderX2 CN9980, two sockets: 2 × 32 Vulcan cores with 4-way SMT
         // at 2.2 GHz, so Linux sees 256 CPUs; the sockets are joined by CCPI2 (Marvell's
@@ -78,46 +87,19 @@ pub fn by_id(id: &str) -> Option<Preset> {
         //   socket's 128 CPUs before the DSB completes, so it holds the DVM path and the
         //   completion round trip about twice as long as on one socket. An estimate of the
         //   mechanism, not fitted to any measurement.
-        "thunderx2-2s" => Some(Preset {
+        "thunderx2-2s" => Some(Server {
             id: "thunderx2-2s",
-            arch: Arch::Arm64,
             cpus: 256,
             tlb_entries: 2048,
             tlb_ways: 8,
-            tlb_index: TlbIndex::Hash,
             costs: {
-                let mut c = at_clock(22);
-                let k = Arm64Costs::default();
+                let mut c = at_clock(generic, 22);
+                let k = &generic.arm64;
                 c.arm64.dvm_op_ns = 2 * (k.dvm_op_ns * 30).div_ceil(22);
                 c.arm64.dsb_ish_ns = 2 * (k.dsb_ish_ns * 30).div_ceil(22);
                 c
             },
         }),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_3_ghz_core_keeps_the_generic_costs_and_a_slower_one_scales_them() {
-        assert_eq!(at_clock(30), arm64_costs());
-        let slow = at_clock(22);
-        assert_eq!(slow.syscall_ns, (150u64 * 30).div_ceil(22));
-        assert_eq!(slow.arm64.victim_ns, (15u64 * 30).div_ceil(22));
-        // The interconnect is not the core: left to the preset.
-        assert_eq!(slow.arm64.dvm_op_ns, Arm64Costs::default().dvm_op_ns);
-        assert_eq!(slow.ipi_delivery_ns, arm64_costs().ipi_delivery_ns);
-    }
-
-    #[test]
-    fn every_id_has_its_arm64_preset() {
-        for id in IDS {
-            let p = by_id(id).unwrap_or_else(|| panic!("{id}"));
-            assert_eq!((p.id, p.arch), (id, Arch::Arm64));
-            assert_eq!(p.tlb_entries % p.tlb_ways, 0, "{id}");
-        }
     }
 }
