@@ -58,6 +58,7 @@ pub fn address_spaces(cfg: &Config) -> u64 {
         mms.insert(1);
     }
     mms.extend(cfg.tasks.iter().map(|t| t.mm.0));
+    mms.extend(crate::victims::mms(cfg));
     mms.remove(&0);
     mms.len() as u64
 }

@@ -9,7 +9,8 @@
 //!   `plus_one_rule = on`, `lazy_freed_tables = ipi`, `ceiling = 33`
 //! - arm64 (`arch = arm64`, preset `generic-arm64`): `broadcast_skip = off` (mainline),
 //!   `dsb_before_dec = on`, `skip_rule = active_mm`, `cpu_id = thread_info` (since 2024),
-//!   `max_dvm_ops = 512`, `machine.asid_bits = 16`
+//!   `max_dvm_ops = 512`, `tlbi_range` from the preset's CPU (off on every arm64 preset so
+//!   far), `machine.asid_bits = 16`
 //! - workload (generated tasks, see [`Workload`]): `threads = 1` (0 when `[[tasks]]` are
 //!   given), `busy_threads` = the remaining CPUs, `flushes = 1`, `pages = 1`, `period_ns = 0`
 //! - costs: see [`Costs`] and `presets.rs`; each default names its source (kernel-mechanics.md
@@ -200,6 +201,9 @@ pub struct Design {
     /// arm64 `MAX_DVM_OPS` (`PTRS_PER_PTE`): ranges of this many pages or more become an
     /// ASID flush.
     pub max_dvm_ops: u32,
+    /// arm64 FEAT_TLBIRANGE: ranged flushes use range TLBIs (a few ops per range, ASID
+    /// fallback only above 2^21 pages); off: one TLBI per page up to `max_dvm_ops`.
+    pub tlbi_range: bool,
 }
 
 /// arm64 costs (ns unless named `_ps`). Estimates unless a source is given; kernel-mechanics.md
@@ -317,6 +321,10 @@ pub struct Workload {
     /// Pages each op thread reads before every op besides its op range (its hot data, never
     /// unmapped): the translations a full flush throws away and the next op walks again.
     pub hot_pages: u32,
+    /// Victim-compute processes on the CPUs after the busy threads (`victims.rs`).
+    pub victims: u16,
+    /// Compute per victim iteration.
+    pub victim_work_ns: u64,
 }
 
 /// One explicit task from `[[tasks]]`.

@@ -36,6 +36,7 @@ pub mod task;
 pub mod tlb;
 pub mod trace;
 pub mod trace_store;
+pub mod victims;
 
 use wasm_bindgen::prelude::*;
 

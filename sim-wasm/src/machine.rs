@@ -404,6 +404,18 @@ impl World {
             t.repeat = 0;
             t.daemon = true;
         }
+        for i in 0..wl.victims {
+            let prog = crate::victims::program(&wl);
+            let (mm, cpu) = (
+                crate::victims::victim_mm(&wl, i),
+                crate::victims::victim_cpu(&wl, i),
+            );
+            let id = add(self, format!("victim{i}"), mm, cpu, prog);
+            let t = &mut self.tasks[id.index()];
+            t.repeat = 0;
+            t.daemon = true;
+            t.victim = true;
+        }
         if wl.wakeup_period_ns > 0 {
             let prog = vec![
                 Op::Sleep(wl.wakeup_period_ns),

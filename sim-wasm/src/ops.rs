@@ -39,6 +39,11 @@ impl World {
                 let lat = now.saturating_sub(task.iter_start);
                 self.stats.op_latency.push(lat as f64);
             }
+            // A victim's first chunk also paid for its first switch into its mm: warm-up.
+            if task.victim && task.iter > 0 {
+                let lat = now.saturating_sub(task.iter_start);
+                self.stats.victim_op.push(lat as f64);
+            }
             let task = &mut self.tasks[t.index()];
             task.measured = false;
             task.iter = task.iter.saturating_add(1);

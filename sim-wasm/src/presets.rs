@@ -22,7 +22,7 @@ pub struct Preset {
 }
 
 /// Every preset id, the first being the default (`generic-arm64` is the default on arm64).
-pub const IDS: [&str; 7] = [
+pub const IDS: [&str; 9] = [
     "generic-x86",
     "icelake-8336c-128",
     "skylake-laptop-kvm",
@@ -30,6 +30,8 @@ pub const IDS: [&str; 7] = [
     "zen3-epyc-7763-128",
     "generic-arm64",
     "ampere-32",
+    crate::arch::arm64::presets::IDS[0],
+    crate::arch::arm64::presets::IDS[1],
 ];
 
 /// The default preset of an architecture.
@@ -336,6 +338,15 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 },
             },
         }),
-        _ => None,
+        // arm64 servers without range TLBI (`arch/arm64/presets.rs`).
+        _ => crate::arch::arm64::presets::by_id(id, &arm64_costs()).map(|s| Preset {
+            id: s.id,
+            arch: Arch::Arm64,
+            cpus: s.cpus,
+            tlb_entries: s.tlb_entries,
+            tlb_ways: s.tlb_ways,
+            tlb_index: TlbIndex::Hash,
+            costs: s.costs,
+        }),
     }
 }

@@ -146,6 +146,8 @@ impl Session {
         );
         s.machine = self.world.cfg.preset.clone();
         s.notes = self.world.cfg.notes.clone();
+        s.victim_throughput =
+            crate::victims::throughput(self.world.cfg.workload.victim_work_ns, &s.victim_op_ns);
         s
     }
 }

@@ -67,6 +67,8 @@ pub struct Collector {
     pub victim_stall_ns: u64,
     pub asid_rollovers: u64,
     pub x86_ops: X86Ops,
+    pub dvm_messages: u64,
+    pub victim_op: Vec<f64>,
 }
 
 /// x86 TLB-maintenance instructions executed over the whole run (all 0 on arm64): what the
@@ -139,6 +141,15 @@ pub struct Summary {
     pub asid_rollovers: u64,
     /// x86: INVLPG, INVPCID and CR3 writes (all 0 on arm64).
     pub x86_ops: X86Ops,
+    /// arm64: broadcast TLBI ops issued, each one DVM message every other CPU performs (one
+    /// per page without FEAT_TLBIRANGE, a few per range with it).
+    pub dvm_messages: u64,
+    /// Victim-compute tasks (`workload.victims`): elapsed time of each chunk of
+    /// `victim_work_ns` of compute.
+    pub victim_op_ns: Stats,
+    /// Victim-compute tasks: nominal work / elapsed time over every finished chunk (1 = not
+    /// slowed at all); null without victims.
+    pub victim_throughput: Option<f64>,
 }
 
 impl Summary {
@@ -177,6 +188,9 @@ impl Summary {
             victim_stall_ns: c.victim_stall_ns,
             asid_rollovers: c.asid_rollovers,
             x86_ops: c.x86_ops,
+            dvm_messages: c.dvm_messages,
+            victim_op_ns: stats(&c.victim_op),
+            victim_throughput: None,
         }
     }
 

@@ -119,6 +119,8 @@ pub struct Task {
     pub repeat: u32,
     pub daemon: bool,
     pub measure: bool,
+    /// A victim-compute task: each iteration is a sample of `victim_op_ns`.
+    pub victim: bool,
     pub iter_start: Ns,
     pub measured: bool,
     /// Bumped whenever scheduled events for this task become obsolete.
@@ -153,6 +155,7 @@ impl Task {
             repeat: 1,
             daemon: false,
             measure: false,
+            victim: false,
             iter_start: 0,
             measured: false,
             epoch: 0,

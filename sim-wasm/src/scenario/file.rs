@@ -130,6 +130,7 @@ pub(super) struct DesignSection {
     pub(super) asid_transition: Option<Value>,
     pub(super) tlbsync_pinned: Option<Value>,
     pub(super) kernel: Option<Value>,
+    pub(super) tlbi_range: Option<Value>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -155,6 +156,8 @@ pub(super) struct WorkloadSection {
     pub(super) op: Option<String>,
     pub(super) processes: Option<Value>,
     pub(super) hot_pages: Option<i64>,
+    pub(super) victims: Option<i64>,
+    pub(super) victim_work_ns: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]

@@ -137,6 +137,10 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         global_asid_first_flush: v::GLOBAL_ASID.choice(d.global_asid.as_deref(), &[false, true])?,
         asid_transition: v::ASID_TRANSITION.on_off(d.asid_transition.as_ref())?,
         tlbsync_pinned: v::TLBSYNC_PINNED.on_off(d.tlbsync_pinned.as_ref())?,
+        tlbi_range: match d.tlbi_range.as_ref() {
+            None => crate::arch::arm64::range::preset_has_tlbi_range(preset.id),
+            given => v::TLBI_RANGE.on_off(given)?,
+        },
     };
     let asid_bits = v::ASID_BITS.int(m.asid_bits)? as u8;
     if arch == Arch::Arm64 && (1i64 << asid_bits) - 1 < cpus as i64 + 2 {
@@ -159,7 +163,9 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     let threads = v::THREADS.int_upto(w.threads, threads_default, free_after_initiator)? as u16;
     let free_after_threads = free_after_initiator - threads as i64;
     let lazy_cpus = v::LAZY_CPUS.int_upto(w.lazy_cpus, 0, free_after_threads)? as u16;
-    let free = free_after_threads - lazy_cpus as i64;
+    let free_after_lazy = free_after_threads - lazy_cpus as i64;
+    let victims = v::VICTIMS.int_upto(w.victims, 0, free_after_lazy)? as u16;
+    let free = free_after_lazy - victims as i64;
     let busy_default = if tasks_given || threads == 0 { 0 } else { free };
     let busy_threads = v::BUSY_THREADS.int_upto(w.busy_threads, busy_default, free)? as u16;
     let probability = v::IRQS_OFF_PROBABILITY.float(w.irqs_off_probability)?;
@@ -195,6 +201,8 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         },
         processes: v::PROCESSES.on_off(w.processes.as_ref())?,
         hot_pages: hot_pages as u32,
+        victims,
+        victim_work_ns: v::VICTIM_WORK_NS.int(w.victim_work_ns)? as u64,
     };
 
     let mut costs = preset.costs;

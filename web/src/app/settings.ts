@@ -84,6 +84,11 @@ const SHOWN: readonly Shown[] = [
     help: 'active_mm (v2): count CPUs with the mm active, kernel threads included; mm_users (RFC): count users, which misses lazy kernel threads (race R15).',
   },
   {
+    key: 'tlbi_range',
+    label: 'Range TLBI (FEAT_TLBIRANGE)',
+    help: 'on: a ranged flush is a few range TLBIs (ARMv8.4); off: one TLBI per page, each a DVM message every core performs, and a whole-ASID flush from max_dvm_ops (512) pages on. Default from the machine preset’s CPU.',
+  },
+  {
     key: 'cpu_id',
     label: 'smp_processor_id()',
     help: 'thread_info: read current_thread_info()->cpu (bf0baa5bbdc9); percpu: the per-CPU cpu_number with its preempt-count cost.',
@@ -111,6 +116,12 @@ const SHOWN: readonly Shown[] = [
     label: 'Pages per flush',
     help: 'Pages per flush; over 33 the kernel flushes the whole PCID instead.',
     sliderMax: 4096,
+    step: 1,
+  },
+  {
+    key: 'victims',
+    label: 'Victim-compute processes',
+    help: 'Unrelated processes that only compute, one per CPU after the busy threads; the summary shows how much of their work got done while the others flush.',
     step: 1,
   },
   {

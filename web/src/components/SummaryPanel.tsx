@@ -38,6 +38,8 @@ export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow 
       'Interconnect queue per broadcast (p50 / max)',
       arm64 ? (queue ? `${formatNs(queue.p50)} / ${formatNs(queue.max)}` : NO_SAMPLES) : null,
     ],
+    ['DVM messages', arm64 ? (num(summary.dvm_messages)?.toLocaleString('en-US') ?? null) : null],
+    ['Victim throughput (work done / time taken)', victimLine(summary)],
     [
       'ASID rollovers',
       arm64 ? (num(summary.asid_rollovers)?.toLocaleString('en-US') ?? null) : null,
@@ -85,6 +87,14 @@ export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow 
     </section>
   );
 });
+
+/** The victim-compute tasks' share of their time spent on their own work; no line without victims. */
+function victimLine(summary: Summary): string | null {
+  const t = num(summary.victim_throughput);
+  const chunk = sampled(summary.victim_op_ns);
+  if (t === null || !chunk) return null;
+  return `${(t * 100).toFixed(1)} % (chunk p50 ${formatNs(chunk.p50)}, max ${formatNs(chunk.max)})`;
+}
 
 function statLine(s: Stats): string {
   return `${formatNs(s.p50)} / ${formatNs(s.p99)} / ${formatNs(s.max)} / ${formatNs(s.mean)}`;

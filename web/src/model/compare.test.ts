@@ -78,3 +78,26 @@ describe('x86 instruction counts', () => {
     expect(diffSummaries(arm, arm).map((r) => r.metric)).not.toContain('INVLPG');
   });
 });
+
+describe('victims of broadcast TLBI', () => {
+  it('compare the DVM messages and the victims’ chunk time with and without skipping the broadcast', () => {
+    const text = readScenario('arm64-victim-compute');
+    const a = runScenario(text, { overrides: ['flushes=50'] }).summary;
+    const b = runScenario(text, { overrides: ['flushes=50', 'broadcast_skip=on'] }).summary;
+    const rows = diffSummaries(a, b);
+    const dvm = rows.find((r) => r.metric === 'DVM messages (broadcast TLBI ops)');
+    expect(dvm).toMatchObject({ a: 50, b: 0 });
+    const chunk = rows.find((r) => r.metric === 'Victim compute chunk, mean');
+    // Undisturbed, a chunk takes exactly its work; stalled by broadcasts, longer.
+    expect(chunk!.b).toBe(2000);
+    expect(chunk!.delta).toBeLessThan(0);
+    expect(b.victim_throughput).toBe(1);
+  });
+
+  it('leave the victim row out of a run without victims', () => {
+    const base = runScenario(readScenario('arm64-asid-rollover')).summary;
+    expect(base.victim_throughput).toBeNull();
+    const rows = diffSummaries(base, base);
+    expect(rows.map((r) => r.metric)).not.toContain('Victim compute chunk, mean');
+  });
+});

@@ -52,6 +52,8 @@ const METRICS: [string, 'ns' | 'count', Pick][] = [
   ['IPIs sent', 'count', num('ipis')],
   ['TLBI broadcasts', 'count', arm64(num('broadcasts'))],
   ['Interconnect queue, p50', 'ns', arm64(stat('interconnect_queue_ns', 'p50'))],
+  ['DVM messages (broadcast TLBI ops)', 'count', arm64(num('dvm_messages'))],
+  ['Victim compute chunk, mean', 'ns', stat('victim_op_ns', 'mean')],
   ['ASID rollovers', 'count', arm64(num('asid_rollovers'))],
   ['INVLPG', 'count', x86op('invlpg')],
   ['INVPCID (PTI)', 'count', x86op('invpcid')],

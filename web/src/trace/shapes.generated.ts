@@ -101,6 +101,21 @@ export type Summary = {
    * x86: INVLPG, INVPCID and CR3 writes (all 0 on arm64).
    */
   x86_ops: X86Ops;
+  /**
+   * arm64: broadcast TLBI ops issued, each one DVM message every other CPU performs (one
+   * per page without FEAT_TLBIRANGE, a few per range with it).
+   */
+  dvm_messages: number;
+  /**
+   * Victim-compute tasks (`workload.victims`): elapsed time of each chunk of
+   * `victim_work_ns` of compute.
+   */
+  victim_op_ns: Stats;
+  /**
+   * Victim-compute tasks: nominal work / elapsed time over every finished chunk (1 = not
+   * slowed at all); null without victims.
+   */
+  victim_throughput: number | null;
 };
 
 export type X86Ops = {

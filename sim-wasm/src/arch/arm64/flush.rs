@@ -2,7 +2,8 @@
 //! the skip-broadcast series (kernel-mechanics.md §5.2, §5.4).
 //!
 //! Mainline: the PTE change, then `DSB ISHST; TLBI VALE1IS|VAE1IS × pages; DSB ISH` — ranges of
-//! `MAX_DVM_OPS` pages or more become one `ASIDE1IS`. Always broadcast, no cpumask.
+//! `MAX_DVM_OPS` pages or more become one `ASIDE1IS` (with FEAT_TLBIRANGE: a few range ops, see
+//! `range.rs`). Always broadcast, no cpumask.
 //!
 //! Skip series: under `get_cpu()`, `tlb_flush_check()` decides:
 //! 1. `nr_active_mm > 1` ⇒ broadcast;
@@ -28,7 +29,7 @@ pub const TLB_FLUSH_LOCAL: u8 = 1;
 pub const TLB_FLUSH_BROADCAST: u8 = 2;
 
 fn op_for(w: &World, pages: u32, freed_tables: bool) -> TlbiOp {
-    if pages >= w.cfg.design.max_dvm_ops {
+    if super::range::falls_back_to_asid(&w.cfg, pages) {
         TlbiOp::Aside1
     } else if freed_tables {
         TlbiOp::Vae1

@@ -11,6 +11,9 @@
 //! * `asid.rs`: `check_and_switch_context` / `new_context` / `flush_context` (`mm/context.c`).
 //! * `flush.rs`: `__flush_tlb_range` with `tlb_flush_check` → no / local / broadcast.
 //! * `tlbi.rs`: TLBI ops on one CPU's TLB and the shared interconnect broadcasts queue on.
+//! * `presets.rs`: the arm64 server presets without range TLBI (Altra, ThunderX2).
+//! * `range.rs`: how many TLBI ops a range takes with and without FEAT_TLBIRANGE, and when it
+//!   falls back to an ASID flush.
 //! * `checks.rs`: the arm64 invariants I16 (BBM), I17 (ASID generations), I18 (handshake).
 //! * `percpu.rs`: `smp_processor_id()` cost (`cpu_id`), `this_cpu_*` preemption windows.
 //!
@@ -18,13 +21,16 @@
 //! takes effect with it, its `DSB ISH` is charged as cost); every TTBR0 change away from a
 //! running user mm leaves one page walk in flight for `ptw_ns` unless a DSB completes it; the
 //! hardware never starts walks for an ASID no TTBR0 holds (Mark Rutland's open point); no
-//! KPTI (ASIDs are not paired), no pinned ASIDs, no range TLBI (FEAT_TLBIRANGE).
+//! KPTI (ASIDs are not paired), no pinned ASIDs; a range TLBI (`tlbi_range = on`) is charged
+//! as one DVM message like a single-page op.
 
 pub mod asid;
 pub mod checks;
 pub mod flush;
 pub mod mmu_context;
 pub mod percpu;
+pub mod presets;
+pub mod range;
 pub mod state;
 pub mod tlbi;
 

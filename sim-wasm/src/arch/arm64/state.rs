@@ -167,5 +167,7 @@ pub struct Job {
     pub op: TlbiOp,
     pub start: u32,
     pub pages: u32,
+    /// TLBI ops (DVM messages) the flush issues: `pages` one by one, or range ops.
+    pub ops: u64,
     pub row: Row,
 }

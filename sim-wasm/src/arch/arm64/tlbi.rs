@@ -74,7 +74,7 @@ pub fn local(
         k.tlbi_local_ns
     };
     let cost = per_op
-        .saturating_mul(op.ops(pages))
+        .saturating_mul(super::range::ops(&w.cfg, op, pages))
         .saturating_add(k.dsb_nsh_ns.saturating_mul(2));
     apply(w, cpu, mm, asid, op, start, pages);
     let f = Fields {
@@ -105,8 +105,8 @@ pub fn broadcast(
 ) -> Row {
     let now = w.now();
     let asid = w.arch_state.arm64.asid_of(mm).unwrap_or(0);
+    let ops = super::range::ops(&w.cfg, op, pages);
     let k = &w.cfg.costs.arm64;
-    let ops = op.ops(pages);
     let issue = now.saturating_add(k.dsb_ishst_ns);
     let served_from = issue.max(w.arch_state.arm64.free_at);
     let served_until = served_from.saturating_add(ops.saturating_mul(k.dvm_op_ns));
@@ -142,6 +142,7 @@ pub fn broadcast(
         op,
         start,
         pages,
+        ops,
         row,
     };
     let id = match w.arch_state.arm64.free_jobs.pop() {
@@ -173,13 +174,9 @@ pub fn service(w: &mut World, id: u32) {
     };
     w.arch_state.arm64.free_jobs.push(id);
     // One event that invalidates on every PE: the event budget counts each PE's ops.
-    w.work = w
-        .work
-        .saturating_add(w.cfg.cpus as u64 * job.op.ops(job.pages));
-    let stall = job
-        .op
-        .ops(job.pages)
-        .saturating_mul(w.cfg.costs.arm64.victim_ns);
+    w.work = w.work.saturating_add(w.cfg.cpus as u64 * job.ops);
+    w.stats.dvm_messages = w.stats.dvm_messages.saturating_add(job.ops);
+    let stall = job.ops.saturating_mul(w.cfg.costs.arm64.victim_ns);
     for c in 0..w.cfg.cpus {
         let cpu = CpuId(c);
         apply(w, cpu, job.mm, job.asid, job.op, job.start, job.pages);

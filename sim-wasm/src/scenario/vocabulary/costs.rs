@@ -161,7 +161,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "dvm_op_ns",
         unit: "ns",
-        doc: "Occupancy of the shared interconnect (DVM) by one broadcast TLBI op: concurrent broadcasters queue behind each other, so latency grows \"almost linearly\" with them.",
+        doc: "Occupancy of the shared interconnect (DVM) by one broadcast TLBI op: concurrent broadcasters queue behind each other, so latency grows \"almost linearly\" with them. Without range TLBI (`tlbi_range = off`) a range issues one op per page, so this is the per-page cost of the DSB-terminated sequence. Estimate (see `ampere-32`).",
         field: |c| &mut c.arm64.dvm_op_ns,
     },
     Cost {
@@ -173,7 +173,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "victim_ns",
         unit: "ns",
-        doc: "Time a receiving CPU loses per broadcast op it performs (victim slowdown).",
+        doc: "Time a running CPU loses per DVM message (another CPU's broadcast TLBI op) it performs: the victim slowdown, paid by unrelated processes too (`workload.victims` measures it). Estimate; no measurement is used.",
         field: |c| &mut c.arm64.victim_ns,
     },
     Cost {

@@ -244,7 +244,11 @@ pub static BUSY_THREADS: Setting = Setting {
     ..setting(
         "busy_threads",
         "workload",
-        int_of(0, MAX_CPUS as i64, "cpus − initiator − threads − lazy_cpus"),
+        int_of(
+            0,
+            MAX_CPUS as i64,
+            "cpus − initiator − threads − lazy_cpus − victims",
+        ),
         Default::Derived("all remaining CPUs (0 with [[tasks]] or no op threads)"),
     )
 };
@@ -383,6 +387,26 @@ pub static HOT_PAGES: Setting = Setting {
     value: Some(|c| c.workload.hot_pages.to_string()),
     ..setting("hot_pages", "workload", int(0, 1 << 16), Default::Int(0))
 };
+pub static VICTIMS: Setting = Setting {
+    doc: "Victim-compute processes, one per CPU after the busy threads: each loops victim_work_ns of pure compute and reports how much it got done (victim_op_ns, victim_throughput). On arm64 every broadcast TLBI stalls them too; on x86 another process's flush never interrupts them.",
+    value: Some(|c| c.workload.victims.to_string()),
+    ..setting(
+        "victims",
+        "workload",
+        int_of(0, MAX_CPUS as i64, "cpus − initiator − threads − lazy_cpus"),
+        Default::Int(0),
+    )
+};
+pub static VICTIM_WORK_NS: Setting = Setting {
+    doc: "Compute per victim iteration (one sample of victim_op_ns).",
+    value: Some(|c| c.workload.victim_work_ns.to_string()),
+    ..setting(
+        "victim_work_ns",
+        "workload",
+        int(1, MAX_NS),
+        Default::Int(10_000),
+    )
+};
 pub static ASID_BITS: Setting = Setting {
     arch: Some(Arch::Arm64),
     doc: "Width of the hardware ASID (real hardware: 8 or 16); small values force rollovers. Needs 2^bits − 1 ≥ cpus + 2.",
@@ -418,6 +442,12 @@ pub static MAX_DVM_OPS: Setting = Setting {
     doc: "MAX_DVM_OPS (PTRS_PER_PTE): ranges of this many pages or more become one ASID flush.",
     value: Some(|c| c.design.max_dvm_ops.to_string()),
     ..setting("max_dvm_ops", "design", int(1, 1 << 21), Default::Int(512))
+};
+pub static TLBI_RANGE: Setting = Setting {
+    arch: Some(Arch::Arm64),
+    doc: "FEAT_TLBIRANGE (ARMv8.4): a ranged flush issues a few range TLBIs (one per scale, at most five) and flushes the whole ASID only above 2^21 pages; off: one TLBI per page, each a DVM message, and an ASID flush from max_dvm_ops pages on.",
+    value: Some(|c| on_off(c.design.tlbi_range)),
+    ..setting("tlbi_range", "design", Kind::OnOff, Default::Derived("the preset's CPU: off on every arm64 preset (none has FEAT_TLBIRANGE)"))
 };
 
 /// Every setting. The order is the one `--set`'s error lists the keys in.
@@ -466,12 +496,15 @@ pub static SETTINGS: &[&Setting] = &[
     &OP,
     &PROCESSES,
     &HOT_PAGES,
+    &VICTIMS,
+    &VICTIM_WORK_NS,
     &ASID_BITS,
     &BROADCAST_SKIP,
     &DSB_BEFORE_DEC,
     &SKIP_RULE,
     &CPU_ID,
     &MAX_DVM_OPS,
+    &TLBI_RANGE,
     &CACHELINE_BYTES,
     &FLUSH_INFO_BYTES,
 ];
