@@ -3,7 +3,7 @@
 //   tlbscope settings [--format text|json]
 //   tlbscope run <scenario file|id> [--set key=value ...] [--seed N] [--format json|csv|perfetto]
 //   tlbscope sweep <scenario file|id> --vary key=v1,v2 [--vary ...] [--set ...] [--seed N] [--format csv|json]
-//   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
+//   tlbscope calibrate [--costs file] [--strict] [--leave-one-out] [--format text|json|csv]
 //   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file]
 //   tlbscope import <recording> [--format text|json|perfetto]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import { formatSettings } from './settingsHelp.mjs';
+import { formatLeaveOneOut, leaveOneOut } from './leaveOneOut.mjs';
 import {
   costsFileOverrides,
   fit,
@@ -55,6 +56,16 @@ async function main(argv) {
     return 0;
   }
   const costs = args.costs ? costsFileOverrides(readFileSync(args.costs, 'utf8'), args.costs) : [];
+  if (args.command === 'calibrate' && args.leaveOneOut) {
+    const report = leaveOneOut(wasm, {
+      extra: costs,
+      maxRuns: args.maxRuns,
+      progress: (m) => process.stderr.write(`${m}\n`),
+    });
+    if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(formatLeaveOneOut(report));
+    return 0;
+  }
   if (args.command === 'calibrate') {
     const report = calibrate(wasm, { extra: costs });
     if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
