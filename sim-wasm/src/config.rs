@@ -101,6 +101,8 @@ pub enum WaitMask {
 
 names!(WaitMask { Task => "task", PerCpu => "percpu" });
 
+pub use crate::locks::LockMode;
+
 /// Shape of the remote interrupts-off windows drawn by busy threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dist {
@@ -174,6 +176,8 @@ pub struct Design {
     /// arm64 `MAX_DVM_OPS` (`PTRS_PER_PTE`): ranges of this many pages or more become an
     /// ASID flush.
     pub max_dvm_ops: u32,
+    /// Shared locks modelled as FIFO queues (`locks.rs`).
+    pub locks: LockMode,
 }
 
 /// arm64 costs (ns unless named `_ps`). Estimates unless a source is given; kernel-mechanics.md
@@ -248,6 +252,8 @@ pub struct Costs {
     pub kernel_pages: u64,
     /// The arm64-specific costs.
     pub arm64: Arm64Costs,
+    /// The shared-lock model's costs (`locks.rs`).
+    pub locks: crate::locks::LockCosts,
 }
 
 /// Generated workload knobs (the madvise-touch benchmark shape and friends). Tasks from
@@ -286,6 +292,10 @@ pub struct Workload {
     /// Each op thread is its own process (mm 1 + i) whose main thread started it and now
     /// waits (`pthread_join`/`wait`) on the same CPU — `mm_users` = 2, one thread running.
     pub processes: bool,
+    /// will-it-scale's `tlb_flush*` loop: after the op, read the page back (a fault that maps
+    /// the zero page or the file's page read-only, allocating nothing), so the next iteration's
+    /// write is a copy-on-write fault (`Op::Cow`, with its own flush) instead of a `touch`.
+    pub reread: bool,
 }
 
 /// One explicit task from `[[tasks]]`.

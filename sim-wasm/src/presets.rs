@@ -8,6 +8,7 @@
 //! Where a number is derived from a seed measurement, the comment says how.
 
 use crate::config::{Arch, Arm64Costs, Costs, TlbIndex};
+use crate::locks::LockCosts;
 
 pub struct Preset {
     pub id: &'static str,
@@ -59,6 +60,7 @@ fn arm64_costs() -> Costs {
         switch_mm_ns: 120,
         kernel_pages: 0,
         arm64: Arm64Costs::default(),
+        locks: LockCosts::default(),
     }
 }
 
@@ -91,6 +93,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 switch_mm_ns: 100,
                 kernel_pages: 0,
                 arm64: Arm64Costs::default(),
+                locks: LockCosts::default(),
             },
         }),
         // Xeon Platinum 8336C, 128 CPUs, 2 NUMA nodes, PTI and mitigations off (seeds 000/001).
@@ -123,6 +126,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 switch_mm_ns: 80,
                 kernel_pages: 0,
                 arm64: Arm64Costs::default(),
+                locks: LockCosts::default(),
             },
         }),
         // Skylake laptop at 2.3 GHz, turbo off, under KVM with idle=poll (10af6235e0d3, seed
@@ -201,6 +205,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 switch_mm_ns: 100,
                 kernel_pages: 12,
                 arm64: Arm64Costs::default(),
+                locks: LockCosts::default(),
             },
         }),
         // A small ARMv8 server machine for teaching scenarios (§10 mid-range values).

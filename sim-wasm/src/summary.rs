@@ -116,6 +116,17 @@ pub struct Summary {
     pub victim_stall_ns: u64,
     /// arm64: ASID generation rollovers.
     pub asid_rollovers: u64,
+    /// `design.locks`: per acquisition of an mm's `mmap_lock` (read), the time spent queued
+    /// behind other holders (waits of 0 included; empty with `locks = off`).
+    pub mmap_lock_wait_ns: Stats,
+    /// `design.locks = per_vma`: the same for VMA locks.
+    pub vma_lock_wait_ns: Stats,
+    /// `design.locks`: the same for the zone lock (one acquisition per `pcp_batch` pages).
+    pub zone_lock_wait_ns: Stats,
+    /// `design.locks`: the same for the LRU lock (one acquisition per `lru_batch` folios).
+    pub lru_lock_wait_ns: Stats,
+    /// `design.locks`: the most requests a newcomer ever found ahead of it on one lock.
+    pub lock_queue_max: u64,
 }
 
 impl Summary {
@@ -147,7 +158,23 @@ impl Summary {
             interconnect_queue_ns: stats(&c.interconnect_queue),
             victim_stall_ns: c.victim_stall_ns,
             asid_rollovers: c.asid_rollovers,
+            mmap_lock_wait_ns: Stats::default(),
+            vma_lock_wait_ns: Stats::default(),
+            zone_lock_wait_ns: Stats::default(),
+            lru_lock_wait_ns: Stats::default(),
+            lock_queue_max: 0,
         }
+    }
+
+    /// Fills the lock fields from the run's lock model.
+    pub fn with_locks(mut self, l: &crate::locks::LockStats) -> Summary {
+        let stats = |v: &Vec<f64>| Stats::of(&mut v.clone());
+        self.mmap_lock_wait_ns = stats(&l.mmap);
+        self.vma_lock_wait_ns = stats(&l.vma);
+        self.zone_lock_wait_ns = stats(&l.zone);
+        self.lru_lock_wait_ns = stats(&l.lru);
+        self.lock_queue_max = l.max_queue;
+        self
     }
 
     /// The distinct names of the violated invariants, sorted.

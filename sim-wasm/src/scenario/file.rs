@@ -121,6 +121,7 @@ pub(super) struct DesignSection {
     pub(super) skip_rule: Option<String>,
     pub(super) cpu_id: Option<String>,
     pub(super) max_dvm_ops: Option<i64>,
+    pub(super) locks: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -145,6 +146,7 @@ pub(super) struct WorkloadSection {
     pub(super) mm_pages: Option<i64>,
     pub(super) op: Option<String>,
     pub(super) processes: Option<Value>,
+    pub(super) reread: Option<Value>,
 }
 
 #[derive(Deserialize, Debug, Default)]

@@ -10,8 +10,8 @@ use super::steps::validate_step;
 use super::tasks::validate_task;
 use crate::budget;
 use crate::config::{
-    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, SkipRule,
-    TlbIndex, WaitMask, WorkOp, Workload,
+    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, LockMode, Preempt,
+    SkipRule, TlbIndex, WaitMask, WorkOp, Workload,
 };
 use crate::error::SimError;
 use crate::ids::CpuId;
@@ -108,6 +108,7 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         skip_rule: v::SKIP_RULE.choice(d.skip_rule.as_deref(), SkipRule::ALL)?,
         cpu_id: v::CPU_ID.choice(d.cpu_id.as_deref(), CpuIdImpl::ALL)?,
         max_dvm_ops: v::MAX_DVM_OPS.int(d.max_dvm_ops)? as u32,
+        locks: v::LOCKS.choice(d.locks.as_deref(), LockMode::ALL)?,
     };
     let asid_bits = v::ASID_BITS.int(m.asid_bits)? as u8;
     if arch == Arch::Arm64 && (1i64 << asid_bits) - 1 < cpus as i64 + 2 {
@@ -164,6 +165,7 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
             op => v::OP.choice(op, WorkOp::ALL)?,
         },
         processes: v::PROCESSES.on_off(w.processes.as_ref())?,
+        reread: v::REREAD.on_off(w.reread.as_ref())?,
     };
 
     let mut costs = preset.costs;

@@ -4,7 +4,8 @@
 use super::setting::{Default, Kind, Setting, MAX_NS};
 use crate::budget;
 use crate::config::{
-    Arch, CpuIdImpl, Dist, FlushInfo, Preempt, SkipRule, TlbIndex, WaitMask, WorkOp, MAX_CPUS,
+    Arch, CpuIdImpl, Dist, FlushInfo, LockMode, Preempt, SkipRule, TlbIndex, WaitMask, WorkOp,
+    MAX_CPUS,
 };
 use crate::presets;
 
@@ -372,6 +373,16 @@ pub static MAX_DVM_OPS: Setting = Setting {
     value: Some(|c| c.design.max_dvm_ops.to_string()),
     ..setting("max_dvm_ops", "design", int(1, 1 << 21), Default::Int(512))
 };
+pub static LOCKS: Setting = Setting {
+    doc: "Shared kernel locks as FIFO queues with service times (sim-wasm/src/locks.rs): off (none); mmap_lock: faults and madvise take the mm's mmap_lock for read (before per-VMA locks), whose count line serialises the threads of one mm; per_vma: they take the VMA's own lock. Either way the zone lock (per pcp_batch pages allocated or freed) and the LRU lock (per lru_batch folios) are shared by every process. Only waits are added: one thread alone runs as with off.",
+    value: Some(|c| c.design.locks.name().into()),
+    ..setting("locks", "design", Kind::Choice(LockMode::NAMES), Default::Name("off"))
+};
+pub static REREAD: Setting = Setting {
+    doc: "will-it-scale's tlb_flush loop: op threads read the page back after each op (a fault that maps the zero page or the file's page read-only, allocating nothing), so each iteration's write is a copy-on-write fault that flushes the old entry (ptep_clear_flush) instead of a plain touch.",
+    value: Some(|c| on_off(c.workload.reread)),
+    ..setting("reread", "workload", Kind::OnOff, Default::OnOff(false))
+};
 
 /// Every setting. The order is the one `--set`'s error lists the keys in.
 pub static SETTINGS: &[&Setting] = &[
@@ -411,12 +422,14 @@ pub static SETTINGS: &[&Setting] = &[
     &MM_PAGES,
     &OP,
     &PROCESSES,
+    &REREAD,
     &ASID_BITS,
     &BROADCAST_SKIP,
     &DSB_BEFORE_DEC,
     &SKIP_RULE,
     &CPU_ID,
     &MAX_DVM_OPS,
+    &LOCKS,
     &CACHELINE_BYTES,
     &FLUSH_INFO_BYTES,
 ];
