@@ -12,6 +12,7 @@ export const USAGE = `usage:
                      [--format text|json|csv]
   tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
                [--out fitted.toml] [--max-runs N] [--map column=header ...] [--format text|json]
+               [--leave-one-out]
   tlbscope import <recording> [--format text|json|perfetto]
 
 Settings use the simulator's vocabulary (tlbscope settings lists every key, its values and
@@ -20,7 +21,8 @@ default, and every cost parameter, as the simulator declares them), e.g. --set f
 --costs applies a [machine] preset + [costs] file (what fit --out writes) as --set overrides.
 calibrate compares the presets with the seed measurements (content/calibration.json); it exits 1
 if a row is out of tolerance (known gaps too with --strict); --leave-one-out instead predicts
-each row with the free costs fitted on the machine's other rows only (text or json). fit adjusts cost parameters by least
+each row with the free costs fitted on the machine's other rows only (text or json), and
+fit --leave-one-out does the same for a dataset's rows, grouped by their machine column. fit adjusts cost parameters by least
 squares to the op_latency rows of a dataset CSV and prints them with the residual of each row;
 it finds columns by the same names and synonyms as the page's import (--map names any other).
 import reads a kernel recording (tracefs trace / trace_pipe text, trace-cmd report, perf script;
@@ -115,7 +117,7 @@ export function parseArgs(argv) {
       only(a, 'calibrate');
       out.strict = true;
     } else if (a === '--leave-one-out') {
-      only(a, 'calibrate');
+      only(a, 'calibrate', 'fit');
       out.leaveOneOut = true;
     } else if (a === '--benchmark' || a === '--machine' || a === '--out') {
       only(a, 'fit');
@@ -152,6 +154,9 @@ export function parseArgs(argv) {
   }
   if (!['list', 'settings', 'calibrate'].includes(command) && out.scenario === undefined) {
     throw new UsageError(`${command} needs a scenario file or id`);
+  }
+  if (out.leaveOneOut && out.out) {
+    throw new UsageError('--leave-one-out fits once per row: --out does not apply');
   }
   if (out.leaveOneOut && out.format === 'csv') {
     throw new UsageError('--leave-one-out: --format csv is not offered; use text or json');

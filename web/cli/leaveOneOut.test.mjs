@@ -2,7 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CALIBRATION_FILE, calibrate } from './calibrate.mjs';
-import { leaveOneOut } from './leaveOneOut.mjs';
+import { leaveOneOut, leaveOneOutDataset } from './leaveOneOut.mjs';
+import { selectRows } from './fit.mjs';
+import { runOnce } from './run.mjs';
+import { readScenarioArg } from './wasm.mjs';
 import { loadWasm } from './wasm.mjs';
 
 const cli = (...args) => spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8' });
@@ -78,5 +81,49 @@ describe('calibrate --leave-one-out', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--leave-one-out: --format csv is not offered/);
     expect(cli('run', 'x86-lazy-tlb', '--leave-one-out').stderr).toMatch(/--leave-one-out/);
+  });
+
+  it('fit --leave-one-out predicts a dataset the model generated, per machine, without the row', () => {
+    const { text, file } = readScenarioArg('x86-wis-tlb-flush2');
+    const variants = [
+      'threads=1;processes=off',
+      'threads=2;processes=off',
+      'threads=2;processes=on',
+    ];
+    // Rows "measured" by the model itself with page_fault_ns = 900 (generic-x86 says 600).
+    const rows = variants.map((variant, i) => {
+      const set = ['machine=generic-x86', ...variant.split(';'), 'costs.page_fault_ns=900'];
+      const ns = runOnce(wasm, text, file, set, 1).summary.op_latency_ns.mean;
+      return {
+        arch: 'x86',
+        machine: 'synthetic-vm',
+        cpus: 2,
+        benchmark: 'wis-tlb-flush2',
+        variant,
+        metric: 'op_latency',
+        value: ns / 1000,
+        unit: 'us',
+        stddev: null,
+        runs: 1,
+        source: 'test',
+        line: i + 2,
+      };
+    });
+    // A second machine's row must never train the first machine's fits.
+    rows.push({ ...rows[0], machine: 'other-vm', value: 1000, line: 5 });
+    const { selected } = selectRows(rows);
+    const loo = leaveOneOutDataset(wasm, selected, { params: ['page_fault_ns'] });
+    const synth = loo.rows.filter(
+      (r) => r.id.startsWith('line 2') || r.id.startsWith('line 3') || r.id.startsWith('line 4'),
+    );
+    expect(synth).toHaveLength(3);
+    for (const r of synth) {
+      expect(r.params).toEqual([{ name: 'page_fault_ns', start: 600, value: 900 }]);
+      expect(r.trained_on).not.toContain('line 5');
+      expect(Math.abs(r.error_pct)).toBeLessThan(1e-9);
+    }
+    const other = loo.rows.find((r) => r.id.startsWith('line 5'));
+    expect([other.status, other.why]).toEqual(['SKIP', 'no other row of other-vm to fit on']);
+    expect(loo.summary.all.within_tolerance).toBeNull();
   });
 });

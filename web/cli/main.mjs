@@ -4,7 +4,7 @@
 //   tlbscope run <scenario file|id> [--set key=value ...] [--seed N] [--format json|csv|perfetto]
 //   tlbscope sweep <scenario file|id> --vary key=v1,v2 [--vary ...] [--set ...] [--seed N] [--format csv|json]
 //   tlbscope calibrate [--costs file] [--strict] [--leave-one-out] [--format text|json|csv]
-//   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file]
+//   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file] [--leave-one-out]
 //   tlbscope import <recording> [--format text|json|perfetto]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
@@ -14,7 +14,7 @@ import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import { formatSettings } from './settingsHelp.mjs';
-import { formatLeaveOneOut, leaveOneOut } from './leaveOneOut.mjs';
+import { formatLeaveOneOut, leaveOneOut, leaveOneOutDataset } from './leaveOneOut.mjs';
 import {
   costsFileOverrides,
   fit,
@@ -80,6 +80,17 @@ async function main(argv) {
     if (selected.length === 0) {
       const why = skipped.map((s) => `  line ${s.line}: ${s.reason}`).join('\n');
       throw new FitError(`no row of ${target()} can be fitted${why ? `:\n${why}` : ''}`);
+    }
+    if (args.leaveOneOut) {
+      const report = leaveOneOutDataset(wasm, selected, {
+        params: args.params,
+        machine: args.machine,
+        maxRuns: args.maxRuns,
+        progress: (m) => process.stderr.write(`${m}\n`),
+      });
+      if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else process.stdout.write(formatLeaveOneOut(report));
+      return 0;
     }
     const result = fit(wasm, selected, {
       params: args.params,
