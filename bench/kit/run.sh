@@ -8,10 +8,12 @@
 #
 # Without OUT the CSV goes to stdout and the provenance JSON to stderr; with OUT
 # the provenance goes to OUT.source.json. Knobs (environment): OPS, BUSY, ITERS,
-# PAGES, RUNS; the C programs validate them.
+# PAGES, RUNS, TLB_OPS; the C programs validate them. ONLY=madvise,pcid,tlb_flush
+# picks benchmark groups (default all); TAG=name appends -name to the source id, so
+# a second dataset from the same machine gets its own provenance entry.
 set -euo pipefail
 
-usage() { echo "usage: bash bench/kit/run.sh [OUT.csv]   (env: OPS BUSY ITERS PAGES RUNS)" >&2; }
+usage() { echo "usage: bash bench/kit/run.sh [OUT.csv]   (env: OPS BUSY ITERS PAGES RUNS TLB_OPS ONLY TAG)" >&2; }
 if [[ $# -gt 1 || ${1:-} == -h || ${1:-} == --help ]]; then usage; exit 2; fi
 OUT=${1:-}
 
@@ -21,6 +23,13 @@ BUSY=${BUSY:-3}      # busy threads as in the seed; the program clamps to CPUs -
 ITERS=${ITERS:-100000}
 PAGES=${PAGES:-512}
 RUNS=${RUNS:-5}
+TLB_OPS=${TLB_OPS:-20000} # tlb_flush ops per worker per run
+ONLY=${ONLY:-madvise,pcid,tlb_flush}
+TAG=${TAG:-}
+want() { [[ ",$ONLY," == *",$1,"* ]]; }
+for g in ${ONLY//,/ }; do
+	case $g in madvise | pcid | tlb_flush) ;; *) echo "run.sh: ONLY: unknown group '$g' (madvise, pcid, tlb_flush)" >&2; exit 2 ;; esac
+done
 
 log() { echo "run.sh: $*" >&2; }
 
@@ -36,7 +45,7 @@ case $(uname -m) in x86_64 | i?86) arch=x86 ;; aarch64 | arm64) arch=arm64 ;; *)
 slug=$(printf '%s' "$model" | tr 'A-Z' 'a-z' | sed -e 's/(r)//g' -e 's/(tm)//g' -e 's/cpu @.*//' \
 	-e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//')
 machine="local-$slug-$ncpu"
-source_id=$machine
+source_id=$machine${TAG:+-$TAG}
 today=$(date -u +%Y-%m-%d)
 # Variant values must not break the CSV or the ';'-joined key=value list.
 kernel_v=$(printf '%s' "$kernel" | tr ',;=' '___')
@@ -91,12 +100,13 @@ cpu_ticks() { awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $
 read -r idle0 total0 < <(cpu_ticks)
 sleep 2
 read -r idle1 total1 < <(cpu_ticks)
+loadavg=$(cut -d" " -f1-3 /proc/loadavg)
 idle_before=$(( 100 * (idle1 - idle0) / (total1 - total0 > 0 ? total1 - total0 : 1) ))
 log "CPUs were ${idle_before}% idle in the 2 s before the run"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for b in 0 "$BUSY"; do
+want madvise && for b in 0 "$BUSY"; do
 	log "madvise-touch: $OPS ops x $RUNS runs, $b busy thread(s) requested"
 	"$KIT/madvise_touch" -n "$OPS" -b "$b" -r "$RUNS" >"$tmp/mt"
 	eff=$(sed -n 's/^# madvise_touch .*busy_threads=\([0-9]*\).*/\1/p' "$tmp/mt")
@@ -105,7 +115,7 @@ for b in 0 "$BUSY"; do
 	summarise madvise-touch "kernel=$kernel_v;busy_threads=$eff" "$tmp/mt"
 done
 
-for p in 0 "$PAGES"; do
+want pcid && for p in 0 "$PAGES"; do
 	bench=pcid-pingpong
 	[[ $p == 0 ]] || bench=pcid-pingpong-$p
 	log "$bench: $ITERS round trips x $RUNS runs, $p page(s) per side"
@@ -120,11 +130,32 @@ for p in 0 "$PAGES"; do
 	summarise "$bench" "kernel=$kernel_v" "$tmp/pp"
 done
 
+# will-it-scale's tlb_flush1 (file) and tlb_flush2 (anon): 1, 2, 4, ... workers up
+# to the CPUs, in threads mode (one mm: flushes IPI the others) and processes mode.
+tlb_workers=()
+for ((w = 1; w < ncpu; w *= 2)); do tlb_workers+=("$w"); done
+tlb_workers+=("$ncpu")
+if want tlb_flush; then
+	for m in file anon; do
+		bench=wis-tlb-flush1
+		[[ $m == file ]] || bench=wis-tlb-flush2
+		for w in "${tlb_workers[@]}"; do
+			for pm in off on; do
+				log "$bench: $TLB_OPS ops x $RUNS runs, $w worker(s), processes=$pm"
+				flag=()
+				[[ $pm == off ]] || flag=(-P)
+				"$KIT/tlb_flush" -m "$m" -t "$w" "${flag[@]}" -n "$TLB_OPS" -r "$RUNS" >"$tmp/tf"
+				summarise "$bench" "kernel=$kernel_v;threads=$w;processes=$pm" "$tmp/tf"
+			done
+		done
+	done
+fi
+
 # ---- output ---------------------------------------------------------------
 json_str() { printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"; }
 vm=$([[ $(has_flag hypervisor) == yes ]] && echo "a virtual machine guest (cpuinfo flag 'hypervisor')" || echo "no 'hypervisor' cpuinfo flag")
 machine_desc="$model, $ncpu CPUs (nproc), $vm; cpuinfo flags pcid=$(has_flag pcid) invpcid=$(has_flag invpcid)"
-conditions="madvise-touch: $OPS ops per run, main thread and each busy thread pinned to distinct CPUs with sched_setaffinity; pcid-pingpong: $ITERS round trips per run, both processes pinned to one CPU, $PAGES zero-page reads per side per iteration in the -$PAGES variant; $perf_note; CPU idle in the 2 s before the run: ${idle_before}%; mitigations (sysfs vulnerabilities): $mitigations"
+conditions="benchmark groups: $ONLY; madvise-touch: $OPS ops per run, main thread and each busy thread pinned to distinct CPUs with sched_setaffinity; pcid-pingpong: $ITERS round trips per run, both processes pinned to one CPU, $PAGES zero-page reads per side per iteration in the -$PAGES variant; wis-tlb-flush1/2 (bench/kit/tlb_flush.c -m file/anon): $TLB_OPS ops (write, MADV_DONTNEED, read back one page) per worker per run, workers ${tlb_workers[*]} each pinned to its own CPU, as threads of one process (processes=off) or as processes (processes=on), latency = mean over workers of elapsed / ops; $perf_note; CPU idle in the 2 s before the run: ${idle_before}%; load average (1, 5, 15 min) before the run: $loadavg; mitigations (sysfs vulnerabilities): $mitigations"
 # The raw per-run values make every mean/stddev in the CSV re-computable.
 raw=$(IFS=,; printf '%s' "${raw_json[*]}")
 provenance=$(

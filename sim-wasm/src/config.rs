@@ -115,6 +115,7 @@ pub enum PtiUserFlush {
 }
 
 names!(PtiUserFlush { Invpcid => "invpcid", Deferred => "deferred", None => "none" });
+pub use crate::locks::LockMode;
 
 /// Shape of the remote interrupts-off windows drawn by busy threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,6 +205,8 @@ pub struct Design {
     /// arm64 FEAT_TLBIRANGE: ranged flushes use range TLBIs (a few ops per range, ASID
     /// fallback only above 2^21 pages); off: one TLBI per page up to `max_dvm_ops`.
     pub tlbi_range: bool,
+    /// Shared locks modelled as FIFO queues (`locks.rs`).
+    pub locks: LockMode,
 }
 
 /// arm64 costs (ns unless named `_ps`). Estimates unless a source is given; kernel-mechanics.md
@@ -280,6 +283,8 @@ pub struct Costs {
     pub arm64: Arm64Costs,
     /// The x86-specific costs (flush-call entry work, PTI).
     pub x86: crate::arch::x86::costs::X86Costs,
+    /// The shared-lock model's costs (`locks.rs`).
+    pub locks: crate::locks::LockCosts,
 }
 
 /// Generated workload knobs (the madvise-touch benchmark shape and friends). Tasks from
@@ -325,6 +330,10 @@ pub struct Workload {
     pub victims: u16,
     /// Compute per victim iteration.
     pub victim_work_ns: u64,
+    /// will-it-scale's `tlb_flush*` loop: after the op, read the page back (a fault that maps
+    /// the zero page or the file's page read-only, allocating nothing), so the next iteration's
+    /// write is a copy-on-write fault (`Op::Cow`, with its own flush) instead of a `touch`.
+    pub reread: bool,
 }
 
 /// One explicit task from `[[tasks]]`.

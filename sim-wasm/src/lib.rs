@@ -17,6 +17,7 @@ pub mod inspect;
 pub mod invariants;
 pub mod ipi;
 pub mod locate;
+pub mod locks;
 pub mod machine;
 pub mod mm;
 pub mod ops;

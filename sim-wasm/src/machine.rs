@@ -255,6 +255,8 @@ pub struct World {
     /// Work beyond one unit per event that the event budget counts: an arm64 broadcast TLBI is
     /// one event but invalidates on every PE, so it counts once per PE and op.
     pub(crate) work: u64,
+    /// The shared locks of `design.locks` and their batch counters.
+    pub(crate) locks: crate::locks::Locks,
 }
 
 impl World {
@@ -293,6 +295,7 @@ impl World {
             finished: false,
             stopped: None,
             work: 0,
+            locks: crate::locks::Locks::new(n),
             state_bytes: crate::budget::state_bytes(&cfg),
             cfg,
         };
@@ -366,13 +369,22 @@ impl World {
                         n: wl.hot_pages,
                     });
                 }
-                prog.push(Op::Touch { page, n });
+                // will-it-scale's loop: the read-back maps the page read-only, so the next
+                // write is a copy-on-write fault that flushes the old entry.
+                prog.push(if wl.reread {
+                    Op::Cow { page, n }
+                } else {
+                    Op::Touch { page, n }
+                });
                 prog.push(match wl.op {
                     WorkOp::Madvise => Op::Madvise { page, n },
                     WorkOp::Munmap => Op::Munmap { page, n },
                     WorkOp::Mprotect => Op::Mprotect { page, n },
                     WorkOp::Cow => Op::Cow { page, n },
                 });
+                if wl.reread {
+                    prog.push(Op::Read { page, n });
+                }
                 if wl.period_ns > 0 {
                     prog.push(Op::Pace(wl.period_ns));
                 }
@@ -556,7 +568,8 @@ impl World {
             + s.preempt_off.len()
             + s.op_latency.len()
             + s.wakeup_latency.len()
-            + s.interconnect_queue.len();
+            + s.interconnect_queue.len()
+            + self.locks.samples();
         let gens: usize = self.mms.iter().map(|m| m.gen_ranges.len()).sum();
         self.state_bytes
             + self.trace.bytes()

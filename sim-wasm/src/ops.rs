@@ -6,6 +6,7 @@ use crate::config::{Dist, MAX_KERNEL_PAGES};
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
 use crate::invariants;
+use crate::locks::LockWork;
 use crate::machine::{Access, Ev, World, USER_BASE};
 use crate::program::{Dur, Op};
 use crate::task::{Cont, FlushPhase, TaskState};
@@ -69,9 +70,22 @@ impl World {
         let (cpu, mm) = (task.cpu, task.mm);
         let costs = &self.cfg.costs;
         match op {
-            Op::Touch { page, n } => {
+            Op::Touch { page, n } | Op::Read { page, n } => {
+                let faults_before = self.stats.page_faults;
                 let cost = self.touch(cpu, mm, page, n);
-                self.step(t, cost, true, Cont::NextOp);
+                let faults = self.stats.page_faults - faults_before;
+                let allocs = if matches!(op, Op::Touch { .. }) {
+                    faults
+                } else {
+                    0
+                };
+                let work = LockWork {
+                    faults,
+                    allocs,
+                    ..LockWork::default()
+                };
+                let wait = self.wait_for_locks(t, cpu, mm, work);
+                self.step(t, cost.saturating_add(wait), true, Cont::NextOp);
             }
             Op::Madvise { page, n }
             | Op::Munmap { page, n }
@@ -90,6 +104,23 @@ impl World {
                         .syscall_ns
                         .saturating_add(costs.zap_pte_ns.saturating_mul(n as u64))
                 };
+                let work = LockWork {
+                    // A copy-on-write fault is a fault, not a call.
+                    calls: !matches!(op, Op::Cow { .. }) as u64,
+                    vma_call: matches!(op, Op::Madvise { .. }),
+                    frees: if matches!(op, Op::Madvise { .. } | Op::Munmap { .. }) {
+                        self.present_pages(mm, page, n)
+                    } else {
+                        0
+                    },
+                    faults: matches!(op, Op::Cow { .. }) as u64,
+                    allocs: if matches!(op, Op::Cow { .. }) {
+                        n as u64
+                    } else {
+                        0
+                    },
+                };
+                let cost = cost.saturating_add(self.wait_for_locks(t, cpu, mm, work));
                 let arch = self.arch;
                 // The syscall (or the write fault) is one trip into the kernel and back.
                 let cost = cost.saturating_add(arch.kernel_entry(self, cpu));
@@ -197,6 +228,23 @@ impl World {
                 }
             }
         }
+    }
+
+    /// Queues task `t` on the shared locks `work` takes (`design.locks`); returns its wait.
+    fn wait_for_locks(&mut self, t: TaskId, cpu: CpuId, mm: MmId, work: LockWork) -> Ns {
+        let now = self.now();
+        let (mode, costs) = (self.cfg.design.locks, &self.cfg.costs.locks);
+        self.locks.run(mode, costs, now, cpu, mm, t, work)
+    }
+
+    /// Pages of `[page, page + n)` of `mm` that are mapped (what a zap frees).
+    fn present_pages(&self, mm: MmId, page: u32, n: u32) -> u64 {
+        let Some(m) = self.mms.get(mm.0 as usize) else {
+            return 0;
+        };
+        let end = (page as usize + n as usize).min(m.pages.len());
+        let start = (page as usize).min(end);
+        m.pages[start..end].iter().filter(|p| p.present).count() as u64
     }
 
     fn block_until(&mut self, t: TaskId, at: Ns) {

@@ -9,6 +9,7 @@
 
 use crate::arch::x86::costs::X86Costs;
 use crate::config::{Arch, Arm64Costs, Costs, TlbIndex};
+use crate::locks::LockCosts;
 
 pub struct Preset {
     pub id: &'static str,
@@ -65,6 +66,7 @@ fn arm64_costs() -> Costs {
         kernel_pages: 0,
         arm64: Arm64Costs::default(),
         x86: X86Costs::default(),
+        locks: LockCosts::default(),
     }
 }
 
@@ -98,6 +100,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 kernel_pages: 0,
                 arm64: Arm64Costs::default(),
                 x86: X86Costs::default(),
+                locks: LockCosts::default(),
             },
         }),
         // Xeon Platinum 8336C, 128 CPUs, 2 NUMA nodes, PTI and mitigations off (seeds 000/001).
@@ -136,6 +139,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 kernel_pages: 0,
                 arm64: Arm64Costs::default(),
                 x86: X86Costs::default(),
+                locks: LockCosts::default(),
             },
         }),
         // Skylake laptop at 2.3 GHz, turbo off, under KVM with idle=poll (10af6235e0d3, seed
@@ -215,6 +219,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 kernel_pages: 12,
                 arm64: Arm64Costs::default(),
                 x86: X86Costs::default(),
+                locks: LockCosts::default(),
             },
         }),
         // A small ARMv8 server machine for teaching scenarios (§10 mid-range values).
@@ -285,6 +290,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 switch_mm_ns: 100,
                 kernel_pages: 12,
                 arm64: Arm64Costs::default(),
+                locks: LockCosts::default(),
                 x86: X86Costs {
                     pti_cr3_ns: 30,
                     ..X86Costs::default()
@@ -332,6 +338,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 switch_mm_ns: 100,
                 kernel_pages: 0,
                 arm64: Arm64Costs::default(),
+                locks: LockCosts::default(),
                 x86: X86Costs {
                     pti_cr3_ns: 39,
                     ..X86Costs::default()

@@ -7,6 +7,7 @@
 //! | op | meaning |
 //! |---|---|
 //! | `touch P [N]` | user access to pages P..P+N (TLB lookup; miss ⇒ walk; non-present ⇒ fault) |
+//! | `read P [N]` | like touch, but a fault maps the zero page (or a file's page) instead of allocating one |
 //! | `madvise P [N]` | `MADV_DONTNEED`: zap the PTEs, then `flush_tlb_mm_range` (no tables freed) |
 //! | `munmap P [N]` | like madvise but page tables are freed (`freed_tables`) |
 //! | `mprotect P [N]` | change protection: the PTEs change but stay present, then flush the range |
@@ -36,6 +37,7 @@ pub enum Dur {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     Touch { page: u32, n: u32 },
+    Read { page: u32, n: u32 },
     Madvise { page: u32, n: u32 },
     Munmap { page: u32, n: u32 },
     Mprotect { page: u32, n: u32 },
@@ -60,6 +62,7 @@ impl Op {
     pub fn page_end(&self) -> u64 {
         match *self {
             Op::Touch { page, n }
+            | Op::Read { page, n }
             | Op::Madvise { page, n }
             | Op::Munmap { page, n }
             | Op::Mprotect { page, n }
@@ -134,11 +137,12 @@ pub fn parse(text: &str) -> Result<Vec<Op>, String> {
             Ok((page, n))
         };
         let op = match name {
-            "touch" | "madvise" | "munmap" | "mprotect" | "cow" => {
+            "touch" | "read" | "madvise" | "munmap" | "mprotect" | "cow" => {
                 arity(1, 2)?;
                 let (page, n) = pages(args)?;
                 match name {
                     "touch" => Op::Touch { page, n },
+                    "read" => Op::Read { page, n },
                     "madvise" => Op::Madvise { page, n },
                     "mprotect" => Op::Mprotect { page, n },
                     "cow" => Op::Cow { page, n },
@@ -196,10 +200,10 @@ pub fn parse(text: &str) -> Result<Vec<Op>, String> {
             "yield" => Op::Yield,
             other => {
                 return Err(format!(
-                    "unknown op `{other}`; known: touch, madvise, munmap, mprotect, cow, spin, \
+                "unknown op `{other}`; known: touch, read, madvise, munmap, mprotect, cow, spin, \
                      cli, sti, irqsoff, maybe_irqsoff, sleep, at, pace, speculate, migrate, \
                      yield, cpuid, this_cpu_inc"
-                ))
+            ))
             }
         };
         if matches!(

@@ -143,7 +143,8 @@ impl Session {
             &self.world.trace,
             self.world.events(),
             self.world.now(),
-        );
+        )
+        .with_locks(&self.world.locks.stats);
         s.machine = self.world.cfg.preset.clone();
         s.notes = self.world.cfg.notes.clone();
         s.victim_throughput =

@@ -150,6 +150,17 @@ pub struct Summary {
     /// Victim-compute tasks: nominal work / elapsed time over every finished chunk (1 = not
     /// slowed at all); null without victims.
     pub victim_throughput: Option<f64>,
+    /// `design.locks`: per acquisition of an mm's `mmap_lock` (read), the time spent queued
+    /// behind other holders (waits of 0 included; empty with `locks = off`).
+    pub mmap_lock_wait_ns: Stats,
+    /// `design.locks = per_vma`: the same for VMA locks.
+    pub vma_lock_wait_ns: Stats,
+    /// `design.locks`: the same for the zone lock (one acquisition per `pcp_batch` pages).
+    pub zone_lock_wait_ns: Stats,
+    /// `design.locks`: the same for the LRU lock (one acquisition per `lru_batch` folios).
+    pub lru_lock_wait_ns: Stats,
+    /// `design.locks`: the most requests a newcomer ever found ahead of it on one lock.
+    pub lock_queue_max: u64,
 }
 
 impl Summary {
@@ -191,7 +202,23 @@ impl Summary {
             dvm_messages: c.dvm_messages,
             victim_op_ns: stats(&c.victim_op),
             victim_throughput: None,
+            mmap_lock_wait_ns: Stats::default(),
+            vma_lock_wait_ns: Stats::default(),
+            zone_lock_wait_ns: Stats::default(),
+            lru_lock_wait_ns: Stats::default(),
+            lock_queue_max: 0,
         }
+    }
+
+    /// Fills the lock fields from the run's lock model.
+    pub fn with_locks(mut self, l: &crate::locks::LockStats) -> Summary {
+        let stats = |v: &Vec<f64>| Stats::of(&mut v.clone());
+        self.mmap_lock_wait_ns = stats(&l.mmap);
+        self.vma_lock_wait_ns = stats(&l.vma);
+        self.zone_lock_wait_ns = stats(&l.zone);
+        self.lru_lock_wait_ns = stats(&l.lru);
+        self.lock_queue_max = l.max_queue;
+        self
     }
 
     /// The distinct names of the violated invariants, sorted.

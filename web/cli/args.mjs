@@ -8,9 +8,11 @@ export const USAGE = `usage:
                [--format json|csv|perfetto]
   tlbscope sweep <scenario file|id> --vary key=v1,v2,... [--vary ...] [--set key=value ...]
                  [--costs file] [--seed N] [--format csv|json]
-  tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
+  tlbscope calibrate [--costs file] [--strict] [--leave-one-out [--max-runs N]]
+                     [--format text|json|csv]
   tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
                [--out fitted.toml] [--max-runs N] [--map column=header ...] [--format text|json]
+               [--leave-one-out]
   tlbscope import <recording> [--format text|json|perfetto]
   tlbscope history <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
                    [--format text|json]
@@ -20,7 +22,9 @@ default, and every cost parameter, as the simulator declares them), e.g. --set f
 --set cpus=16 --set costs.ipi_delivery_ns=800. A sweep runs every combination of its --vary lists.
 --costs applies a [machine] preset + [costs] file (what fit --out writes) as --set overrides.
 calibrate compares the presets with the seed measurements (content/calibration.json); it exits 1
-if a row is out of tolerance (known gaps too with --strict). fit adjusts cost parameters by least
+if a row is out of tolerance (known gaps too with --strict); --leave-one-out instead predicts
+each row with the free costs fitted on the machine's other rows only (text or json), and
+fit --leave-one-out does the same for a dataset's rows, grouped by their machine column. fit adjusts cost parameters by least
 squares to the op_latency rows of a dataset CSV and prints them with the residual of each row;
 it finds columns by the same names and synonyms as the page's import (--map names any other).
 import reads a kernel recording (tracefs trace / trace_pipe text, trace-cmd report, perf script;
@@ -42,6 +46,7 @@ op and flush latency, preemption-off time, IPIs, violations and the commit that 
  * @property {string} format
  * @property {string} [costs]
  * @property {boolean} [strict]
+ * @property {boolean} [leaveOneOut]
  * @property {string} [benchmark]
  * @property {string} [machine]
  * @property {string} [out]
@@ -117,6 +122,9 @@ export function parseArgs(argv) {
     } else if (a === '--strict') {
       only(a, 'calibrate');
       out.strict = true;
+    } else if (a === '--leave-one-out') {
+      only(a, 'calibrate', 'fit');
+      out.leaveOneOut = true;
     } else if (a === '--benchmark' || a === '--machine' || a === '--out') {
       only(a, 'fit');
       out[/** @type {'benchmark' | 'machine' | 'out'} */ (a.slice(2))] = value();
@@ -129,7 +137,7 @@ export function parseArgs(argv) {
       out.params = v.split(',').filter(Boolean);
       if (out.params.length === 0) throw new UsageError(`--params ${v}: expected name,name,...`);
     } else if (a === '--max-runs') {
-      only(a, 'fit');
+      only(a, 'fit', 'calibrate');
       const v = value();
       const n = Number(v);
       if (!Number.isInteger(n) || n < 10 || n > 100000) {
@@ -152,6 +160,15 @@ export function parseArgs(argv) {
   }
   if (!['list', 'settings', 'calibrate'].includes(command) && out.scenario === undefined) {
     throw new UsageError(`${command} needs a scenario file or id`);
+  }
+  if (out.leaveOneOut && out.out) {
+    throw new UsageError('--leave-one-out fits once per row: --out does not apply');
+  }
+  if (out.leaveOneOut && out.format === 'csv') {
+    throw new UsageError('--leave-one-out: --format csv is not offered; use text or json');
+  }
+  if (command === 'calibrate' && out.maxRuns !== undefined && !out.leaveOneOut) {
+    throw new UsageError('--max-runs: with calibrate only together with --leave-one-out');
   }
   if (command === 'sweep' && out.vary.length === 0) {
     throw new UsageError('sweep needs at least one --vary key=v1,v2,...');

@@ -187,7 +187,7 @@ export function makeRunner(wasm, seed = 1) {
  * @param {number} measured
  * @param {number} predicted
  */
-function withinTolerance(tol, measured, predicted) {
+export function withinTolerance(tol, measured, predicted) {
   if (tol.range) return predicted >= tol.range[0] && predicted <= tol.range[1];
   return Math.abs(predicted - measured) <= (Math.abs(measured) * tol.relative_pct) / 100;
 }
@@ -210,74 +210,15 @@ export function describeTolerance(tol) {
 export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = [] } = {}) {
   /** @type {Record<string, BenchmarkModel>} */
   const benchmarks = loadJson(BENCHMARKS_FILE);
-  /** @type {Map<string, DatasetRow[]>} */
-  const datasets = new Map();
-  /** @type {(name: string) => DatasetRow[]} */
-  const dataset = (name) => {
-    if (!datasets.has(name)) {
-      const file = resolve(DATASET_DIR, name);
-      datasets.set(name, parseDataset(readFileSync(file, 'utf8'), `content/datasets/${name}`));
-    }
-    return /** @type {DatasetRow[]} */ (datasets.get(name));
-  };
+  const dataset = datasetLoader();
   const runner = makeRunner(wasm);
   /** @type {Map<string, { measured: number, predicted: number, predicted_unit: string }>} */
   const byId = new Map();
   const rows = table.rows.map((spec) => {
-    const m = dataset(spec.dataset).find(
-      (r) =>
-        r.source === spec.source &&
-        r.benchmark === spec.benchmark &&
-        r.variant === spec.variant &&
-        r.metric === spec.metric,
-    );
-    if (!m) {
-      throw new Error(
-        `content/calibration.json: row ${spec.id}: no ${spec.benchmark} ${spec.variant} ${spec.metric} in ${spec.dataset}`,
-      );
-    }
-    const model = benchmarks[spec.benchmark];
-    if (!model) {
-      throw new Error(
-        `content/calibration.json: row ${spec.id}: ${spec.benchmark} is not in content/benchmarks.json`,
-      );
-    }
-    const base = [`machine=${spec.preset}`];
-    // What to read from a run is benchmarks.json's, as for fit and the Data view: a count
-    // metric's own path divided by its iterations, else the benchmark's summaryPath.
-    const count = model.counts?.[spec.metric];
-    const path = count?.summaryPath ?? model.summaryPath;
-    /** @type {(set: string[]) => number} */
-    const value = (set) => {
-      const v = readSummaryPath(runner.run(model.scenario, [...base, ...set, ...extra]), path);
-      if (v === null) throw new Error(`row ${spec.id}: the summary has no ${path}`);
-      return v;
-    };
-    let predicted;
-    let measured;
-    let unit = m.unit;
-    let predictedUnit = m.unit;
-    if (spec.speedup) {
-      predicted = value(spec.speedup.before) / value(spec.speedup.after);
-      measured = m.value;
-    } else if (count) {
-      // A rate the seed cannot give (its iteration count is unstated), e.g. misses per round
-      // trip: compared only through ratios of rows in the same unit.
-      const per = readSummaryPath(
-        runner.run(model.scenario, [...base, ...spec.set, ...extra]),
-        count.perIteration,
-      );
-      if (!per) throw new Error(`row ${spec.id}: the summary has no nonzero ${count.perIteration}`);
-      predicted = value(spec.set) / per;
-      predictedUnit = spec.predicted_unit ?? `per ${count.perIteration}`;
-      measured = m.value;
-    } else if (m.unit in NS_PER) {
-      predicted = value(spec.set) / NS_PER[m.unit];
-      measured = m.value;
-    } else {
-      predicted = value(spec.set) / (MISSES_PER[m.unit] ?? 1);
-      measured = m.value;
-    }
+    const { m, model } = measuredRow(spec, dataset, benchmarks);
+    const { predicted, predictedUnit } = predictRow(runner, spec, model, m.unit, extra);
+    const measured = m.value;
+    const unit = m.unit;
     const tolerance = spec.tolerance;
     const ratioOnly = tolerance === 'ratio-only';
     const row = {
@@ -353,6 +294,92 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
   };
 }
 
+/** A reader of content/datasets/<name>, each file parsed once. */
+export function datasetLoader() {
+  /** @type {Map<string, DatasetRow[]>} */
+  const datasets = new Map();
+  /** @type {(name: string) => DatasetRow[]} */
+  return (name) => {
+    if (!datasets.has(name)) {
+      const file = resolve(DATASET_DIR, name);
+      datasets.set(name, parseDataset(readFileSync(file, 'utf8'), `content/datasets/${name}`));
+    }
+    return /** @type {DatasetRow[]} */ (datasets.get(name));
+  };
+}
+
+/**
+ * The dataset row a calibration row compares with, and the benchmark model that predicts it.
+ * @param {CalibrationSpec} spec
+ * @param {(name: string) => DatasetRow[]} dataset
+ * @param {Record<string, BenchmarkModel>} benchmarks
+ */
+export function measuredRow(spec, dataset, benchmarks) {
+  const m = dataset(spec.dataset).find(
+    (r) =>
+      r.source === spec.source &&
+      r.benchmark === spec.benchmark &&
+      r.variant === spec.variant &&
+      r.metric === spec.metric,
+  );
+  if (!m) {
+    throw new Error(
+      `content/calibration.json: row ${spec.id}: no ${spec.benchmark} ${spec.variant} ${spec.metric} in ${spec.dataset}`,
+    );
+  }
+  const model = benchmarks[spec.benchmark];
+  if (!model) {
+    throw new Error(
+      `content/calibration.json: row ${spec.id}: ${spec.benchmark} is not in content/benchmarks.json`,
+    );
+  }
+  return { m, model };
+}
+
+/**
+ * The model's prediction of one calibration row, in the row's unit (`predictedUnit` differs
+ * only for count metrics). `extra` overrides go on top of the row's own settings.
+ * @param {ReturnType<typeof makeRunner>} runner
+ * @param {CalibrationSpec} spec
+ * @param {BenchmarkModel} model
+ * @param {string} unit the measured unit
+ * @param {string[]} extra
+ */
+export function predictRow(runner, spec, model, unit, extra) {
+  const base = [`machine=${spec.preset}`];
+  // What to read from a run is benchmarks.json's, as for fit and the Data view: a count
+  // metric's own path divided by its iterations, else the benchmark's summaryPath.
+  const count = model.counts?.[spec.metric];
+  const path = count?.summaryPath ?? model.summaryPath;
+  /** @type {(set: string[]) => number} */
+  const value = (set) => {
+    const v = readSummaryPath(runner.run(model.scenario, [...base, ...set, ...extra]), path);
+    if (v === null) throw new Error(`row ${spec.id}: the summary has no ${path}`);
+    return v;
+  };
+  if (spec.speedup) {
+    return {
+      predicted: value(spec.speedup.before) / value(spec.speedup.after),
+      predictedUnit: unit,
+    };
+  }
+  if (count) {
+    // A rate the seed cannot give (its iteration count is unstated), e.g. misses per round
+    // trip: compared only through ratios of rows in the same unit.
+    const per = readSummaryPath(
+      runner.run(model.scenario, [...base, ...spec.set, ...extra]),
+      count.perIteration,
+    );
+    if (!per) throw new Error(`row ${spec.id}: the summary has no nonzero ${count.perIteration}`);
+    return {
+      predicted: value(spec.set) / per,
+      predictedUnit: spec.predicted_unit ?? `per ${count.perIteration}`,
+    };
+  }
+  const per = NS_PER[unit] ?? MISSES_PER[unit] ?? 1;
+  return { predicted: value(spec.set) / per, predictedUnit: unit };
+}
+
 /** @type {(v: number | null | undefined, digits?: number) => string} */
 const fmt = (v, digits = 4) => {
   if (v === null || v === undefined) return '—';
@@ -391,7 +418,7 @@ export function formatReport(report) {
     r.tolerance,
     r.status,
   ]);
-  out.push(table([head, ...lines]));
+  out.push(textTable([head, ...lines]));
   out.push('');
   out.push('Derived checks');
   /** @type {(c: Report['checks'][number]) => string} */
@@ -410,7 +437,7 @@ export function formatReport(report) {
     `tolerance ${c.tolerance}${c.unit === 'x' ? '' : ' %'}`,
     c.status,
   ]);
-  out.push(table(ch));
+  out.push(textTable(ch));
   const notes = [...report.rows, ...report.checks].filter((r) => r.note && r.status !== 'PASS');
   const rowNotes = report.rows.filter((r) => r.note && r.status === 'PASS');
   if (rowNotes.length || notes.length) out.push('');
@@ -428,7 +455,7 @@ export function formatReport(report) {
 }
 
 /** @param {(string | number)[][]} rows */
-function table(rows) {
+export function textTable(rows) {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
   return rows
     .map((r) =>

@@ -3,8 +3,8 @@
 //   tlbscope settings [--format text|json]
 //   tlbscope run <scenario file|id> [--set key=value ...] [--seed N] [--format json|csv|perfetto]
 //   tlbscope sweep <scenario file|id> --vary key=v1,v2 [--vary ...] [--set ...] [--seed N] [--format csv|json]
-//   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
-//   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file]
+//   tlbscope calibrate [--costs file] [--strict] [--leave-one-out] [--format text|json|csv]
+//   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file] [--leave-one-out]
 //   tlbscope import <recording> [--format text|json|perfetto]
 //   tlbscope history <scenario file|id> [--set key=value ...] [--seed N] [--format text|json]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import { formatSettings } from './settingsHelp.mjs';
 import { formatHistory, history } from './history.mjs';
+import { formatLeaveOneOut, leaveOneOut, leaveOneOutDataset } from './leaveOneOut.mjs';
 import {
   costsFileOverrides,
   fit,
@@ -57,6 +58,16 @@ async function main(argv) {
     return 0;
   }
   const costs = args.costs ? costsFileOverrides(readFileSync(args.costs, 'utf8'), args.costs) : [];
+  if (args.command === 'calibrate' && args.leaveOneOut) {
+    const report = leaveOneOut(wasm, {
+      extra: costs,
+      maxRuns: args.maxRuns,
+      progress: (m) => process.stderr.write(`${m}\n`),
+    });
+    if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(formatLeaveOneOut(report));
+    return 0;
+  }
   if (args.command === 'calibrate') {
     const report = calibrate(wasm, { extra: costs });
     if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -71,6 +82,17 @@ async function main(argv) {
     if (selected.length === 0) {
       const why = skipped.map((s) => `  line ${s.line}: ${s.reason}`).join('\n');
       throw new FitError(`no row of ${target()} can be fitted${why ? `:\n${why}` : ''}`);
+    }
+    if (args.leaveOneOut) {
+      const report = leaveOneOutDataset(wasm, selected, {
+        params: args.params,
+        machine: args.machine,
+        maxRuns: args.maxRuns,
+        progress: (m) => process.stderr.write(`${m}\n`),
+      });
+      if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else process.stdout.write(formatLeaveOneOut(report));
+      return 0;
     }
     const result = fit(wasm, selected, {
       params: args.params,

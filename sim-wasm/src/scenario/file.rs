@@ -131,6 +131,7 @@ pub(super) struct DesignSection {
     pub(super) tlbsync_pinned: Option<Value>,
     pub(super) kernel: Option<Value>,
     pub(super) tlbi_range: Option<Value>,
+    pub(super) locks: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -158,6 +159,7 @@ pub(super) struct WorkloadSection {
     pub(super) hot_pages: Option<i64>,
     pub(super) victims: Option<i64>,
     pub(super) victim_work_ns: Option<i64>,
+    pub(super) reread: Option<Value>,
 }
 
 #[derive(Deserialize, Debug, Default)]

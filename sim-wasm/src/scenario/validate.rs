@@ -10,8 +10,8 @@ use super::steps::validate_step;
 use super::tasks::validate_task;
 use crate::budget;
 use crate::config::{
-    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, Preempt, PtiUserFlush,
-    SkipRule, TlbIndex, WaitMask, WorkOp, Workload,
+    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, LockMode, Preempt,
+    PtiUserFlush, SkipRule, TlbIndex, WaitMask, WorkOp, Workload,
 };
 use crate::error::SimError;
 use crate::ids::CpuId;
@@ -141,6 +141,7 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
             None => crate::arch::arm64::range::preset_has_tlbi_range(preset.id),
             given => v::TLBI_RANGE.on_off(given)?,
         },
+        locks: v::LOCKS.choice(d.locks.as_deref(), LockMode::ALL)?,
     };
     let asid_bits = v::ASID_BITS.int(m.asid_bits)? as u8;
     if arch == Arch::Arm64 && (1i64 << asid_bits) - 1 < cpus as i64 + 2 {
@@ -203,6 +204,7 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         hot_pages: hot_pages as u32,
         victims,
         victim_work_ns: v::VICTIM_WORK_NS.int(w.victim_work_ns)? as u64,
+        reread: v::REREAD.on_off(w.reread.as_ref())?,
     };
 
     let mut costs = preset.costs;

@@ -94,6 +94,11 @@ const SHOWN: readonly Shown[] = [
     help: 'thread_info: read current_thread_info()->cpu (bf0baa5bbdc9); percpu: the per-CPU cpu_number with its preempt-count cost.',
   },
   {
+    key: 'locks',
+    label: 'Shared locks',
+    help: 'Kernel locks as FIFO queues: off (none); per_vma: faults and MADV_DONTNEED take each thread’s VMA lock; mmap_lock: they queue for the address space’s mmap_lock. Both add the zone and LRU locks of the page allocator.',
+  },
+  {
     key: 'asid_bits',
     label: 'ASID bits',
     help: 'Width of the hardware ASID; small values force frequent rollovers.',

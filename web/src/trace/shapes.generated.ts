@@ -116,6 +116,27 @@ export type Summary = {
    * slowed at all); null without victims.
    */
   victim_throughput: number | null;
+  /**
+   * `design.locks`: per acquisition of an mm's `mmap_lock` (read), the time spent queued
+   * behind other holders (waits of 0 included; empty with `locks = off`).
+   */
+  mmap_lock_wait_ns: Stats;
+  /**
+   * `design.locks = per_vma`: the same for VMA locks.
+   */
+  vma_lock_wait_ns: Stats;
+  /**
+   * `design.locks`: the same for the zone lock (one acquisition per `pcp_batch` pages).
+   */
+  zone_lock_wait_ns: Stats;
+  /**
+   * `design.locks`: the same for the LRU lock (one acquisition per `lru_batch` folios).
+   */
+  lru_lock_wait_ns: Stats;
+  /**
+   * `design.locks`: the most requests a newcomer ever found ahead of it on one lock.
+   */
+  lock_queue_max: number;
 };
 
 export type X86Ops = {

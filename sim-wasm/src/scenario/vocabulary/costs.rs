@@ -19,6 +19,9 @@ impl Cost {
     pub fn max(&self) -> i64 {
         if self.name == "kernel_pages" {
             MAX_KERNEL_PAGES as i64
+        } else if self.unit == "pages" {
+            // Batch sizes (`pcp_batch`, `lru_batch`): the kernel's are a few dozen pages.
+            1 << 16
         } else {
             MAX_NS
         }
@@ -295,6 +298,36 @@ pub static COSTS: &[Cost] = &[
         unit: "pages",
         doc: "x86, AMD `invlpgb=on`: pages one INVLPGB may invalidate (`invlpgb_count_max`, which the kernel reads from CPUID 0x80000008 EDX); longer ranges take several. Estimate: 8 (the value on a given CPU is not in the sources this model uses).",
         field: |c| &mut c.x86.invlpgb_count_max,
+    },
+    Cost {
+        name: "mmap_lock_ns",
+        unit: "ns",
+        doc: "`design.locks`: service time of one read acquisition + release of an mm's `mmap_lock` (or a VMA's lock), the time its rwsem count line is held by one CPU's atomic add and sub; readers share the lock but queue for this line. Estimate: about two cross-core line transfers (≈ `cacheline_transfer_ns` each). Only the wait behind other holders is charged; the uncontended cost is inside `page_fault_ns` / `syscall_ns`.",
+        field: |c| &mut c.locks.mmap_lock_ns,
+    },
+    Cost {
+        name: "zone_lock_page_ns",
+        unit: "ns",
+        doc: "`design.locks`: time per page moved between the buddy free lists and a per-CPU list while holding the zone lock; one acquisition holds it for `pcp_batch` pages. Estimate.",
+        field: |c| &mut c.locks.zone_lock_page_ns,
+    },
+    Cost {
+        name: "pcp_batch",
+        unit: "pages",
+        doc: "`design.locks`: pages the per-CPU free lists take from or give back to the zone per zone-lock acquisition (`pcp->batch`). 63: the `batch` /proc/zoneinfo shows for the Normal zone of the 2-CPU KVM guest the kit ran on (zone_batchsize() of a large zone). A count; 0 is read as 1.",
+        field: |c| &mut c.locks.pcp_batch,
+    },
+    Cost {
+        name: "lru_lock_page_ns",
+        unit: "ns",
+        doc: "`design.locks`: time per folio added to or removed from an LRU list while holding the LRU lock; one acquisition holds it for `lru_batch` folios. Estimate.",
+        field: |c| &mut c.locks.lru_lock_page_ns,
+    },
+    Cost {
+        name: "lru_batch",
+        unit: "pages",
+        doc: "`design.locks`: folios per LRU-lock acquisition: the per-CPU folio batch (`FOLIO_BATCH_SIZE`, 31 in include/linux/folio_batch.h, formerly `PAGEVEC_SIZE`). A count; 0 is read as 1.",
+        field: |c| &mut c.locks.lru_batch,
     },
 ];
 

@@ -4,8 +4,8 @@
 use super::setting::{Default, Kind, Setting, MAX_NS};
 use crate::budget;
 use crate::config::{
-    Arch, CpuIdImpl, Dist, FlushInfo, Preempt, PtiUserFlush, SkipRule, TlbIndex, WaitMask, WorkOp,
-    MAX_CPUS,
+    Arch, CpuIdImpl, Dist, FlushInfo, LockMode, Preempt, PtiUserFlush, SkipRule, TlbIndex,
+    WaitMask, WorkOp, MAX_CPUS,
 };
 use crate::presets;
 
@@ -449,6 +449,16 @@ pub static TLBI_RANGE: Setting = Setting {
     value: Some(|c| on_off(c.design.tlbi_range)),
     ..setting("tlbi_range", "design", Kind::OnOff, Default::Derived("the preset's CPU: off on every arm64 preset (none has FEAT_TLBIRANGE)"))
 };
+pub static LOCKS: Setting = Setting {
+    doc: "Shared kernel locks as FIFO queues with service times (sim-wasm/src/locks.rs): off (none); mmap_lock: faults and madvise take the mm's mmap_lock for read (before per-VMA locks), whose count line serialises the threads of one mm; per_vma: they take the VMA's own lock. Either way the zone lock (per pcp_batch pages allocated or freed) and the LRU lock (per lru_batch folios) are shared by every process. Only waits are added: one thread alone runs as with off.",
+    value: Some(|c| c.design.locks.name().into()),
+    ..setting("locks", "design", Kind::Choice(LockMode::NAMES), Default::Name("off"))
+};
+pub static REREAD: Setting = Setting {
+    doc: "will-it-scale's tlb_flush loop: op threads read the page back after each op (a fault that maps the zero page or the file's page read-only, allocating nothing), so each iteration's write is a copy-on-write fault that flushes the old entry (ptep_clear_flush) instead of a plain touch.",
+    value: Some(|c| on_off(c.workload.reread)),
+    ..setting("reread", "workload", Kind::OnOff, Default::OnOff(false))
+};
 
 /// Every setting. The order is the one `--set`'s error lists the keys in.
 pub static SETTINGS: &[&Setting] = &[
@@ -498,6 +508,7 @@ pub static SETTINGS: &[&Setting] = &[
     &HOT_PAGES,
     &VICTIMS,
     &VICTIM_WORK_NS,
+    &REREAD,
     &ASID_BITS,
     &BROADCAST_SKIP,
     &DSB_BEFORE_DEC,
@@ -505,6 +516,7 @@ pub static SETTINGS: &[&Setting] = &[
     &CPU_ID,
     &MAX_DVM_OPS,
     &TLBI_RANGE,
+    &LOCKS,
     &CACHELINE_BYTES,
     &FLUSH_INFO_BYTES,
 ];
