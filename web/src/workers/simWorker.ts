@@ -72,8 +72,9 @@ const queries = new LatestQueue(
   afterQueued,
 );
 
-// A message to ourselves is queued behind the page's messages already waiting (one task
-// source), so the drain sees every question of a burst; a timer would not promise that.
+// A message to ourselves runs as a task after the page's messages already waiting (Chromium
+// runs message tasks in order; timers may be clamped), so the drain usually sees a whole burst.
+// Correctness does not rest on it: the page drops any answer overtaken by a newer question.
 function afterQueued(f: () => void): void {
   const ch = new MessageChannel();
   ch.port1.onmessage = () => {
