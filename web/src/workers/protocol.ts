@@ -69,6 +69,8 @@ export type QueryMessage =
 
 export type WorkerMessage =
   | QueryMessage
+  /** After 'done', before 'view': the whole run's lane aggregates (windowServer.ts overview). */
+  | { type: 'overview'; id: number; buckets: LaneBuckets }
   | { type: 'progress'; id: number; events: number; nowNs: number }
   | {
       type: 'done';

@@ -42,6 +42,17 @@ export function prebuiltViewOf(trace: Trace, spacing: Spacing): Promise<Prebuilt
   return p;
 }
 
+// The whole run's lane aggregates, sent by the worker before the timeline's model.
+const overviews = new WeakMap<Trace, Promise<LaneBuckets | null>>();
+
+/**
+ * The whole run's per-CPU aggregates (model/traceWindow.ts), which the worker sends before the
+ * timeline's model so the page can draw the run's shape at once; null when it sends none.
+ */
+export function overviewOf(trace: Trace): Promise<LaneBuckets | null> {
+  return overviews.get(trace) ?? Promise.resolve(null);
+}
+
 /** Rows touching a window, as the worker that keeps the trace sent them (see windowServer.ts). */
 export interface WindowRows {
   /** Trace row numbers, in trace order. */
@@ -146,6 +157,8 @@ export class SimSession {
   private pending = new Map<number, Pending>();
   /** The newest question asked of each type: older answers arrive too late to be drawn. */
   private latest = new Map<QueryRequest['type'], number>();
+  /** Runs whose overview is still on its way, by id. */
+  private overviewWaiters = new Map<number, (b: LaneBuckets | null) => void>();
 
   run(text: string, opts: SessionRunOptions = {}): Promise<RunResult> {
     const worker = this.ensureWorker();
@@ -236,6 +249,7 @@ export class SimSession {
       p.view?.(null);
     }
     this.pending.clear();
+    this.dropOverviews();
   }
 
   dispose(): void {
@@ -256,6 +270,13 @@ export class SimSession {
       p.view?.(null);
     }
     this.pending.clear();
+    this.dropOverviews();
+  }
+
+  /** Overviews that will not come now resolve null (their worker is gone). */
+  private dropOverviews(): void {
+    for (const r of this.overviewWaiters.values()) r(null);
+    this.overviewWaiters.clear();
   }
 
   private settleQuery(p: Pending, msg: WorkerMessage): void {
@@ -280,6 +301,7 @@ export class SimSession {
         p.view?.(null);
       }
       this.pending.clear();
+      this.dropOverviews();
       this.worker = null;
     };
     this.worker = w;
@@ -287,6 +309,11 @@ export class SimSession {
   }
 
   private receive(msg: WorkerMessage): void {
+    if (msg.type === 'overview') {
+      this.overviewWaiters.get(msg.id)?.(msg.buckets);
+      this.overviewWaiters.delete(msg.id);
+      return;
+    }
     const p = this.pending.get(msg.id);
     if (!p) return;
     if (msg.type === 'progress') {
@@ -299,6 +326,9 @@ export class SimSession {
       return;
     }
     if (msg.type === 'view') {
+      // The overview comes before the model; if it has not, it will not.
+      this.overviewWaiters.get(msg.id)?.(null);
+      this.overviewWaiters.delete(msg.id);
       p.view?.(msg.view);
       return;
     }
@@ -326,7 +356,10 @@ export class SimSession {
     const trace = toTrace({ ...c, cpus: msg.cpus, strings: msg.strings });
     // The worker sends the timeline's model next, under the same id.
     const bySpacing = new Map<Spacing, Promise<PrebuiltView | null>>();
-    if (p.wantsView) bySpacing.set('time', this.viewReply(msg.id));
+    if (p.wantsView) {
+      bySpacing.set('time', this.viewReply(msg.id));
+      overviews.set(trace, new Promise((r) => this.overviewWaiters.set(msg.id, r)));
+    }
     views.set(trace, { session: this, run: msg.id, bySpacing });
     p.resolve({
       title: msg.title,

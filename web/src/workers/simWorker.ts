@@ -20,7 +20,10 @@ import {
 import { infoOf, unparsedInfo } from '../sim/scenario';
 import { loadSimulator, wasmMemoryBytes } from '../sim/wasm';
 import type { Trace } from '../trace/trace';
-import { LatestQueue, WindowServer } from './windowServer';
+import { bucketBuffers, LatestQueue, WindowServer } from './windowServer';
+
+/** Buckets per CPU of the overview sent after a run (the page's first picture of it). */
+const OVERVIEW_BUCKETS = 1024;
 import type {
   DescribeRequest,
   QueryRequest,
@@ -172,7 +175,13 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
   lastRun = req.id;
   lastTrace = traceOf(sim);
   server = new WindowServer(req.id, lastTrace, lastTrace.cpus, wasmMemoryBytes);
-  if (req.view) postView(req.id, lastTrace, 'time');
+  if (req.view) {
+    // The overview first: a pass over the columns, where the model takes several (seconds at
+    // ten million rows); the page draws it meanwhile.
+    const buckets = server.overview(OVERVIEW_BUCKETS);
+    post({ type: 'overview', id: req.id, buckets }, bucketBuffers(buckets));
+    postView(req.id, lastTrace, 'time');
+  }
 }
 
 // The page has the trace already; the timeline's model (indexes, arrows, generations) is built

@@ -7,7 +7,7 @@ import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import type { Trace } from '../trace/trace';
 import type { QueryRequest, RunRequest, WorkerMessage } from './protocol';
-import { SimSession, traceWindowOf } from './session';
+import { overviewOf, SimSession, traceWindowOf } from './session';
 import { LatestQueue, WindowServer } from './windowServer';
 
 let trace: Trace;
@@ -66,6 +66,10 @@ class KeepingWorker {
       stepProblem: null,
       budgetError: null,
     });
+    if (!req.view) return;
+    const buckets = this.server.overview(1024);
+    this.post({ type: 'overview', id: req.id, buckets });
+    this.post({ type: 'view', id: req.id, view: null, error: 'not built in this test' });
   }
   terminate() {}
 }
@@ -143,5 +147,34 @@ describe('window questions to the worker that keeps the trace', () => {
     await expect(w.rows(0, Number.NaN, 10)).rejects.toThrow(/not two finite times/);
     await s.run('', { view: false });
     await expect(w.rows(0, end, 10)).rejects.toThrow(/that run is gone/);
+  });
+});
+
+describe('the overview a run brings before its timeline model', () => {
+  it("is the whole run's lane aggregates, one strip per CPU", async () => {
+    globalThis.Worker = KeepingWorker as unknown as typeof Worker;
+    const r = await new SimSession().run('');
+    const b = await overviewOf(r.trace);
+    expect(b).not.toBeNull();
+    const last = Math.max(...Array.from(trace.time, (t, i) => t + trace.dur[i]));
+    expect([b!.t0, b!.t1, b!.cpus, b!.buckets]).toEqual([0, last, trace.cpus, 1024]);
+    const want = toLaneBuckets(trace, trace.cpus, 0, last, 1024, maxDurOf(trace));
+    expect(Array.from(b!.count)).toEqual(Array.from(want.count));
+    // Every CPU that ran anything shows in its strip.
+    for (let c = 0; c < trace.cpus; c++) {
+      const strip = b!.count.subarray(c * 1024, (c + 1) * 1024);
+      expect(strip.some((x) => x > 0)).toBe(Array.from(trace.cpu).includes(c));
+    }
+  });
+
+  it('is null for a run asked without a view, and for a run cancelled first', async () => {
+    globalThis.Worker = KeepingWorker as unknown as typeof Worker;
+    const s = new SimSession();
+    const r = await s.run('', { view: false });
+    expect(await overviewOf(r.trace)).toBeNull();
+    const r2 = await s.run('');
+    s.cancel();
+    // Cancelled before the overview arrived: it resolves null rather than waiting for ever.
+    expect(await overviewOf(r2.trace)).toBeNull();
   });
 });

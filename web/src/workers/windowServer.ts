@@ -36,6 +36,8 @@ export type Reply = (msg: QueryMessage, transfer?: Transferable[]) => void;
 /** One run's columns, as the worker keeps them to answer window questions. */
 export class WindowServer {
   readonly maxDur: number;
+  /** Where the last span ends: the trace's extent is [0, end]. */
+  readonly end: number;
   constructor(
     readonly run: number,
     readonly cols: Columns,
@@ -44,6 +46,18 @@ export class WindowServer {
     private readonly wasmBytes: () => number = () => 0,
   ) {
     this.maxDur = maxDurOf(cols);
+    let end = 0;
+    for (let i = 0; i < cols.time.length; i++) end = Math.max(end, cols.time[i] + cols.dur[i]);
+    this.end = end;
+  }
+
+  /**
+   * The whole run's aggregates, about `buckets` per CPU (fewer when the CPUs × buckets would
+   * exceed MAX_CELLS): what the page draws before the timeline's model is ready.
+   */
+  overview(buckets: number): LaneBuckets {
+    const n = Math.max(1, Math.min(buckets, Math.floor(MAX_CELLS / Math.max(1, this.cpus))));
+    return toLaneBuckets(this.cols, this.cpus, 0, this.end, n, this.maxDur);
   }
 
   get rows(): number {
@@ -106,7 +120,7 @@ function windowProblem(t0: number, t1: number): string | null {
   return null;
 }
 
-function bucketBuffers(b: LaneBuckets): ArrayBuffer[] {
+export function bucketBuffers(b: LaneBuckets): ArrayBuffer[] {
   return [b.count.buffer, b.kindsLo.buffer, b.kindsHi.buffer] as ArrayBuffer[];
 }
 
