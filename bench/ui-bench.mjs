@@ -10,6 +10,8 @@
 //           temporary directory), imported through the page's recording input
 //
 // Measures (all in the page, with performance.now()):
+//   overview       'tlbscope:run-done' to the 'tlbscope:overview' mark: the run's lane
+//                  aggregates drawn while the worker builds the timeline's model
 //   first render   'tlbscope:run-done' mark (set when the worker hands back the trace; for a
 //                  recording 'tlbscope:import-done') to the first 'tlbscope:rendered' mark
 //                  after it (the timeline's first draw)
@@ -198,11 +200,15 @@ async function measureOnce(browser, c) {
       const rendered = performance
         .getEntriesByName('tlbscope:rendered')
         .find((e) => done && e.startTime >= done.startTime);
+      const overview = performance
+        .getEntriesByName('tlbscope:overview')
+        .find((e) => done && e.startTime >= done.startTime);
       const p = window.__tlbscopePerf;
       return {
         runDone: done?.startTime ?? null,
         runStart: start?.startTime ?? null,
         firstRender: done && rendered ? rendered.startTime - done.startTime : null,
+        overview: done && overview ? overview.startTime - done.startTime : null,
         rows: p?.rows ?? 0,
         modelMs: p?.modelMs ?? 0,
         firstDraw: p?.drawMs.at(-1) ?? 0,
@@ -299,6 +305,11 @@ async function measureOnce(browser, c) {
     const heap = usage.usedSize + (usage.backingStorageSize ?? NaN);
     const frames = (xs) => xs.filter((s) => s.drew).map((s) => s.frame);
     const draws = (xs) => xs.filter((s) => s.drew).map((s) => s.draw);
+    // A recording has no run: the worker figures and run-start belong to the page's first run.
+    if (c.recording) {
+      load.worker = null;
+      load.runStart = null;
+    }
     const during = load.longTasks.filter(
       ([s]) =>
         load.runStart !== null && load.runDone !== null && s >= load.runStart && s < load.runDone,
@@ -326,6 +337,7 @@ async function measureOnce(browser, c) {
       rows: load.rows,
       events: load.events,
       firstRender: load.firstRender ?? NaN,
+      overview: load.overview ?? NaN,
       modelMs: load.modelMs,
       firstDraw: load.firstDraw,
       zoomP50: pct(frames(zoom), 50),
@@ -361,6 +373,7 @@ const worst = (xs) => (xs.some((x) => !Number.isFinite(x)) ? NaN : Math.max(...x
 
 // figure, key, unit, target (printed beside, never asserted)
 const FIGURES = [
+  ['run finished → overview drawn (runs only)', 'overview', 'ms', ''],
   ['run/import finished → first render', 'firstRender', 'ms', '≤ 1000 ms'],
   ['  of which view model, main thread', 'modelMs', 'ms', ''],
   ['  of which first draw', 'firstDraw', 'ms', ''],
@@ -376,6 +389,7 @@ const FIGURES = [
   ['longest task during the run', 'longDuringRun', 'ms', '< 100 ms'],
   ['longest task after run/import done', 'longAfterDone', 'ms', ''],
   ['page JS heap + array buffers after GC', 'heapMB', 'MB', ''],
+  // n/a for a recording: its worker ends after parsing and the page holds every column.
   ['worker bytes/event (WASM + columns)', 'workerB', 'B', '≤ 40 B'],
   ['  of which WASM memory', 'workerWasmB', 'B', ''],
   ['  of which JS column copy', 'workerColsB', 'B', ''],
