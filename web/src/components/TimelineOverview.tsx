@@ -21,7 +21,10 @@ export function TimelineOverview({ trace }: { trace: Trace }) {
   }, [trace]);
   useLayoutEffect(() => {
     if (!buckets || !canvas.current || !box.current) return;
-    const width = Math.max(100, box.current.clientWidth - 2);
+    // The box's content width: its padding is not the canvas's to draw on.
+    const style = getComputedStyle(box.current);
+    const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    const width = Math.max(100, Math.floor(box.current.clientWidth - pad));
     renderOverview(canvas.current, buckets, toPalette(box.current), width);
     performance.mark('tlbscope:overview', { detail: { version: trace.version } });
   }, [buckets, trace]);
