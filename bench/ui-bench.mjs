@@ -1,11 +1,20 @@
-// UI benchmark: the explorer with a ~1,000,000-row trace in headless Chromium. Prints figures
-// against the targets; a benchmark, not a test, so it always exits 0.
+// UI benchmark: the explorer with large traces in headless Chromium. Prints figures against
+// the targets (median and worst over --runs runs); a benchmark, not a test, so it exits 0.
 //
 //   npm run wasm && npx vite build -c web/vite.config.ts && node bench/ui-bench.mjs
 //
+// Cases (--case a,b; default all):
+//   1m      a ~1,000,000-row run (--cpus N, default 128; --flushes N, default 2000)
+//   run10m  a ~10,000,000-row run: 512 CPUs, 4,850 flushes
+//   rec10m  a 10,000,000-line tracefs recording (bench/gen-tracefs.mjs, written once to the
+//           temporary directory), imported through the page's recording input
+//
 // Measures (all in the page, with performance.now()):
-//   first render   'tlbscope:run-done' mark (set when the worker hands back the trace) to
-//                  the first 'tlbscope:rendered' mark after it (the timeline's first draw)
+//   overview       'tlbscope:run-done' to the 'tlbscope:overview' mark: the run's lane
+//                  aggregates drawn while the worker builds the timeline's model
+//   first render   'tlbscope:run-done' mark (set when the worker hands back the trace; for a
+//                  recording 'tlbscope:import-done') to the first 'tlbscope:rendered' mark
+//                  after it (the timeline's first draw)
 //   zoom / pan     60 Ctrl+wheel zoom steps and a 60-step drag; each step is dispatched at
 //                  the start of an animation frame and timed until a task queued after that
 //                  frame's paint runs: input handling + draw + React + style/layout/paint
@@ -16,18 +25,24 @@
 //                  not include a vsync wait that the app does not cause)
 //   long tasks     PerformanceObserver('longtask') from navigation to idle, and while zooming
 //   initial JS     gzip size of the scripts index.html loads (the worker is reported apart)
-// Options: --flushes N (default 2000) --cpus N (default 128) --port N (default 4190)
+//   page JS heap   the page's used JS heap plus array-buffer backing stores after a forced GC
+//                  (CDP Runtime.getHeapUsage), once interaction is over
+//   worker B/event what the simulator worker keeps of the run: its WASM memory (the simulator's
+//                  own trace, high-water mark) plus its JavaScript copy of the columns
+// Options: --runs N (default 3) --flushes N (default 2000) --cpus N (default 128) --port N
 //          --detail (print every zoom and pan step: frame, handler and draw time, marks drawn)
 //          --trace FILE (record a Chromium trace of the zoom steps and rank where the time goes)
 /* global window, document, WheelEvent */ // page.evaluate bodies
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../tests/chromium.mjs';
+import { writeTracefs } from './gen-tracefs.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, dflt) => {
@@ -40,6 +55,9 @@ const PORT = Number(arg('port', 4190));
 const STEPS = 60;
 const DETAIL = process.argv.includes('--detail');
 const TRACE = arg('trace', null);
+const RUNS = Math.max(1, Number(arg('runs', 3)));
+const CASE_NAMES = String(arg('case', '1m,run10m,rec10m')).split(',');
+const REC_LINES = 10_000_000;
 
 // Where the zoom frames' time goes, per thread and event name (self time is not separated:
 // nested events are counted in their parents too, so read it as a ranking, not a sum).
@@ -67,7 +85,6 @@ const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
-const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
 
 function initialJs() {
   const dist = join(root, 'dist');
@@ -117,61 +134,89 @@ window.__benchStep = (make) => new Promise((resolve) => {
   });
 });`;
 
-async function main() {
-  const server = spawn(
-    'npx',
-    ['vite', 'preview', '-c', 'web/vite.config.ts', '--port', String(PORT), '--strictPort'],
-    { cwd: root, stdio: 'ignore', detached: true },
-  );
-  const stop = () => {
-    try {
-      process.kill(-server.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  };
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [...chromiumArgs, `--explicitly-allowed-ports=${PORT}`],
+const scenarioUrl = (cpus, flushes) =>
+  `${BASE}?scenario=x86-munmap-shootdown&set=cpus=${cpus}&set=flushes=${flushes}&set=max_memory_mb=1024`;
+
+const CASES = {
+  '1m': { label: `run, cpus=${CPUS} flushes=${FLUSHES}`, url: scenarioUrl(CPUS, FLUSHES) },
+  run10m: { label: 'run, cpus=512 flushes=4850 (~10 M rows)', url: scenarioUrl(512, 4850) },
+  rec10m: {
+    label: `tracefs recording, ${REC_LINES.toLocaleString('en-US')} lines`,
+    recording: true,
+  },
+};
+
+/** The generated recording, written once per machine (about 1 GB). */
+async function recordingFile() {
+  const file = join(tmpdir(), `tlbscope-bench-${REC_LINES}.trace`);
+  if (!existsSync(file)) {
+    const t = Date.now();
+    await writeTracefs(file, REC_LINES, 64);
+    console.log(`wrote ${file} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+  return file;
+}
+
+/** One page load of a case, then the zoom and pan steps: every figure of one run. */
+async function measureOnce(browser, c) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
   });
   try {
-    await waitForServer(BASE, 60_000);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.addInitScript(() => {
-      window.__longTasks = [];
-      new PerformanceObserver((l) => {
-        for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
-      }).observe({ type: 'longtask', buffered: true });
-    });
     const t0 = Date.now();
     // The bare URL is the landing page; the explorer needs a scenario.
-    await page.goto(
-      `${BASE}?scenario=x86-munmap-shootdown&set=cpus=${CPUS}&set=flushes=${FLUSHES}`,
+    await page.goto(c.url ?? `${BASE}?scenario=x86-munmap-shootdown`);
+    await page.waitForSelector('.app[data-state="idle"]', { timeout: 300_000 });
+    const doneMark = c.recording ? 'tlbscope:import-done' : 'tlbscope:run-done';
+    if (c.recording) {
+      await page.setInputFiles('#recording-input', c.file);
+      await page.waitForSelector('[data-testid="recording-loaded"]', { timeout: 600_000 });
+    }
+    // Wait for the first draw after the trace arrived.
+    await page.waitForFunction(
+      (mark) => {
+        const done = performance.getEntriesByName(mark).at(-1);
+        return (
+          done &&
+          performance
+            .getEntriesByName('tlbscope:rendered')
+            .some((e) => e.startTime >= done.startTime)
+        );
+      },
+      doneMark,
+      { timeout: 300_000, polling: 100 },
     );
-    await page.waitForSelector('.app[data-state="idle"]', { timeout: 180_000 });
     const wall = Date.now() - t0;
-    const load = await page.evaluate(() => {
-      const done = performance.getEntriesByName('tlbscope:run-done').at(-1);
+    const load = await page.evaluate((mark) => {
+      const done = performance.getEntriesByName(mark).at(-1);
       const start = performance.getEntriesByName('tlbscope:run-start').at(-1);
       const rendered = performance
         .getEntriesByName('tlbscope:rendered')
+        .find((e) => done && e.startTime >= done.startTime);
+      const overview = performance
+        .getEntriesByName('tlbscope:overview')
         .find((e) => done && e.startTime >= done.startTime);
       const p = window.__tlbscopePerf;
       return {
         runDone: done?.startTime ?? null,
         runStart: start?.startTime ?? null,
         firstRender: done && rendered ? rendered.startTime - done.startTime : null,
+        overview: done && overview ? overview.startTime - done.startTime : null,
         rows: p?.rows ?? 0,
         modelMs: p?.modelMs ?? 0,
-        firstDraw: p?.drawMs[0] ?? 0,
-        mode: p?.mode,
+        firstDraw: p?.drawMs.at(-1) ?? 0,
+        worker: p?.worker ?? null,
         events: document.querySelector('[data-summary="Simulator events"]')?.textContent ?? '',
         longTasks: window.__longTasks.slice(),
       };
-    });
+    }, doneMark);
 
     await page.evaluate(STEP_IN_PAGE);
     const box = await page.locator('.timeline').first().boundingBox();
@@ -252,102 +297,24 @@ async function main() {
     await pointer('pointerup', cx);
     const after = await page.evaluate((from) => window.__longTasks.slice(from), lt0);
 
-    const js = initialJs();
+    // The page's heap once interaction is over, after a forced collection: the JS heap plus
+    // the typed arrays' backing stores (where trace columns live; V8 keeps them off-heap).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const usage = await cdp.send('Runtime.getHeapUsage');
+    const heap = usage.usedSize + (usage.backingStorageSize ?? NaN);
     const frames = (xs) => xs.filter((s) => s.drew).map((s) => s.frame);
     const draws = (xs) => xs.filter((s) => s.drew).map((s) => s.draw);
-    const runLong = load.longTasks.filter(([s]) => load.runDone === null || s >= load.runDone);
-    // Tasks that start while the worker simulates (the main thread should stay responsive).
+    // A recording has no run: the worker figures and run-start belong to the page's first run.
+    if (c.recording) {
+      load.worker = null;
+      load.runStart = null;
+    }
     const during = load.longTasks.filter(
       ([s]) =>
         load.runStart !== null && load.runDone !== null && s >= load.runStart && s < load.runDone,
     );
-    const duringMax = Math.max(0, ...during.map(([, d]) => d));
-    const rows = [
-      ['trace rows', load.rows.toLocaleString('en-US'), '≥ 1,000,000', load.rows >= 1e6],
-      ['simulator events', load.events, '', null],
-      [
-        'run finished → first render',
-        ms(load.firstRender),
-        '< 1000 ms',
-        load.firstRender !== null && load.firstRender < 1000,
-      ],
-      // The worker builds the model after run-done; the main thread only wraps it.
-      ['  of which view model, main thread', ms(load.modelMs), '', null],
-      ['  of which first draw', ms(load.firstDraw), '', null],
-      [
-        'zoom frame p50 / p95',
-        `${ms(pct(frames(zoom), 50))} / ${ms(pct(frames(zoom), 95))}`,
-        'p95 < 16 ms',
-        pct(frames(zoom), 95) < 16,
-      ],
-      [
-        '  measurement floor p50 (trivial paint)',
-        ms(
-          pct(
-            floor.map((s) => s.frame),
-            50,
-          ),
-        ),
-        '',
-        null,
-      ],
-      ['zoom draw p95 (timeline only)', ms(pct(draws(zoom), 95)), '', null],
-      [
-        'pan frame p50 / p95',
-        `${ms(pct(frames(pan), 50))} / ${ms(pct(frames(pan), 95))}`,
-        'p95 < 16 ms',
-        pct(frames(pan), 95) < 16,
-      ],
-      ['pan draw p95 (timeline only)', ms(pct(draws(pan), 95)), '', null],
-      [
-        'frames drawn (zoom, pan)',
-        `${frames(zoom).length}, ${frames(pan).length} of ${STEPS} each`,
-        '',
-        null,
-      ],
-      [
-        'long tasks during the run (count / max)',
-        `${during.length} / ${ms(duringMax)}`,
-        'max < 100 ms',
-        duringMax < 100,
-      ],
-      [
-        'long tasks after run-done (count / max)',
-        `${runLong.length} / ${ms(Math.max(0, ...runLong.map(([, d]) => d)))}`,
-        '',
-        null,
-      ],
-      [
-        'long tasks while zooming/panning',
-        `${after.length} / ${ms(Math.max(0, ...after.map(([, d]) => d)))}`,
-        '0',
-        after.length === 0,
-      ],
-      [
-        'initial JS (gzip)',
-        `${(js.initial / 1024).toFixed(1)} KB (${js.files.join(', ')})`,
-        '< 300 KB',
-        js.initial < 300 * 1024,
-      ],
-      ...js.other.map(([f, n]) => [
-        `  not initial: ${f}`,
-        `${(n / 1024).toFixed(1)} KB gzip`,
-        '',
-        null,
-      ]),
-      ['page load → idle (wall clock)', `${wall} ms`, '', null],
-      ['console errors', String(errors.length), '0', errors.length === 0],
-    ];
-    const w0 = Math.max(...rows.map((r) => r[0].length));
-    const w1 = Math.max(...rows.map((r) => String(r[1]).length));
-    console.log(
-      `tlbscope UI benchmark: cpus=${CPUS} flushes=${FLUSHES}, Chromium headless, 1400×900`,
-    );
-    for (const [k, v, t, ok] of rows) {
-      const label = ok === null ? '' : ok ? 'PASS' : 'FAIL';
-      console.log(`${k.padEnd(w0)}  ${String(v).padEnd(w1)}  ${t.padEnd(12)}  ${label}`);
-    }
-    if (errors.length) console.log('errors:', errors.slice(0, 5));
+    const runLong = load.longTasks.filter(([s]) => load.runDone === null || s >= load.runDone);
     if (DETAIL) {
       for (const [name, xs] of [
         ['zoom', zoom],
@@ -364,6 +331,137 @@ async function main() {
           );
         });
       }
+    }
+    const w = load.worker;
+    return {
+      rows: load.rows,
+      events: load.events,
+      firstRender: load.firstRender ?? NaN,
+      overview: load.overview ?? NaN,
+      modelMs: load.modelMs,
+      firstDraw: load.firstDraw,
+      zoomP50: pct(frames(zoom), 50),
+      zoomP95: pct(frames(zoom), 95),
+      zoomDrawP95: pct(draws(zoom), 95),
+      panP50: pct(frames(pan), 50),
+      panP95: pct(frames(pan), 95),
+      panDrawP95: pct(draws(pan), 95),
+      floorP50: pct(
+        floor.map((s) => s.frame),
+        50,
+      ),
+      drawn: `${frames(zoom).length}+${frames(pan).length}/${2 * STEPS}`,
+      longDuringRun: Math.max(0, ...during.map(([, d]) => d)),
+      longAfterDone: Math.max(0, ...runLong.map(([, d]) => d)),
+      longInteract: Math.max(0, ...after.map(([, d]) => d)),
+      longInteractCount: after.length,
+      heapMB: heap / 2 ** 20,
+      workerB: w && w.rows ? (w.wasmBytes + w.columnBytes) / w.rows : NaN,
+      workerWasmB: w && w.rows ? w.wasmBytes / w.rows : NaN,
+      workerColsB: w && w.rows ? w.columnBytes / w.rows : NaN,
+      wall,
+      errors,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+const median = (xs) => pct(xs, 50);
+/** Worst of a figure: the largest (every figure here is better smaller); n/a if a run had none. */
+const worst = (xs) => (xs.some((x) => !Number.isFinite(x)) ? NaN : Math.max(...xs));
+
+// figure, key, unit, target (printed beside, never asserted)
+const FIGURES = [
+  ['run finished → overview drawn (runs only)', 'overview', 'ms', ''],
+  ['run/import finished → first render', 'firstRender', 'ms', '≤ 1000 ms'],
+  ['  of which view model, main thread', 'modelMs', 'ms', ''],
+  ['  of which first draw', 'firstDraw', 'ms', ''],
+  ['zoom frame p50', 'zoomP50', 'ms', ''],
+  ['zoom frame p95', 'zoomP95', 'ms', '≤ 16 ms'],
+  ['  zoom draw p95 (timeline only)', 'zoomDrawP95', 'ms', ''],
+  ['pan frame p50', 'panP50', 'ms', ''],
+  ['pan frame p95', 'panP95', 'ms', '≤ 16 ms'],
+  ['  pan draw p95 (timeline only)', 'panDrawP95', 'ms', ''],
+  ['  measurement floor p50 (trivial paint)', 'floorP50', 'ms', ''],
+  ['longest task while zooming/panning', 'longInteract', 'ms', '≤ 50 ms'],
+  ['  long tasks while zooming/panning', 'longInteractCount', '', '0'],
+  ['longest task during the run', 'longDuringRun', 'ms', '< 100 ms'],
+  ['longest task after run/import done', 'longAfterDone', 'ms', ''],
+  ['page JS heap + array buffers after GC', 'heapMB', 'MB', ''],
+  // n/a for a recording: its worker ends after parsing and the page holds every column.
+  ['worker bytes/event (WASM + columns)', 'workerB', 'B', '≤ 40 B'],
+  ['  of which WASM memory', 'workerWasmB', 'B', ''],
+  ['  of which JS column copy', 'workerColsB', 'B', ''],
+  ['page load → first render (wall clock)', 'wall', 'ms', ''],
+];
+
+function printCase(name, c, runs) {
+  const fmt = (x, unit) =>
+    !Number.isFinite(x)
+      ? 'n/a'
+      : `${unit === 'ms' || unit === 'MB' ? x.toFixed(1) : x.toFixed(unit === 'B' ? 1 : 0)}${unit ? ` ${unit}` : ''}`;
+  console.log(`\n== ${name}: ${c.label} — ${runs.length} run(s)`);
+  const r0 = runs[0];
+  console.log(
+    `trace rows ${r0.rows.toLocaleString('en-US')}${r0.events ? `, simulator events ${r0.events}` : ''}, frames drawn ${runs.map((r) => r.drawn).join(' ')}`,
+  );
+  const w0 = Math.max(...FIGURES.map((f) => f[0].length));
+  console.log(`${''.padEnd(w0)}  ${'median'.padStart(10)}  ${'worst'.padStart(10)}  target`);
+  for (const [label, key, unit, target] of FIGURES) {
+    const xs = runs.map((r) => r[key]);
+    console.log(
+      `${label.padEnd(w0)}  ${fmt(median(xs), unit).padStart(10)}  ${fmt(worst(xs), unit).padStart(10)}  ${target}`,
+    );
+  }
+  const errors = runs.flatMap((r) => r.errors);
+  console.log(
+    `console errors: ${errors.length}${errors.length ? ` ${errors.slice(0, 3).join(' | ')}` : ''}`,
+  );
+}
+
+async function main() {
+  const server = spawn(
+    'npx',
+    ['vite', 'preview', '-c', 'web/vite.config.ts', '--port', String(PORT), '--strictPort'],
+    { cwd: root, stdio: 'ignore', detached: true },
+  );
+  const stop = () => {
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [...chromiumArgs, `--explicitly-allowed-ports=${PORT}`],
+  });
+  try {
+    await waitForServer(BASE, 60_000);
+    const js = initialJs();
+    console.log(`tlbscope UI benchmark: Chromium headless, 1400×900, ${RUNS} run(s) a case`);
+    console.log(
+      `initial JS (gzip) ${(js.initial / 1024).toFixed(1)} KB (target < 300 KB): ${js.files.join(', ')}`,
+    );
+    for (const [f, n] of js.other)
+      console.log(`  not initial: ${f} ${(n / 1024).toFixed(1)} KB gzip`);
+    for (const name of CASE_NAMES) {
+      const c = CASES[name];
+      if (!c) {
+        console.log(`\nno case '${name}' (cases: ${Object.keys(CASES).join(', ')})`);
+        continue;
+      }
+      if (c.recording) c.file = await recordingFile();
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) {
+        try {
+          runs.push(await measureOnce(browser, c));
+        } catch (e) {
+          console.log(`${name} run ${i + 1} failed: ${e.message.split('\n')[0]}`);
+        }
+      }
+      if (runs.length) printCase(name, c, runs);
     }
   } finally {
     await browser.close();

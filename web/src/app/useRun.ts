@@ -1,7 +1,8 @@
 // Runs a scenario in a Web Worker whenever it, its seed or its overrides change; reports
 // progress and can be cancelled. A newer request supersedes (cancels) the one in flight.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { RunCancelled, SimSession, SimulatorCrash } from '../workers/session';
+import { perfRecord } from '../viz/perf';
+import { RunCancelled, SimSession, SimulatorCrash, traceWindowOf } from '../workers/session';
 import type { RunResult } from '../sim/run';
 
 export type RunState =
@@ -31,6 +32,17 @@ export function ranWith(
 ): boolean {
   const r = requests.get(result);
   return !!r && r.text === text && r.key === overrides.join('\n') && r.seed === seed;
+}
+
+/** What the worker keeps of the run, per event, for the UI benchmark and DevTools. */
+function recordWorkerMemory(result: RunResult): void {
+  traceWindowOf(result.trace)
+    ?.memory()
+    .then((m) => {
+      const p = perfRecord();
+      if (p && m) p.worker = m;
+    })
+    .catch(() => {}); // the run was replaced meanwhile: its figures no longer matter
 }
 
 /** `text` null: nothing to run; undefined: the scenario does not exist. */
@@ -69,6 +81,7 @@ export function useRun(
         performance.mark('tlbscope:run-done');
         requests.set(result, { text, key, seed });
         setState({ status: 'done', result });
+        recordWorkerMemory(result);
       },
       (e: unknown) => {
         if (!live) return;

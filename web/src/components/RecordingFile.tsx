@@ -40,6 +40,8 @@ export function RecordingFile({ value, onLoad }: Props) {
         if (job.current !== j) return;
         job.current = null;
         setProgress(null);
+        // The import's counterpart of 'tlbscope:run-done' (bench/ui-bench.mjs times from it).
+        performance.mark('tlbscope:import-done');
         onLoad(asRun(p, provenance));
       },
       (e: unknown) => {

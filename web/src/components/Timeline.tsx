@@ -25,6 +25,7 @@ import { exportTimelineSvg, svgToPng, type ExportText } from '../viz/exportTimel
 import { attachInteractions } from '../viz/zoom';
 import { download } from '../app/download';
 import { ExportButtons } from './ExportButtons';
+import { TimelineOverview } from './TimelineOverview';
 import type { WindowStore } from '../app/windowStore';
 import '../viz/timeline.css';
 
@@ -92,13 +93,7 @@ export function Timeline(props: TimelineProps) {
       live = false;
     };
   }, [trace, spacing]);
-  if (!built) {
-    return (
-      <div className="timeline-pending" aria-busy="true">
-        Preparing the timeline…
-      </div>
-    );
-  }
+  if (!built) return <TimelineOverview trace={trace} />;
   const current = built.trace === trace && built.pos.spacing === spacing;
   return (
     <TimelineView

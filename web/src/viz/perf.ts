@@ -15,6 +15,8 @@ export interface TimelinePerf {
   rows: number;
   /** What the last full draw put on screen (for `bench/ui-bench.mjs --detail`). */
   marks?: { svg: number; canvas: number; arrows: number };
+  /** What the simulator worker keeps of the last run (its WASM memory, its column copy). */
+  worker?: { rows: number; wasmBytes: number; columnBytes: number };
 }
 
 declare global {

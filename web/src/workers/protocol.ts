@@ -3,6 +3,7 @@
 import type { PrebuiltView } from '../model/prebuilt';
 import type { Spacing } from '../model/spacing';
 import type { ScenarioInfo } from '../sim/scenario';
+import type { LaneBuckets } from '../model/traceWindow';
 import type { Columns, Summary } from '../trace/trace';
 
 export interface RunRequest {
@@ -39,7 +40,37 @@ export interface SnapshotRequest {
   t: number;
 }
 
+/**
+ * Questions about the worker's last finished run, which it keeps (so the page need not hold
+ * the whole trace): per-lane time-bucket aggregates of a window, the rows touching a window,
+ * and what the worker holds per event. Latest wins per type: a newer question of the same type
+ * supersedes one not yet answered, which gets a 'stale' reply.
+ */
+export type QueryRequest =
+  | { type: 'lanes'; id: number; run: number; t0: number; t1: number; buckets: number }
+  | { type: 'rows'; id: number; run: number; t0: number; t1: number; limit: number }
+  | { type: 'memory'; id: number; run: number };
+
+/** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
+export type QueryMessage =
+  | { type: 'lanes'; id: number; buckets: LaneBuckets }
+  | { type: 'rows'; id: number; rows: Int32Array; columns: Columns; total: number }
+  | {
+      type: 'memory';
+      id: number;
+      rows: number;
+      /** The WASM instance's linear memory (it holds the simulator's own trace). */
+      wasmBytes: number;
+      /** The JavaScript copy of the columns the worker answers window questions from. */
+      columnBytes: number;
+    }
+  | { type: 'stale'; id: number }
+  | { type: 'query-error'; id: number; message: string };
+
 export type WorkerMessage =
+  | QueryMessage
+  /** After 'done', before 'view': the whole run's lane aggregates (windowServer.ts overview). */
+  | { type: 'overview'; id: number; buckets: LaneBuckets }
   | { type: 'progress'; id: number; events: number; nowNs: number }
   | {
       type: 'done';

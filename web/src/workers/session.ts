@@ -6,8 +6,12 @@ import type { Spacing } from '../model/spacing';
 import { ScenarioLoadError, type RunOptions, type RunResult } from '../sim/run';
 import type { ScenarioInfo } from '../sim/scenario';
 import { toTrace, type Trace } from '../trace/trace';
+import type { LaneBuckets } from '../model/traceWindow';
+import type { Columns } from '../trace/trace';
 import type {
   DescribeRequest,
+  QueryMessage,
+  QueryRequest,
   RunRequest,
   SnapshotRequest,
   ViewRequest,
@@ -36,6 +40,73 @@ export function prebuiltViewOf(trace: Trace, spacing: Spacing): Promise<Prebuilt
   if (!p && !v.session) return Promise.resolve(null);
   if (!p) v.bySpacing.set(spacing, (p = (v.session as SimSession).view(v.run, spacing)));
   return p;
+}
+
+// The whole run's lane aggregates, sent by the worker before the timeline's model.
+const overviews = new WeakMap<Trace, Promise<LaneBuckets | null>>();
+
+/**
+ * The whole run's per-CPU aggregates (model/traceWindow.ts), which the worker sends before the
+ * timeline's model so the page can draw the run's shape at once; null when it sends none.
+ */
+export function overviewOf(trace: Trace): Promise<LaneBuckets | null> {
+  return overviews.get(trace) ?? Promise.resolve(null);
+}
+
+/** Rows touching a window, as the worker that keeps the trace sent them (see windowServer.ts). */
+export interface WindowRows {
+  /** Trace row numbers, in trace order. */
+  rows: Int32Array;
+  /** Every column at those rows. */
+  columns: Columns;
+  /** Rows touching the window in all (more than listed when over the limit asked for). */
+  total: number;
+}
+
+/** What the worker holds for a run, per event (issue 19's budget is 40 B). */
+export interface WorkerMemory {
+  rows: number;
+  wasmBytes: number;
+  columnBytes: number;
+}
+
+/**
+ * Window questions about one finished run, answered by the worker that ran it and keeps its
+ * columns. Latest wins per kind of question: a promise resolves null when a newer question of
+ * its kind overtook it (its answer would draw an old window). Rejects when the run is gone.
+ */
+export interface TraceWindow {
+  lanes(t0: number, t1: number, buckets: number): Promise<LaneBuckets | null>;
+  rows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
+  memory(): Promise<WorkerMemory | null>;
+}
+
+/** Window questions about `trace`'s run, or null when no worker keeps it (Node, recordings). */
+export function traceWindowOf(trace: Trace): TraceWindow | null {
+  const v = views.get(trace);
+  if (!v?.session) return null;
+  const session = v.session;
+  const run = v.run;
+  return {
+    lanes: (t0, t1, buckets) =>
+      session
+        .query({ type: 'lanes', id: 0, run, t0, t1, buckets })
+        .then((m) => (m?.type === 'lanes' ? m.buckets : null)),
+    rows: (t0, t1, limit) =>
+      session
+        .query({ type: 'rows', id: 0, run, t0, t1, limit })
+        .then((m) =>
+          m?.type === 'rows' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
+        ),
+    memory: () =>
+      session
+        .query({ type: 'memory', id: 0, run })
+        .then((m) =>
+          m?.type === 'memory'
+            ? { rows: m.rows, wasmBytes: m.wasmBytes, columnBytes: m.columnBytes }
+            : null,
+        ),
+  };
 }
 
 /** A timeline model some other worker built for `trace` (an imported recording's). */
@@ -74,6 +145,7 @@ interface Pending {
   wantsView?: boolean;
   described?: (infos: ScenarioInfo[]) => void;
   snapshot?: (json: string) => void;
+  query?: (msg: QueryMessage | null) => void;
   reject: (e: Error) => void;
   onProgress?: RunOptions['onProgress'];
 }
@@ -83,6 +155,10 @@ export class SimSession {
   private worker: Worker | null = null;
   private nextId = 1;
   private pending = new Map<number, Pending>();
+  /** The newest question asked of each type: older answers arrive too late to be drawn. */
+  private latest = new Map<QueryRequest['type'], number>();
+  /** Runs whose overview is still on its way, by id. */
+  private overviewWaiters = new Map<number, (b: LaneBuckets | null) => void>();
 
   run(text: string, opts: SessionRunOptions = {}): Promise<RunResult> {
     const worker = this.ensureWorker();
@@ -138,6 +214,21 @@ export class SimSession {
     );
   }
 
+  /**
+   * Asks the worker about its last run (`req.id` is assigned here). Resolves null when a newer
+   * question of the same type was asked meanwhile; rejects on the worker's error.
+   */
+  query(req: QueryRequest): Promise<QueryMessage | null> {
+    if (!this.worker) return Promise.reject(new Error('that run is gone'));
+    const id = this.nextId++;
+    this.latest.set(req.type, id);
+    const worker = this.worker;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: () => {}, query: resolve, reject });
+      worker.postMessage({ ...req, id });
+    });
+  }
+
   /** Parses scenarios without running them. */
   describe(texts: string[]): Promise<ScenarioInfo[]> {
     const worker = this.ensureWorker();
@@ -158,6 +249,7 @@ export class SimSession {
       p.view?.(null);
     }
     this.pending.clear();
+    this.dropOverviews();
   }
 
   dispose(): void {
@@ -178,6 +270,23 @@ export class SimSession {
       p.view?.(null);
     }
     this.pending.clear();
+    this.dropOverviews();
+  }
+
+  /** Overviews that will not come now resolve null (their worker is gone). */
+  private dropOverviews(): void {
+    for (const r of this.overviewWaiters.values()) r(null);
+    this.overviewWaiters.clear();
+  }
+
+  private settleQuery(p: Pending, msg: WorkerMessage): void {
+    const resolve = p.query as (m: QueryMessage | null) => void;
+    if (msg.type === 'query-error') p.reject(new Error(msg.message));
+    else if (msg.type === 'stale') resolve(null);
+    else if (msg.type !== 'lanes' && msg.type !== 'rows' && msg.type !== 'memory')
+      p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
+    else if (this.latest.get(msg.type) !== msg.id) resolve(null);
+    else resolve(msg);
   }
 
   private ensureWorker(): Worker {
@@ -192,6 +301,7 @@ export class SimSession {
         p.view?.(null);
       }
       this.pending.clear();
+      this.dropOverviews();
       this.worker = null;
     };
     this.worker = w;
@@ -199,6 +309,11 @@ export class SimSession {
   }
 
   private receive(msg: WorkerMessage): void {
+    if (msg.type === 'overview') {
+      this.overviewWaiters.get(msg.id)?.(msg.buckets);
+      this.overviewWaiters.delete(msg.id);
+      return;
+    }
     const p = this.pending.get(msg.id);
     if (!p) return;
     if (msg.type === 'progress') {
@@ -206,7 +321,14 @@ export class SimSession {
       return;
     }
     this.pending.delete(msg.id);
+    if (p.query) {
+      this.settleQuery(p, msg);
+      return;
+    }
     if (msg.type === 'view') {
+      // The overview comes before the model; if it has not, it will not.
+      this.overviewWaiters.get(msg.id)?.(null);
+      this.overviewWaiters.delete(msg.id);
       p.view?.(msg.view);
       return;
     }
@@ -229,11 +351,15 @@ export class SimSession {
       );
       return;
     }
+    if (msg.type !== 'done') return;
     const c = msg.columns;
     const trace = toTrace({ ...c, cpus: msg.cpus, strings: msg.strings });
     // The worker sends the timeline's model next, under the same id.
     const bySpacing = new Map<Spacing, Promise<PrebuiltView | null>>();
-    if (p.wantsView) bySpacing.set('time', this.viewReply(msg.id));
+    if (p.wantsView) {
+      bySpacing.set('time', this.viewReply(msg.id));
+      overviews.set(trace, new Promise((r) => this.overviewWaiters.set(msg.id, r)));
+    }
     views.set(trace, { session: this, run: msg.id, bySpacing });
     p.resolve({
       title: msg.title,

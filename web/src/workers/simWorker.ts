@@ -18,9 +18,15 @@ import {
   type Simulator,
 } from '../sim/run';
 import { infoOf, unparsedInfo } from '../sim/scenario';
-import { loadSimulator } from '../sim/wasm';
+import { loadSimulator, wasmMemoryBytes } from '../sim/wasm';
+import type { Trace } from '../trace/trace';
+import { bucketBuffers, LatestQueue, WindowServer } from './windowServer';
+
+/** Buckets per CPU of the overview sent after a run (the page's first picture of it). */
+const OVERVIEW_BUCKETS = 1024;
 import type {
   DescribeRequest,
+  QueryRequest,
   RunRequest,
   SnapshotRequest,
   ViewRequest,
@@ -49,15 +55,47 @@ function describe(req: DescribeRequest) {
   post({ type: 'described', id: req.id, infos });
 }
 
-// The last finished run stays alive so the inspector can ask for state snapshots of it.
+// The last finished run stays alive so the inspector can ask for state snapshots of it, and
+// its columns (one copy, which the timeline's model is built from too) answer window questions.
 let last: Simulator | null = null;
 let lastRun = -1;
+let lastTrace: Trace | null = null;
+let server: WindowServer | null = null;
 
-self.onmessage = async (
-  e: MessageEvent<RunRequest | DescribeRequest | SnapshotRequest | ViewRequest>,
-) => {
+const queries = new LatestQueue(
+  (req) => {
+    try {
+      if (server) server.answer(req, post);
+      else post({ type: 'query-error', id: req.id, message: 'no finished run to ask about' });
+    } catch (err) {
+      post({ type: 'query-error', id: req.id, message: String(err) });
+    }
+  },
+  (id) => post({ type: 'stale', id }),
+  afterQueued,
+);
+
+// A message to ourselves runs as a task after the page's messages already waiting (Chromium
+// runs message tasks in order; timers may be clamped), so the drain usually sees a whole burst.
+// Correctness does not rest on it: the page drops any answer overtaken by a newer question.
+function afterQueued(f: () => void): void {
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    ch.port1.close();
+    f();
+  };
+  ch.port2.postMessage(null);
+}
+
+type Request = RunRequest | DescribeRequest | SnapshotRequest | ViewRequest | QueryRequest;
+
+self.onmessage = async (e: MessageEvent<Request>) => {
   const req = e.data;
   await ready;
+  if (req.type === 'lanes' || req.type === 'rows' || req.type === 'memory') {
+    queries.push(req);
+    return;
+  }
   try {
     handle(req);
   } catch (err) {
@@ -92,7 +130,7 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
     return;
   }
   if (req.type === 'view') {
-    if (last && lastRun === req.run) postView(req.id, last, req.spacing);
+    if (lastTrace && lastRun === req.run) postView(req.id, lastTrace, req.spacing);
     else post({ type: 'view', id: req.id, view: null, error: 'that run is gone' });
     return;
   }
@@ -103,6 +141,9 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
   last?.free();
   last = null;
   lastRun = -1;
+  lastTrace = null;
+  server = null;
+  queries.clear();
   const sim = openSimulator(thisBuild, req.text, req.overrides, req.seed);
   finishRun(
     sim,
@@ -132,14 +173,22 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
   );
   last = sim;
   lastRun = req.id;
-  if (req.view) postView(req.id, sim, 'time');
+  lastTrace = traceOf(sim);
+  server = new WindowServer(req.id, lastTrace, lastTrace.cpus, wasmMemoryBytes);
+  if (req.view) {
+    // The overview first: a pass over the columns, where the model takes several (seconds at
+    // ten million rows); the page draws it meanwhile.
+    const buckets = server.overview(OVERVIEW_BUCKETS);
+    post({ type: 'overview', id: req.id, buckets }, bucketBuffers(buckets));
+    postView(req.id, lastTrace, 'time');
+  }
 }
 
 // The page has the trace already; the timeline's model (indexes, arrows, generations) is built
-// here from a second copy of the columns.
-function postView(id: number, sim: Simulator, spacing: Spacing) {
+// here from the worker's own copy of the columns (the one window questions read).
+function postView(id: number, trace: Trace, spacing: Spacing) {
   try {
-    const view = toPrebuilt(toTimelineModel(traceOf(sim), spacing));
+    const view = toPrebuilt(toTimelineModel(trace, spacing));
     post({ type: 'view', id, view }, buffersOf(view));
   } catch (err) {
     post({ type: 'view', id, view: null, error: String(err) });
