@@ -526,7 +526,8 @@ impl World {
             + s.preempt_off.len()
             + s.op_latency.len()
             + s.wakeup_latency.len()
-            + s.interconnect_queue.len();
+            + s.interconnect_queue.len()
+            + s.victim_op.len();
         let gens: usize = self.mms.iter().map(|m| m.gen_ranges.len()).sum();
         self.state_bytes
             + self.trace.bytes()
