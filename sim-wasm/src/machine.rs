@@ -569,6 +569,7 @@ impl World {
             + s.op_latency.len()
             + s.wakeup_latency.len()
             + s.interconnect_queue.len()
+            + s.victim_op.len()
             + self.locks.samples();
         let gens: usize = self.mms.iter().map(|m| m.gen_ranges.len()).sum();
         self.state_bytes
