@@ -14,7 +14,7 @@ import { BudgetStop, runOnce, ScenarioFailure } from './run.mjs';
  */
 
 /**
- * @param {import('../src/sim/run').SimulatorApi} wasm
+ * @param {import('../src/sim/run').SimulatorApi & { vocabularyJson(): string }} wasm
  * @param {{ text: string, file: string }} scenario
  * @param {string[]} set  the user's overrides; they win over a kernel's toggles
  * @param {number} seed

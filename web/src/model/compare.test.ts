@@ -70,7 +70,7 @@ describe('x86 instruction counts', () => {
     const b = runScenario(text).summary;
     const rows = diffSummaries(a, b);
     const invpcid = rows.find((r) => r.metric === 'INVPCID (PTI)');
-    expect(invpcid).toMatchObject({ a: 0, b: b.x86_ops.invpcid });
+    expect(invpcid).toMatchObject({ a: 0, b: (b.x86_ops as { invpcid: number }).invpcid });
     expect(invpcid!.b).toBeGreaterThan(0);
     const cr3 = rows.find((r) => r.metric === 'CR3 writes');
     expect(cr3!.delta).toBeGreaterThan(0);
