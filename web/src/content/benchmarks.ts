@@ -71,7 +71,13 @@ interface BenchmarkEntry {
 }
 
 /** Machine presets of the simulator (sim-wasm/src/presets.rs); the first is its default. */
-export const PRESETS = ['generic-x86', 'icelake-8336c-128', 'skylake-laptop-kvm'] as const;
+export const PRESETS = [
+  'generic-x86',
+  'icelake-8336c-128',
+  'skylake-laptop-kvm',
+  'skylake-desktop-4',
+  'zen3-epyc-7763-128',
+] as const;
 
 /** Variant keys that name the measured system, not a design choice the model could vary. */
 const DESCRIPTIVE_KEYS = new Set(['kernel']);
