@@ -130,7 +130,7 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
     return;
   }
   if (req.type === 'view') {
-    if (lastTrace && lastRun === req.run) postView(req.id, lastTrace, req.spacing);
+    if (last && lastRun === req.run) postView(req.id, lastTrace ?? traceOf(last), req.spacing);
     else post({ type: 'view', id: req.id, view: null, error: 'that run is gone' });
     return;
   }
@@ -173,9 +173,11 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
   );
   last = sim;
   lastRun = req.id;
-  lastTrace = traceOf(sim);
-  server = new WindowServer(req.id, lastTrace, lastTrace.cpus, wasmMemoryBytes);
+  // Only a run the page draws keeps a copy of its columns: the Data view's and the landing
+  // page's runs (view: false) are read for their summaries and dropped.
   if (req.view) {
+    lastTrace = traceOf(sim);
+    server = new WindowServer(req.id, lastTrace, lastTrace.cpus, wasmMemoryBytes);
     // The overview first: a pass over the columns, where the model takes several (seconds at
     // ten million rows); the page draws it meanwhile.
     const buckets = server.overview(OVERVIEW_BUCKETS);
