@@ -47,14 +47,37 @@ describe('folding the CPUs a step is not about', () => {
     expect(l.rowAt(fold.y + 5)).toEqual({ row: fold, track: -1 });
   });
 
-  it('folds nothing when that would fold every CPU, or on a grouped machine', () => {
+  it('folds nothing when that would fold every CPU', () => {
     expect(toLayout(4, new Set(), sizes, new Set([0, 1, 2, 3])).rows.map((r) => r.type)).toEqual([
       'cpu',
       'cpu',
       'cpu',
       'cpu',
     ]);
-    expect(toLayout(64, new Set(), sizes, new Set([5])).folded(5)).toBe(false);
+  });
+
+  it('on a grouped machine folds inside the open groups and leaves collapsed groups alone', () => {
+    // 64 CPUs, group 1 (16-31) collapsed; the step is about CPU 0 and CPU 40.
+    const fold = new Set([...Array(64).keys()].filter((c) => c !== 0 && c !== 40));
+    const l = toLayout(64, new Set([1]), sizes, fold);
+    const types = l.rows.map((r) => r.type);
+    expect(types.filter((t) => t === 'cpu')).toHaveLength(2);
+    expect(l.folded(0)).toBe(false);
+    expect(l.folded(40)).toBe(false);
+    expect(l.folded(5)).toBe(true);
+    // The collapsed group keeps its aggregate lane; its CPUs are not "folded".
+    expect(types).toContain('aggregate');
+    expect(l.folded(20)).toBe(false);
+    // Folded runs stay inside their group: 1-15 is one row, 32-39 and 41-47 are two.
+    const folds = l.rows.flatMap((r) => (r.type === 'fold' ? [[r.first, r.last]] : []));
+    expect(folds).toEqual([
+      [1, 15],
+      [32, 39],
+      [41, 47],
+      [48, 63],
+    ]);
+    // And it is much shorter than the same machine with every lane open.
+    expect(l.height).toBeLessThan(toLayout(64, new Set([1]), sizes).height / 3);
   });
 
   it('leaves room under a lane for the latency lens', () => {

@@ -2,7 +2,7 @@
 // with a header each; a collapsed group shows one aggregate lane instead of its CPUs. A guided
 // step's subject can fold the CPUs it does not talk about: each run of them becomes one thin
 // row (a header-high strip the arrows still reach), so the CPUs it does talk about fit on
-// screen together.
+// screen together; on a grouped machine that happens inside the groups left open.
 import { TRACKS } from './lanes';
 
 /** Machines with more CPUs than this are shown in groups. */
@@ -49,7 +49,7 @@ export function toLayout(
   cpus: number,
   collapsed: ReadonlySet<number>,
   sizes: LayoutSizes,
-  /** CPUs to fold (machines small enough to have no groups only). */
+  /** CPUs to fold (on a grouped machine, within the open groups). */
   fold: ReadonlySet<number> = NO_FOLD,
   /** Extra height under a CPU's lane, in px (the latency lens's rows). */
   below: ReadonlyMap<number, number> = NO_EXTRA,
@@ -67,22 +67,27 @@ export function toLayout(
     y += laneHeight + (below.get(cpu) ?? 0);
   };
   // Folding every CPU would show nothing: then nothing is folded.
-  const folding = !grouped && fold.size > 0 && [...fold].filter((c) => c < cpus).length < cpus;
-  for (let c = 0; !grouped && c < cpus; c++) {
-    if (!folding || !fold.has(c)) {
-      lane(c);
-      continue;
+  const folding = fold.size > 0 && [...fold].filter((c) => c < cpus).length < cpus;
+  // CPUs first..last as lanes, each run of folded ones as one thin row. Inside an open group
+  // of a large machine too: a step about CPU 0 of 80 shows CPU 0, not the 15 beside it.
+  const lanes = (first: number, last: number) => {
+    for (let c = first; c <= last; c++) {
+      if (!folding || !fold.has(c)) {
+        lane(c);
+        continue;
+      }
+      let end = c;
+      while (end + 1 <= last && fold.has(end + 1)) end++;
+      rows.push({ type: 'fold', first: c, last: end, y });
+      for (let f = c; f <= end; f++) {
+        laneTops[f] = y;
+        isFolded[f] = 1;
+      }
+      y += sizes.headerHeight;
+      c = end;
     }
-    let last = c;
-    while (last + 1 < cpus && fold.has(last + 1)) last++;
-    rows.push({ type: 'fold', first: c, last, y });
-    for (let f = c; f <= last; f++) {
-      laneTops[f] = y;
-      isFolded[f] = 1;
-    }
-    y += sizes.headerHeight;
-    c = last;
-  }
+  };
+  if (!grouped) lanes(0, cpus - 1);
   for (let g = 0; g < groups; g++) {
     const first = g * GROUP_SIZE;
     const last = Math.min(cpus, first + GROUP_SIZE) - 1;
@@ -93,7 +98,7 @@ export function toLayout(
       rows.push({ type: 'aggregate', group: g, first, last, y });
       for (let c = first; c <= last; c++) laneTops[c] = y;
       y += laneHeight;
-    } else for (let c = first; c <= last; c++) lane(c);
+    } else lanes(first, last);
   }
   const height = y;
   return {
