@@ -7,6 +7,7 @@
 
 pub mod arch;
 pub mod budget;
+pub mod check;
 pub mod config;
 pub mod cpu;
 pub mod engine;
