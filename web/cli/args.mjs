@@ -12,6 +12,9 @@ export const USAGE = `usage:
   tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
                [--out fitted.toml] [--max-runs N] [--map column=header ...] [--format text|json]
   tlbscope import <recording> [--format text|json|perfetto]
+  tlbscope check <scenario file|id> [--set key=value ...] [--max-steps N] [--max-states N]
+                 [--format text|json]
+  tlbscope check --race <id> [--max-steps N] [--max-states N] [--format text|json]
 
 Settings use the simulator's vocabulary (tlbscope settings lists every key, its values and
 default, and every cost parameter, as the simulator declares them), e.g. --set flush_info=stack --set preempt=preemptible_wait
@@ -24,6 +27,10 @@ it finds columns by the same names and synonyms as the page's import (--map name
 import reads a kernel recording (tracefs trace / trace_pipe text, trace-cmd report, perf script;
 bench/kit/trace.sh records one) and prints its summary; it exits 1 only when nothing could be read.
 --format perfetto writes the run or recording as a Chrome JSON trace for ui.perfetto.dev.
+check explores every interleaving of the scenario's events and prints "holds", the shortest
+counterexample, or the bound it reached; --race checks a §8 race's scenario faulty and fixed.
+check exits 0 holds (with --race: every verdict as promised), 1 violated (--race: a verdict
+not as promised), 4 bound reached, 2 bad input.
 `;
 
 /**
@@ -44,6 +51,9 @@ bench/kit/trace.sh records one) and prints its summary; it exits 1 only when not
  * @property {string[]} [map]
  * @property {string[]} [params]
  * @property {number} [maxRuns]
+ * @property {string} [race]
+ * @property {number} [maxSteps]
+ * @property {number} [maxStates]
  */
 
 /**
@@ -55,7 +65,9 @@ export function parseArgs(argv) {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     return { command: 'help', set: [], vary: [], seed: 1, format: 'text' };
   }
-  if (!['list', 'settings', 'run', 'sweep', 'calibrate', 'fit', 'import'].includes(command)) {
+  if (
+    !['list', 'settings', 'run', 'sweep', 'calibrate', 'fit', 'import', 'check'].includes(command)
+  ) {
     throw new UsageError(`unknown command \`${command}\``);
   }
   /** @type {Omit<Args, 'format'> & { format?: string }} */
@@ -92,7 +104,7 @@ export function parseArgs(argv) {
       const allowed =
         command === 'calibrate'
           ? ['text', 'json', 'csv']
-          : command === 'settings'
+          : command === 'settings' || command === 'check'
             ? ['text', 'json']
             : command === 'fit'
               ? ['text', 'json']
@@ -130,6 +142,18 @@ export function parseArgs(argv) {
         throw new UsageError(`--max-runs ${v}: expected an integer from 10 to 100000`);
       }
       out.maxRuns = n;
+    } else if (a === '--race') {
+      only(a, 'check');
+      out.race = value();
+    } else if (a === '--max-steps' || a === '--max-states') {
+      only(a, 'check');
+      const v = value();
+      const n = Number(v);
+      const max = a === '--max-steps' ? 10000 : 10000000;
+      if (!Number.isInteger(n) || n < 1 || n > max) {
+        throw new UsageError(`${a} ${v}: expected an integer from 1 to ${max}`);
+      }
+      out[a === '--max-steps' ? 'maxSteps' : 'maxStates'] = n;
     } else if (a.startsWith('--')) {
       throw new UsageError(`unknown option ${a}`);
     } else if (out.scenario === undefined && !['list', 'settings', 'calibrate'].includes(command)) {
@@ -144,7 +168,14 @@ export function parseArgs(argv) {
   if (command === 'fit' && out.scenario === undefined) {
     throw new UsageError('fit needs a dataset CSV file');
   }
-  if (!['list', 'settings', 'calibrate'].includes(command) && out.scenario === undefined) {
+  if (command === 'check' && out.race !== undefined && out.scenario !== undefined) {
+    throw new UsageError('check takes a scenario or --race, not both');
+  }
+  if (
+    !['list', 'settings', 'calibrate'].includes(command) &&
+    out.scenario === undefined &&
+    !(command === 'check' && out.race !== undefined)
+  ) {
     throw new UsageError(`${command} needs a scenario file or id`);
   }
   if (command === 'sweep' && out.vary.length === 0) {
@@ -154,7 +185,7 @@ export function parseArgs(argv) {
     out.format ??
     (command === 'sweep'
       ? 'csv'
-      : ['calibrate', 'fit', 'import', 'settings'].includes(command)
+      : ['calibrate', 'fit', 'import', 'settings', 'check'].includes(command)
         ? 'text'
         : 'json');
   return { ...out, format };

@@ -6,6 +6,7 @@
 //   tlbscope calibrate [--costs file] [--strict] [--format text|json|csv]
 //   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file]
 //   tlbscope import <recording> [--format text|json|perfetto]
+//   tlbscope check <scenario file|id> | --race <id> [--set ...] [--max-steps N] [--format text|json]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
 import { parseArgs, UsageError, USAGE } from './args.mjs';
@@ -14,6 +15,7 @@ import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import { formatSettings } from './settingsHelp.mjs';
+import { CheckInputError, EXIT as CHECK_EXIT, runCheck } from './check.mjs';
 import {
   costsFileOverrides,
   fit,
@@ -89,6 +91,7 @@ async function main(argv) {
     return 0;
   }
   args.set = [...costs, ...args.set];
+  if (args.command === 'check') return runCheck(wasm, args);
   const { id, text, file } = readScenarioArg(target());
   if (args.command === 'run' && args.format === 'perfetto') {
     return runPerfetto(wasm, { id, text, file }, args.set, args.seed);
@@ -131,10 +134,14 @@ function archOf(text) {
   return /^\s*arch\s*=\s*"([^"]+)"/m.exec(text)?.[1] ?? 'x86';
 }
 
+const argvCommand = process.argv[2];
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (e) {
-  if (e instanceof UsageError) {
+  if (e instanceof CheckInputError || (e instanceof UsageError && argvCommand === 'check')) {
+    process.stderr.write(`tlbscope: ${e.message}\n`);
+    process.exitCode = CHECK_EXIT.bad_input;
+  } else if (e instanceof UsageError) {
     process.stderr.write(`tlbscope: ${e.message}\n\n${USAGE}`);
     process.exitCode = 2;
   } else if (e instanceof BudgetStop) {

@@ -26,7 +26,12 @@ impl Default for Limits {
         Limits {
             max_states: 200_000,
             max_steps: 400,
-            max_frontier_bytes: 512 << 20,
+            // A browser tab's WASM memory is the tighter budget.
+            max_frontier_bytes: if cfg!(target_arch = "wasm32") {
+                96 << 20
+            } else {
+                512 << 20
+            },
         }
     }
 }
