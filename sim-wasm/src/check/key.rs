@@ -47,28 +47,39 @@ pub fn state_key(w: &World) -> u128 {
     let (cpus, mms, tasks, descs, cfd, arch) =
         (&w.cpus, &w.mms, &w.tasks, &w.descs, &w.cfd, &w.arch_state);
     for c in cpus {
-        let mut c = c.clone();
-        if let Some(hd) = c.handler.as_mut() {
-            hd.row = 0;
-            hd.started = 0;
-            hd.func = hd.func.map(|(_, s)| (0, s));
-            for r in &mut hd.items {
-                r.sent = 0;
-            }
-        }
-        for r in &mut c.call_queue {
-            r.sent = 0;
-        }
-        c.ipi_pending = c.ipi_pending.map(|_| 0);
-        c.run_row = c.run_row.map(|_| 0);
-        c.lazy_row = c.lazy_row.map(|_| 0);
-        c.irqs_off_row = c.irqs_off_row.map(|_| 0);
-        c.preempt_off_row = c.preempt_off_row.map(|_| (0, 0));
-        let _ = c.tlb.write_key(&mut h);
-        // The TLB was just written in its compact form; its `Debug` (every way of every set)
-        // was most of the key's cost.
-        c.tlb = crate::tlb::Tlb::new(1, 1, crate::config::TlbIndex::Hash);
-        let _ = write!(h, "{c:?}");
+        // Destructured without `..`: a field added to `Cpu` fails to compile here until it is
+        // put in the key (or argued out of it). Not cloned, so the TLB is not copied.
+        let crate::cpu::Cpu {
+            id,
+            tlb,
+            curr,
+            rq,
+            need_resched,
+            preempt_count,
+            irqs_off,
+            ipi_pending,
+            call_queue,
+            handler,
+            run_row,
+            lazy_row,
+            irqs_off_row,
+            preempt_off_row,
+        } = c;
+        let _ = tlb.write_key(&mut h);
+        let senders: Vec<_> = call_queue.iter().map(|r| r.sender).collect();
+        let handler = handler.as_ref().map(|hd| {
+            let items: Vec<_> = hd.items.iter().map(|r| r.sender).collect();
+            (items, hd.next, hd.func.map(|(_, s)| s), hd.exiting)
+        });
+        let _ = write!(
+            h,
+            "{id:?}{curr:?}{rq:?}{need_resched}{preempt_count}{irqs_off}{:?}{senders:?}{handler:?}{:?}{:?}{:?}{:?}",
+            ipi_pending.is_some(),
+            run_row.is_some(),
+            lazy_row.is_some(),
+            irqs_off_row.is_some(),
+            preempt_off_row.is_some(),
+        );
     }
     for m in mms {
         // The page table compactly (its `Debug` was a third of the key): only changed pages.
