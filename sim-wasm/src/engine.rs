@@ -17,6 +17,11 @@ impl<E> Entry<E> {
     fn time(&self) -> Ns {
         (self.key >> 64) as Ns
     }
+
+    /// The scheduling order (the key's low half).
+    fn seq(&self) -> u64 {
+        self.key as u64
+    }
 }
 
 /// A binary min-heap on `(time, seq)`. Hand-written rather than `std::collections::BinaryHeap`
@@ -123,6 +128,44 @@ impl<E: Copy> Queue<E> {
 
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
+    }
+}
+
+// ---- interleaving checker (`check/`): every pending event, and firing any one of them ----
+
+impl<E: Copy> Clone for Queue<E> {
+    fn clone(&self) -> Self {
+        Queue {
+            now: self.now,
+            seq: self.seq,
+            heap: self.heap.clone(),
+        }
+    }
+}
+
+impl<E: Copy> Queue<E> {
+    /// Every pending event as `(time, seq, event)`, in no particular order.
+    pub fn pending(&self) -> impl Iterator<Item = (Ns, u64, E)> + '_ {
+        self.heap.iter().map(|e| (e.time(), e.seq(), e.event))
+    }
+
+    /// Removes the pending event `seq`, whatever its time, and moves the clock to
+    /// `max(now, its time)`: the checker lets any pending event go first, as if the others
+    /// were delayed, and time never runs backwards.
+    pub fn take(&mut self, seq: u64) -> Option<E> {
+        let i = self.heap.iter().position(|e| e.seq() == seq)?;
+        let e = self.heap.swap_remove(i);
+        let rest = std::mem::take(&mut self.heap);
+        let now = self.now.max(e.time());
+        let seq = self.seq;
+        for r in rest {
+            self.now = 0;
+            self.seq = r.seq() - 1;
+            self.at(r.time(), r.event);
+        }
+        self.now = now;
+        self.seq = seq;
+        Some(e.event)
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod arch;
 pub mod budget;
+pub mod check;
 pub mod config;
 pub mod cpu;
 pub mod engine;
@@ -264,4 +265,50 @@ impl Simulator {
     pub fn rows(&self) -> u32 {
         self.session.store().len() as u32
     }
+}
+
+/// An exhaustive interleaving check (`check/`), stepped in budgets for progress and cancel.
+#[wasm_bindgen]
+pub struct Checker {
+    check: check::Check,
+}
+
+#[wasm_bindgen]
+impl Checker {
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        scenario: &str,
+        overrides: Vec<String>,
+        max_states: u32,
+        max_steps: u32,
+    ) -> Result<Checker, ScenarioError> {
+        let limits = check::Limits {
+            max_states: max_states.max(1) as u64,
+            max_steps,
+            ..check::Limits::default()
+        };
+        check::Check::new(scenario, &overrides, limits)
+            .map(|check| Checker { check })
+            .map_err(into_error)
+    }
+    /// Tries about `budget` transitions; true once there is a verdict.
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&mut self, budget: u32) -> bool {
+        self.check.run_for(budget as u64)
+    }
+    /// Verdict, counts and counterexample so far (`check::Report`).
+    #[wasm_bindgen(js_name = reportJson)]
+    pub fn report_json(&self) -> String {
+        serde_json::to_string(&self.check.report()).unwrap_or_else(|_| "{}".into())
+    }
+    /// The counterexample as a finished run to draw, inspect and step (none if it holds).
+    pub fn counterexample(&self) -> Option<Simulator> {
+        session::Session::of_counterexample(&self.check).map(|session| Simulator { session })
+    }
+}
+
+/// The §8 races the checker answers (`check::RACES`), as JSON.
+#[wasm_bindgen(js_name = racesJson)]
+pub fn races_json() -> String {
+    serde_json::to_string(check::RACES).unwrap_or_else(|_| "[]".into())
 }

@@ -212,6 +212,7 @@ impl Ev {
     }
 }
 
+#[derive(Clone)]
 pub struct World {
     pub(crate) cfg: Config,
     pub(crate) trace: TraceStore,
@@ -846,5 +847,66 @@ impl World {
             time_ns: now as f64,
             detail,
         });
+    }
+}
+
+// ---- interleaving checker (`check/`): which pending events would act, and firing one ----
+
+impl World {
+    /// Pending events that would change something if they fired now, as `(time, seq, event)`
+    /// sorted by `(time, seq)` (so index 0 is what a normal run fires next). Stale events
+    /// (superseded steps and wakes, a task step while its CPU is in a handler) are left out:
+    /// `handle` would drop them (the same tests as there). Events after `max_time_ns` are
+    /// left out too, as the run ends before them; so is everything once the run is over.
+    pub fn enabled_events(&self) -> Vec<(Ns, u64, Ev)> {
+        if self.finished || (self.live == 0 && self.has_finite_tasks) {
+            return Vec::new();
+        }
+        let mut v: Vec<(Ns, u64, Ev)> = self
+            .queue
+            .pending()
+            .filter(|&(time, _, ev)| time <= self.cfg.max_time_ns && self.would_act(ev))
+            .collect();
+        v.sort_unstable_by_key(|&(time, seq, _)| (time, seq));
+        v
+    }
+
+    fn would_act(&self, ev: Ev) -> bool {
+        match ev.unpack() {
+            Event::Step { task, epoch } => self.tasks.get(task as usize).is_some_and(|t| {
+                t.epoch == epoch
+                    && t.state == TaskState::Running
+                    && !self.cpus[t.cpu.index()].in_irq()
+            }),
+            Event::Wake { task, epoch } => self
+                .tasks
+                .get(task as usize)
+                .is_some_and(|t| t.epoch == epoch && t.state == TaskState::Blocked),
+            _ => true,
+        }
+    }
+
+    /// Fires the pending event `seq` now, ahead of any that were due earlier (the clock moves
+    /// to `max(now, its time)`), through the same `handle` a normal run uses.
+    pub fn fire(&mut self, seq: u64) -> bool {
+        let Some(ev) = self.queue.take(seq) else {
+            return false;
+        };
+        self.popped += 1;
+        let acted = self.handle(ev);
+        if acted {
+            self.events += 1;
+        }
+        acted
+    }
+
+    /// Some task that is not a daemon has not finished.
+    pub fn has_unfinished_tasks(&self) -> bool {
+        self.live > 0
+    }
+
+    /// Ends a replayed run here (closes its open spans), as the end of a normal run does.
+    pub fn finish_here(&mut self) {
+        self.finish();
     }
 }

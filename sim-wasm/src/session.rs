@@ -16,6 +16,9 @@ pub struct Session {
     /// The trace decoded into plain columns, made on first ask (tests and tools read it that
     /// way; the WASM side exports ranges of the store instead) and dropped when the run goes on.
     decoded: std::cell::OnceCell<Trace>,
+    /// A checker's counterexample (`check/`): the choices that replay it, from `initial`. Its
+    /// snapshots replay those choices instead of running in time order.
+    replayed: Option<(Box<World>, Vec<u16>)>,
 }
 
 impl Session {
@@ -26,6 +29,20 @@ impl Session {
             world: World::new(cfg, seed, arch),
             seed,
             decoded: std::cell::OnceCell::new(),
+            replayed: None,
+        })
+    }
+
+    /// The checker's counterexample as a finished run: its trace is the interleaving's.
+    pub fn of_counterexample(check: &crate::check::Check) -> Option<Session> {
+        let (w, path) = check.counterexample_world()?;
+        let mut world = w.clone();
+        world.finish_here();
+        Some(Session {
+            world,
+            seed: crate::check::SEED,
+            decoded: std::cell::OnceCell::new(),
+            replayed: Some((Box::new(check.initial().clone()), path.to_vec())),
         })
     }
 
@@ -112,8 +129,14 @@ impl Session {
     /// The state of the machine at simulated time `t_ns`, as JSON (see `snapshot.rs`, built by `inspect.rs`): the
     /// same config and seed re-run up to `t_ns`, so it is the state this run passed through.
     pub fn snapshot_json(&self, t_ns: u64) -> String {
-        let mut w = World::new(self.world.cfg.clone(), self.seed, self.world.arch);
-        w.run_until(t_ns);
+        let w = match &self.replayed {
+            Some((init, path)) => crate::check::replay(init, path, t_ns).0,
+            None => {
+                let mut w = World::new(self.world.cfg.clone(), self.seed, self.world.arch);
+                w.run_until(t_ns);
+                w
+            }
+        };
         serde_json::to_string(&crate::inspect::of(&w)).unwrap_or_else(|_| "{}".into())
     }
 

@@ -206,6 +206,25 @@ impl Tlb {
             .map(|e| (e.tag, e))
     }
 
+    /// The interleaving checker's view (`check/key.rs`): what decides every later lookup and
+    /// fill — each live entry with its way, and the sets' round-robin victims — without the
+    /// epoch counters, whose values depend on how many flushes came before, not on what is
+    /// cached.
+    pub fn write_key(&self, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        for (i, e) in self.entries.iter().enumerate() {
+            if self.live(e) {
+                let (vpn, ver, mm, tag, f) = (e.vpn, e.version, e.mm.0, e.tag, e.flags);
+                write!(out, "{i}:{tag}:{vpn}:{ver}:{mm}:{f};")?;
+            }
+        }
+        for (set, v) in self.victim.iter().enumerate() {
+            if *v != 0 {
+                write!(out, "v{set}:{v};")?;
+            }
+        }
+        Ok(())
+    }
+
     /// arm64 `TLBI ASIDE1`: drops every entry of one hardware ASID (a scan, so ASIDs that
     /// share an epoch slot are not flushed along).
     pub fn flush_asid(&mut self, tag: u16) {

@@ -16,6 +16,9 @@ export const USAGE = `usage:
   tlbscope import <recording> [--format text|json|perfetto]
   tlbscope history <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
                    [--format text|json]
+  tlbscope check <scenario file|id> [--set key=value ...] [--max-steps N] [--max-states N]
+                 [--format text|json]
+  tlbscope check --race <id> [--max-steps N] [--max-states N] [--format text|json]
 
 Settings use the simulator's vocabulary (tlbscope settings lists every key, its values and
 default, and every cost parameter, as the simulator declares them), e.g. --set flush_info=stack --set preempt=preemptible_wait
@@ -32,6 +35,10 @@ bench/kit/trace.sh records one) and prints its summary; it exits 1 only when not
 --format perfetto writes the run or recording as a Chrome JSON trace for ui.perfetto.dev.
 history replays an x86 scenario under every kernel= step (4.13 … 7.3) and prints, per step, the
 op and flush latency, preemption-off time, IPIs, violations and the commit that made the change.
+check explores every interleaving of the scenario's events and prints "holds", the shortest
+counterexample, or the bound it reached; --race checks a §8 race's scenario faulty and fixed.
+check exits 0 holds (with --race: every verdict as promised), 1 violated (--race: a verdict
+not as promised), 4 bound reached, 2 bad input.
 `;
 
 /**
@@ -53,6 +60,9 @@ op and flush latency, preemption-off time, IPIs, violations and the commit that 
  * @property {string[]} [map]
  * @property {string[]} [params]
  * @property {number} [maxRuns]
+ * @property {string} [race]
+ * @property {number} [maxSteps]
+ * @property {number} [maxStates]
  */
 
 /**
@@ -65,7 +75,7 @@ export function parseArgs(argv) {
     return { command: 'help', set: [], vary: [], seed: 1, format: 'text' };
   }
   if (
-    !['list', 'settings', 'run', 'sweep', 'calibrate', 'fit', 'import', 'history'].includes(command)
+    !['list', 'settings', 'run', 'sweep', 'calibrate', 'fit', 'import', 'history', 'check'].includes(command)
   ) {
     throw new UsageError(`unknown command \`${command}\``);
   }
@@ -103,7 +113,7 @@ export function parseArgs(argv) {
       const allowed =
         command === 'calibrate'
           ? ['text', 'json', 'csv']
-          : command === 'settings'
+          : command === 'settings' || command === 'check'
             ? ['text', 'json']
             : command === 'fit' || command === 'history'
               ? ['text', 'json']
@@ -144,6 +154,18 @@ export function parseArgs(argv) {
         throw new UsageError(`--max-runs ${v}: expected an integer from 10 to 100000`);
       }
       out.maxRuns = n;
+    } else if (a === '--race') {
+      only(a, 'check');
+      out.race = value();
+    } else if (a === '--max-steps' || a === '--max-states') {
+      only(a, 'check');
+      const v = value();
+      const n = Number(v);
+      const max = a === '--max-steps' ? 10000 : 10000000;
+      if (!Number.isInteger(n) || n < 1 || n > max) {
+        throw new UsageError(`${a} ${v}: expected an integer from 1 to ${max}`);
+      }
+      out[a === '--max-steps' ? 'maxSteps' : 'maxStates'] = n;
     } else if (a.startsWith('--')) {
       throw new UsageError(`unknown option ${a}`);
     } else if (out.scenario === undefined && !['list', 'settings', 'calibrate'].includes(command)) {
@@ -158,7 +180,14 @@ export function parseArgs(argv) {
   if (command === 'fit' && out.scenario === undefined) {
     throw new UsageError('fit needs a dataset CSV file');
   }
-  if (!['list', 'settings', 'calibrate'].includes(command) && out.scenario === undefined) {
+  if (command === 'check' && out.race !== undefined && out.scenario !== undefined) {
+    throw new UsageError('check takes a scenario or --race, not both');
+  }
+  if (
+    !['list', 'settings', 'calibrate'].includes(command) &&
+    out.scenario === undefined &&
+    !(command === 'check' && out.race !== undefined)
+  ) {
     throw new UsageError(`${command} needs a scenario file or id`);
   }
   if (out.leaveOneOut && out.out) {
@@ -177,7 +206,7 @@ export function parseArgs(argv) {
     out.format ??
     (command === 'sweep'
       ? 'csv'
-      : ['calibrate', 'fit', 'import', 'settings', 'history'].includes(command)
+      : ['calibrate', 'fit', 'import', 'settings', 'history', 'check'].includes(command)
         ? 'text'
         : 'json');
   return { ...out, format };

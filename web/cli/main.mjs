@@ -7,6 +7,7 @@
 //   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file] [--leave-one-out]
 //   tlbscope import <recording> [--format text|json|perfetto]
 //   tlbscope history <scenario file|id> [--set key=value ...] [--seed N] [--format text|json]
+//   tlbscope check <scenario file|id> | --race <id> [--set ...] [--max-steps N] [--format text|json]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
 import { parseArgs, UsageError, USAGE } from './args.mjs';
@@ -17,6 +18,7 @@ import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mj
 import { formatSettings } from './settingsHelp.mjs';
 import { formatHistory, history } from './history.mjs';
 import { formatLeaveOneOut, leaveOneOut, leaveOneOutDataset } from './leaveOneOut.mjs';
+import { CheckInputError, EXIT as CHECK_EXIT, runCheck } from './check.mjs';
 import {
   costsFileOverrides,
   fit,
@@ -113,6 +115,7 @@ async function main(argv) {
     return 0;
   }
   args.set = [...costs, ...args.set];
+  if (args.command === 'check') return runCheck(wasm, args);
   const { id, text, file } = readScenarioArg(target());
   if (args.command === 'history') {
     const steps = history(wasm, { text, file }, args.set, args.seed);
@@ -162,10 +165,14 @@ function archOf(text) {
   return /^\s*arch\s*=\s*"([^"]+)"/m.exec(text)?.[1] ?? 'x86';
 }
 
+const argvCommand = process.argv[2];
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (e) {
-  if (e instanceof UsageError) {
+  if (e instanceof CheckInputError || (e instanceof UsageError && argvCommand === 'check')) {
+    process.stderr.write(`tlbscope: ${e.message}\n`);
+    process.exitCode = CHECK_EXIT.bad_input;
+  } else if (e instanceof UsageError) {
     process.stderr.write(`tlbscope: ${e.message}\n\n${USAGE}`);
     process.exitCode = 2;
   } else if (e instanceof BudgetStop) {

@@ -1,0 +1,214 @@
+//! Breadth-first search over interleavings. Every state's successors are the world after each
+//! enabled event fires first (`order::choices` / `World::fire`, the simulator's own
+//! transitions). Breadth-first, so the first violation found has the fewest steps; states are
+//! merged by `key::state_key`. The search advances in budgets of transitions so a caller (the
+//! CLI, a Web Worker) can report progress and cancel between them; it reads no clock (wasm32
+//! has none), callers time it.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use super::key::state_key;
+use crate::machine::World;
+
+/// Where the search stops without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Distinct states at most (the memory bound: each frontier state is a whole world).
+    pub max_states: u64,
+    /// Steps (fired events) along one interleaving at most.
+    pub max_steps: u32,
+    /// Bytes of worlds the frontier keeps (beyond that it keeps paths and replays them).
+    pub max_frontier_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_states: 200_000,
+            max_steps: 400,
+            // A browser tab's WASM memory is the tighter budget.
+            max_frontier_bytes: if cfg!(target_arch = "wasm32") {
+                96 << 20
+            } else {
+                512 << 20
+            },
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    States,
+    Steps,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Still searching.
+    Running,
+    /// Every interleaving up to the end of the scenario keeps every invariant.
+    Holds,
+    /// Node `n` is the first state (in BFS order) with a violation.
+    Violated(u32),
+    /// A limit stopped the search with no violation found so far.
+    BoundReached(Bound),
+}
+
+/// How a state was reached: its parent and which enabled event (index into the parent's
+/// `enabled_events`) fired.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: u32,
+    choice: u16,
+    depth: u32,
+}
+
+pub struct Search {
+    init: World,
+    nodes: Vec<Node>,
+    /// States to expand, with their world while the frontier's worlds fit in
+    /// `max_frontier_bytes`; past that only the node is kept and its world is rebuilt by
+    /// replaying its path from the initial state (slower, but memory stays bounded by the
+    /// state cap, a few dozen bytes a state).
+    frontier: VecDeque<(u32, Option<World>)>,
+    frontier_bytes: u64,
+    seen: BTreeSet<u128>,
+    limits: Limits,
+    pub transitions: u64,
+    pub max_depth: u32,
+    /// States where no event can fire but some task has not finished (a hang).
+    pub stuck: u64,
+    pub verdict: Verdict,
+    /// A state at the step bound that could still go on: the answer is then "up to the bound".
+    cut_by_steps: bool,
+}
+
+impl Search {
+    pub fn new(init: World, limits: Limits) -> Search {
+        let mut seen = BTreeSet::new();
+        seen.insert(state_key(&init));
+        let bytes = init.used_bytes();
+        let mut s = Search {
+            nodes: vec![Node {
+                parent: 0,
+                choice: 0,
+                depth: 0,
+            }],
+            frontier: VecDeque::from([(0, Some(init.clone()))]),
+            frontier_bytes: bytes,
+            init,
+            seen,
+            limits,
+            transitions: 0,
+            max_depth: 0,
+            stuck: 0,
+            verdict: Verdict::Running,
+            cut_by_steps: false,
+        };
+        if s.init.stats.violation_count > 0 {
+            s.verdict = Verdict::Violated(0);
+        }
+        s
+    }
+
+    pub fn states(&self) -> u64 {
+        self.nodes.len() as u64
+    }
+
+    pub fn initial(&self) -> &World {
+        &self.init
+    }
+
+    /// The choices from the initial state to node `n`.
+    pub fn path_to(&self, mut n: u32) -> Vec<u16> {
+        let mut path = Vec::new();
+        while n != 0 {
+            let node = self.nodes[n as usize];
+            path.push(node.choice);
+            n = node.parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The world of node `n`, replayed from the initial state.
+    fn rebuild(&self, n: u32) -> World {
+        let mut w = self.init.clone();
+        for c in self.path_to(n) {
+            if let Some(&(_, seq, _)) = super::order::choices(&w).get(c as usize) {
+                w.fire(seq);
+            }
+        }
+        w
+    }
+
+    /// Expands states until about `budget` transitions were tried or the search ended.
+    /// Returns true when it has a verdict.
+    pub fn run_for(&mut self, budget: u64) -> bool {
+        let mut left = budget;
+        while self.verdict == Verdict::Running && left > 0 {
+            let Some((id, held)) = self.frontier.pop_front() else {
+                self.verdict = if self.cut_by_steps {
+                    Verdict::BoundReached(Bound::Steps)
+                } else {
+                    Verdict::Holds
+                };
+                break;
+            };
+            let w = match held {
+                Some(w) => {
+                    self.frontier_bytes = self.frontier_bytes.saturating_sub(w.used_bytes());
+                    w
+                }
+                None => self.rebuild(id),
+            };
+            let depth = self.nodes[id as usize].depth;
+            let enabled = super::order::choices(&w);
+            if enabled.is_empty() {
+                if w.has_unfinished_tasks() {
+                    self.stuck += 1;
+                }
+                continue;
+            }
+            if depth >= self.limits.max_steps {
+                self.cut_by_steps = true;
+                continue;
+            }
+            for (i, &(_, seq, _)) in enabled.iter().enumerate() {
+                left = left.saturating_sub(1);
+                self.transitions += 1;
+                let mut next = w.clone();
+                next.fire(seq);
+                // Violations live in the statistics, outside the key: test before merging, so
+                // a violating step into an already seen state is not lost.
+                let violated = next.stats.violation_count > 0;
+                if !self.seen.insert(state_key(&next)) && !violated {
+                    continue;
+                }
+                let n = self.nodes.len() as u32;
+                self.nodes.push(Node {
+                    parent: id,
+                    choice: i.min(u16::MAX as usize) as u16,
+                    depth: depth + 1,
+                });
+                self.max_depth = self.max_depth.max(depth + 1);
+                if violated {
+                    self.verdict = Verdict::Violated(n);
+                    return true;
+                }
+                if self.nodes.len() as u64 >= self.limits.max_states {
+                    self.verdict = Verdict::BoundReached(Bound::States);
+                    return true;
+                }
+                let bytes = next.used_bytes();
+                if self.frontier_bytes + bytes <= self.limits.max_frontier_bytes {
+                    self.frontier_bytes += bytes;
+                    self.frontier.push_back((n, Some(next)));
+                } else {
+                    self.frontier.push_back((n, None));
+                }
+            }
+        }
+        self.verdict != Verdict::Running
+    }
+}

@@ -1,0 +1,35 @@
+//! The choices at a state: the events that would act (`World::enabled_events`), less those
+//! that must wait for another pending event. The simulator encodes a few happens-before
+//! edges only as times (an event is scheduled late enough to come after another); once any
+//! pending event may go first, those edges have to be restored here, or the search reports
+//! orders the hardware cannot produce.
+//!
+//! | edge | encoded in the simulator as |
+//! |---|---|
+//! | arm64: a task's `DSB ISH` completes only after its own broadcast `TLBI`s were performed on every PE | the task's step ends at `served_until + dsb_ish_ns`, after the interconnect's timer at `served_from` (`arch/arm64/tlbi.rs`) |
+
+use crate::ids::Ns;
+use crate::machine::{Ev, Event, World};
+
+pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
+    let mut v = w.enabled_events();
+    let broadcasting: Vec<u16> = v
+        .iter()
+        .filter_map(|&(_, _, e)| match e.unpack() {
+            Event::ArchTimer { cpu, .. } => Some(cpu),
+            _ => None,
+        })
+        .collect();
+    if broadcasting.is_empty() {
+        return v;
+    }
+    let in_dsb = &w.arch_state.arm64.in_dsb;
+    v.retain(|&(_, _, e)| match e.unpack() {
+        Event::Step { task, .. } => {
+            let cpu = w.tasks.get(task as usize).map_or(u16::MAX, |t| t.cpu.0);
+            !(in_dsb.get(cpu as usize).copied().unwrap_or(false) && broadcasting.contains(&cpu))
+        }
+        _ => true,
+    });
+    v
+}

@@ -1,0 +1,174 @@
+//! The interleaving checker on the shipped race scenarios: each violates under its faulty
+//! settings (the scenario's own) and holds under every fixed setting, as the scenario's
+//! `[expect]` promises; the same scenario always gives the same counterexample; limits and bad
+//! input end in an answer, not a panic.
+
+use tlbscope_sim::check::{race, Check, Limits, Report, RACES};
+use tlbscope_sim::session::Session;
+
+fn scenario(name: &str) -> String {
+    let p = format!(
+        "{}/../content/scenarios/{name}.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+fn check(name: &str, set: &[&str]) -> Report {
+    let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+    let mut c = Check::new(&scenario(name), &set, Limits::default()).expect("scenario parses");
+    c.run()
+}
+
+/// The race's scenario violates as its `[expect]` says, and each fixed setting holds in
+/// every interleaving.
+fn race_verdicts(id: &str) {
+    let r = race(id).expect("race in the table");
+    let text = scenario(r.scenario);
+    let expect: serde_json::Value =
+        serde_json::from_str(&Session::new(&text, &[], 1).unwrap().expect_json()).unwrap();
+    let promised: Vec<&str> = expect["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        !promised.is_empty(),
+        "{id}: the scenario's own settings must be the faulty design"
+    );
+    let faulty = check(r.scenario, &[]);
+    assert_eq!(faulty.verdict, "violated", "{id} faulty: {faulty:?}");
+    let cx = faulty.counterexample.expect("a counterexample");
+    assert!(
+        promised.contains(&cx.invariant.as_str()),
+        "{id}: broke {} , the scenario promises {promised:?}",
+        cx.invariant
+    );
+    assert_eq!(cx.steps.len() as u32, cx.violation_step);
+    assert!(cx.narration.contains(&cx.invariant));
+    for fix in r.fixed {
+        let case = expect["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["set"].as_array().unwrap().iter().any(|s| s == fix));
+        let case = case.unwrap_or_else(|| panic!("{id}: no [[expect.cases]] for {fix}"));
+        assert!(
+            case["violations"].as_array().unwrap().is_empty(),
+            "{id}: {fix} must be clean"
+        );
+        let fixed = check(r.scenario, &[fix]);
+        assert_eq!(fixed.verdict, "holds", "{id} with {fix}: {fixed:?}");
+        assert!(
+            fixed.states > faulty.states,
+            "{id}: proving takes more states than refuting"
+        );
+        assert!(fixed.counterexample.is_none());
+    }
+}
+
+#[test]
+fn r1_percpu_descriptor_breaks_only_when_the_flush_can_be_preempted() {
+    race_verdicts("R1");
+}
+
+#[test]
+fn r6_lazy_cpus_skipped_while_tables_are_freed_break_i4() {
+    race_verdicts("R6");
+}
+
+#[test]
+fn r15_local_only_tlbi_breaks_while_a_lazy_kthread_holds_the_asid() {
+    race_verdicts("R15");
+}
+
+#[test]
+fn r16_walk_in_flight_breaks_without_dsb_before_the_decrement() {
+    race_verdicts("R16");
+}
+
+#[test]
+fn every_race_in_the_table_has_a_test_above() {
+    let ids: Vec<&str> = RACES.iter().map(|r| r.id).collect();
+    assert_eq!(ids, ["R1", "R6", "R15", "R16"]);
+}
+
+#[test]
+fn the_same_scenario_gives_the_same_counterexample() {
+    let a = check("x86-r1-percpu-descriptor-race", &[]);
+    let b = check("x86-r1-percpu-descriptor-race", &[]);
+    assert_eq!(a, b);
+    let (a, b) = (a.counterexample.unwrap(), b.counterexample.unwrap());
+    assert_eq!(a.path, b.path);
+    assert!(!a.path.is_empty());
+}
+
+#[test]
+fn the_counterexample_replays_to_the_same_violation_in_an_ordinary_trace() {
+    let text = scenario("arm64-r16-dsb-before-dec");
+    let mut c = Check::new(&text, &[], Limits::default()).unwrap();
+    let r = c.run();
+    let cx = r.counterexample.unwrap();
+    let (_, path) = c.counterexample_world().unwrap();
+    assert_eq!(path, cx.path.as_slice());
+    let (_, steps) = tlbscope_sim::check::replay(c.initial(), path, u64::MAX);
+    assert_eq!(steps, cx.steps);
+    let s = Session::of_counterexample(&c).unwrap();
+    assert!(s.is_done());
+    assert_eq!(s.summary().violations[0].invariant, cx.invariant);
+    // The last step wrote the InvariantViolated row.
+    let last = cx.steps.last().unwrap();
+    let kinds = &s.trace().kind[last.rows[0] as usize..last.rows[1] as usize];
+    assert!(kinds.contains(&(tlbscope_sim::EventKind::InvariantViolated as u8)));
+    // Times never run backwards along the interleaving.
+    assert!(cx.steps.windows(2).all(|p| p[0].time_ns <= p[1].time_ns));
+}
+
+#[test]
+fn a_small_state_cap_or_step_bound_ends_in_bound_reached() {
+    let text = scenario("x86-r1-percpu-descriptor-race");
+    let set = vec!["flush_info=stack".to_string()];
+    let limits = Limits {
+        max_states: 500,
+        ..Limits::default()
+    };
+    let r = Check::new(&text, &set, limits).unwrap().run();
+    assert_eq!((r.verdict, r.bound), ("bound_reached", Some("states")));
+    assert_eq!(r.states, 500);
+    let limits = Limits {
+        max_steps: 5,
+        ..Limits::default()
+    };
+    let r = Check::new(&text, &set, limits).unwrap().run();
+    assert_eq!((r.verdict, r.bound), ("bound_reached", Some("steps")));
+    assert_eq!(r.depth, 5);
+}
+
+#[test]
+fn bad_input_is_an_error_naming_the_field() {
+    let e = Check::new(
+        "arch = \"x86\"\n[machine]\ncpus = 0\n",
+        &[],
+        Limits::default(),
+    )
+    .err()
+    .unwrap();
+    assert_eq!(e.path, "machine.cpus");
+    let e = Check::new(
+        &scenario("x86-r6-lazy-freed-tables"),
+        &["flush_info=bogus".into()],
+        Limits::default(),
+    )
+    .err()
+    .unwrap();
+    assert!(e.to_string().contains("flush_info"), "{e}");
+}
+
+#[test]
+fn a_damaged_path_replays_as_far_as_it_is_valid() {
+    let text = scenario("arm64-r16-dsb-before-dec");
+    let c = Check::new(&text, &[], Limits::default()).unwrap();
+    let (_, steps) = tlbscope_sim::check::replay(c.initial(), &[0, 9999, 0], u64::MAX);
+    assert_eq!(steps.len(), 1);
+}
