@@ -56,7 +56,7 @@ describe('folding the CPUs a step is not about', () => {
     ]);
   });
 
-  it('on a grouped machine folds inside the open groups and leaves collapsed groups alone', () => {
+  it('on a grouped machine folds inside the groups a step names, and whole groups it does not', () => {
     // 64 CPUs, group 1 (16-31) collapsed; the step is about CPU 0 and CPU 40.
     const fold = new Set([...Array(64).keys()].filter((c) => c !== 0 && c !== 40));
     const l = toLayout(64, new Set([1]), sizes, fold);
@@ -65,16 +65,22 @@ describe('folding the CPUs a step is not about', () => {
     expect(l.folded(0)).toBe(false);
     expect(l.folded(40)).toBe(false);
     expect(l.folded(5)).toBe(true);
-    // The collapsed group keeps its aggregate lane; its CPUs are not "folded".
-    expect(types).toContain('aggregate');
-    expect(l.folded(20)).toBe(false);
-    // Folded runs stay inside their group: 1-15 is one row, 32-39 and 41-47 are two.
+    // A group the step does not name at all is one thin row, collapsed or not; runs of such
+    // groups share it. Inside a group it names, folded runs stay within the group.
+    expect(types).not.toContain('aggregate');
+    expect(l.folded(20)).toBe(true);
     const folds = l.rows.flatMap((r) => (r.type === 'fold' ? [[r.first, r.last]] : []));
     expect(folds).toEqual([
       [1, 15],
+      [16, 31],
       [32, 39],
       [41, 47],
       [48, 63],
+    ]);
+    const many = toLayout(256, new Set([2, 3]), sizes, new Set([...Array(256).keys()].slice(1)));
+    expect(many.rows.filter((r) => r.type === 'fold').map((r) => [r.first, r.last])).toEqual([
+      [1, 15],
+      [16, 255],
     ]);
     // And it is much shorter than the same machine with every lane open.
     expect(l.height).toBeLessThan(toLayout(64, new Set([1]), sizes).height / 3);

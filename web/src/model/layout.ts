@@ -88,8 +88,29 @@ export function toLayout(
     }
   };
   if (!grouped) lanes(0, cpus - 1);
+  const groupFolded = (g: number) => {
+    const first = g * GROUP_SIZE;
+    const last = Math.min(cpus, first + GROUP_SIZE) - 1;
+    for (let c = first; c <= last; c++) if (!fold.has(c)) return false;
+    return folding;
+  };
   for (let g = 0; g < groups; g++) {
     const first = g * GROUP_SIZE;
+    // Groups the step does not talk about at all: one thin row for each run of them, not a
+    // header and an aggregate lane each (sixteen of those fill a screen on their own).
+    if (groupFolded(g)) {
+      let end = g;
+      while (end + 1 < groups && groupFolded(end + 1)) end++;
+      const lastCpu = Math.min(cpus, (end + 1) * GROUP_SIZE) - 1;
+      rows.push({ type: 'fold', first, last: lastCpu, y });
+      for (let f = first; f <= lastCpu; f++) {
+        laneTops[f] = y;
+        isFolded[f] = 1;
+      }
+      y += sizes.headerHeight;
+      g = end;
+      continue;
+    }
     const last = Math.min(cpus, first + GROUP_SIZE) - 1;
     const isCollapsed = collapsed.has(g);
     rows.push({ type: 'group', group: g, first, last, collapsed: isCollapsed, y });
