@@ -75,7 +75,17 @@ export function parseArgs(argv) {
     return { command: 'help', set: [], vary: [], seed: 1, format: 'text' };
   }
   if (
-    !['list', 'settings', 'run', 'sweep', 'calibrate', 'fit', 'import', 'history', 'check'].includes(command)
+    ![
+      'list',
+      'settings',
+      'run',
+      'sweep',
+      'calibrate',
+      'fit',
+      'import',
+      'history',
+      'check',
+    ].includes(command)
   ) {
     throw new UsageError(`unknown command \`${command}\``);
   }
