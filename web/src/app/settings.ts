@@ -59,6 +59,16 @@ const SHOWN: readonly Shown[] = [
     help: 'Process-context identifiers: six ASID slots per CPU let switches keep TLB entries.',
   },
   {
+    key: 'pti',
+    label: 'PTI',
+    help: 'Page-table isolation (Meltdown): a kernel and a user PCID per slot, CR3 switched on every kernel entry and exit, each flushed user page flushed in both PCIDs (race R11). Default from the machine preset’s CPU.',
+  },
+  {
+    key: 'invlpgb',
+    label: 'INVLPGB broadcast (AMD)',
+    help: 'The 2025 series: an mm active on more than 3 CPUs gets a global ASID and flushes with INVLPGB + TLBSYNC instead of IPIs (races R12, R13). Needs PCID.',
+  },
+  {
     key: 'plus_one_rule',
     label: 'The +1 rule',
     help: 'flush_tlb_func() flushes partially only when new_tlb_gen == local_gen + 1; off removes that protection (race R8).',
