@@ -149,12 +149,14 @@ test('a large recording shows its progress and can be cancelled, leaving the mod
 }) => {
   await sim.open();
   const page = sim.page;
-  // ~40 MB: the real fixture's event lines over and over (header once).
+  // ~120 MB: the real fixture's event lines over and over (header once). Large enough that
+  // the worker is still reading when the click lands: at 40 MB an idle core finished the
+  // parse between the status appearing and the click, and the status (with its button) left.
   const events = text
     .split('\n')
     .filter((l) => l && !l.startsWith('#'))
     .join('\n');
-  const big = Buffer.from(`${text}\n${`${events}\n`.repeat(320)}`);
+  const big = Buffer.from(`${text}\n${`${events}\n`.repeat(960)}`);
   await page.setInputFiles('#recording-input', {
     name: 'big.trace',
     mimeType: 'text/plain',
