@@ -14,6 +14,7 @@ import {
   readSummaryPath,
   measuredRow,
   predictRow,
+  textTable,
   withinTolerance,
 } from './calibrate.mjs';
 import { defaultParams, fitCosts } from '../src/model/fitCore.mjs';
@@ -266,7 +267,7 @@ export function formatLeaveOneOut(report) {
       ? `${r.tolerance} ${r.within_tolerance ? 'within' : 'OUTSIDE'}`
       : '',
   ]);
-  out.push(table([head, ...lines]), '');
+  out.push(textTable([head, ...lines]), '');
   for (const r of report.rows) {
     if (r.status !== 'PREDICTED') {
       out.push(`${r.id}: not predicted: ${r.why}`);
@@ -286,19 +287,6 @@ export function formatLeaveOneOut(report) {
   out.push(line('all', report.summary.all));
   out.push(`(${report.runs} simulator runs)`);
   return `${out.join('\n')}\n`;
-}
-
-/** @param {string[][]} rows */
-function table(rows) {
-  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, j) => String(c).padEnd(widths[j]))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }
 
 /**
