@@ -365,6 +365,19 @@ pub struct Expect {
     pub test_set: Vec<String>,
 }
 
+impl Expect {
+    /// Every run the promise covers: `test_set` alone with the scenario's own violations, then
+    /// `test_set` plus each case's settings with that case's violations.
+    pub fn runs(&self) -> Vec<(Vec<String>, &[String])> {
+        let mut runs = vec![(self.test_set.clone(), self.violations.as_slice())];
+        for case in &self.cases {
+            let set = self.test_set.iter().chain(&case.set).cloned().collect();
+            runs.push((set, case.violations.as_slice()));
+        }
+        runs
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct ExpectCase {
     pub set: Vec<String>,

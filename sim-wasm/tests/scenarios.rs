@@ -3,21 +3,12 @@
 //! `[[expect.cases]]` toggle setting. `expect.test_set` overrides (e.g. fewer flushes for a
 //! benchmark scenario) are applied to every run here.
 
+mod common;
+
 use std::path::PathBuf;
 
 use tlbscope_sim::scenario;
 use tlbscope_sim::session::Session;
-
-fn scenario_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../content/scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    files
-}
 
 fn violated(text: &str, overrides: &[String]) -> Vec<String> {
     let mut s = Session::new(text, overrides, 1)
@@ -34,7 +25,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 
 #[test]
 fn every_scenario_shows_exactly_the_violations_it_states() {
-    let files = scenario_files();
+    let files = common::scenario_files();
     assert!(!files.is_empty(), "no scenarios found");
     let mut failures = Vec::new();
     for file in &files {
@@ -47,16 +38,9 @@ fn every_scenario_shows_exactly_the_violations_it_states() {
                 continue;
             }
         };
-        let base = cfg.expect.test_set.clone();
-        let mut runs = vec![(base.clone(), cfg.expect.violations.clone())];
-        for case in &cfg.expect.cases {
-            let mut set = base.clone();
-            set.extend(case.set.iter().cloned());
-            runs.push((set, case.violations.clone()));
-        }
-        for (set, want) in runs {
+        for (set, want) in cfg.expect.runs() {
             let got = violated(&text, &set);
-            let want = sorted(want);
+            let want = sorted(want.to_vec());
             if got != want {
                 failures.push(format!("{name} {set:?}: expected {want:?}, got {got:?}"));
             }
@@ -67,7 +51,7 @@ fn every_scenario_shows_exactly_the_violations_it_states() {
 
 #[test]
 fn every_x86_and_arm64_scenario_has_a_title_a_summary_and_a_description() {
-    for file in scenario_files() {
+    for file in common::scenario_files() {
         let name = file.file_name().unwrap().to_string_lossy().to_string();
         if !name.starts_with("x86-") && !name.starts_with("arm64-") {
             continue;
@@ -83,7 +67,7 @@ fn every_x86_and_arm64_scenario_has_a_title_a_summary_and_a_description() {
 fn every_guided_step_fits_the_run_it_describes() {
     let mut failures = Vec::new();
     let mut steps_checked = 0;
-    for file in scenario_files() {
+    for file in common::scenario_files() {
         let name = file.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&file).unwrap();
         let Ok(cfg) = scenario::parse(&text, &[]) else {
@@ -125,7 +109,7 @@ fn every_guided_step_fits_the_run_it_describes() {
 #[test]
 fn guided_tour_positions_are_unique() {
     let mut seen = std::collections::BTreeMap::new();
-    for file in scenario_files() {
+    for file in common::scenario_files() {
         let name = file.file_name().unwrap().to_string_lossy().to_string();
         let Ok(cfg) = scenario::parse(&std::fs::read_to_string(&file).unwrap(), &[]) else {
             continue;

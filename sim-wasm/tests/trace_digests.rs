@@ -9,6 +9,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+mod common;
+
 use tlbscope_sim::scenario;
 use tlbscope_sim::session::Session;
 
@@ -18,24 +20,12 @@ fn fixture() -> PathBuf {
 
 /// `"<file> [<settings>]"` → `"<hash> <events> <rows>"` for every run.
 fn digests() -> BTreeMap<String, String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../content/scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
     let mut out = BTreeMap::new();
-    for file in files {
+    for file in common::scenario_files() {
         let name = file.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&file).unwrap();
         let cfg = scenario::parse(&text, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let base = cfg.expect.test_set.clone();
-        let mut sets = vec![base.clone()];
-        for case in &cfg.expect.cases {
-            sets.push(base.iter().chain(&case.set).cloned().collect());
-        }
-        for set in sets {
+        for (set, _) in cfg.expect.runs() {
             let mut s = Session::new(&text, &set, 1).unwrap_or_else(|e| panic!("{name}: {e}"));
             let hash = s.run().hash();
             let value = format!("{hash:016x} {} {}", s.events(), s.trace().len());
