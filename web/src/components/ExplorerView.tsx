@@ -21,8 +21,6 @@ import { EventLog } from './EventLog';
 import { FlushMatches, MatchNote } from './FlushMatches';
 import { Inspector } from './Inspector';
 import { Legend } from './Legend';
-import { GenerationsToggle } from './GenerationsToggle';
-import { LensToggle } from './LensToggle';
 import { MeasuredEventsFile } from './MeasuredEventsFile';
 import { MeasuredTable, Narration } from './Narration';
 import { RecordingBeside } from './RecordingBeside';
@@ -38,6 +36,7 @@ import { StateView } from './StateView';
 import { SummaryPanel } from './SummaryPanel';
 import { Timeline } from './Timeline';
 import { Transport } from './Transport';
+import { ViewSwitch } from './ViewSwitch';
 
 const NO_LENS: readonly string[] = [];
 
@@ -233,12 +232,23 @@ export function ExplorerView(props: Props) {
                   end={x.end}
                   onScrub={x.setCursor}
                 >
-                  <LensToggle
+                  <ViewSwitch
+                    label="Latency lens"
+                    title="Draw non-preemptible waits, IPIs held off by interrupts-off windows and wakeup latencies as labelled intervals"
                     on={lensOn}
                     onChange={(on) => setLensPick({ key: lensKey, on })}
-                    count={lensA ? lensA.length : null}
+                    note={
+                      lensA && (
+                        <span className="muted">
+                          {' '}
+                          ({lensA.length === 0 ? 'no waits in this run' : `${lensA.length} shown`})
+                        </span>
+                      )
+                    }
                   />
-                  <GenerationsToggle
+                  <ViewSwitch
+                    label="tlb_gen charts"
+                    title="Draw each mm's tlb_gen and how far each CPU's slot lags it, under the lanes"
                     on={gensOn}
                     onChange={(on) => setGensPick({ key: lensKey, on })}
                   />
