@@ -42,9 +42,9 @@ test('the history table shows each kernel’s run as tlbscope history computes i
   const panel = page.locator('.kernel-history');
   await expect(panel).toBeVisible();
   await expect(panel.locator('[data-history-progress]')).toHaveCount(0, { timeout: 20_000 });
-  await expect(panel.locator('tbody tr')).toHaveCount(cli.length);
+  await expect(panel.locator('tbody[data-kernel]')).toHaveCount(cli.length);
   for (const step of cli) {
-    const row = panel.locator(`tr[data-kernel="${step.kernel}"]`);
+    const row = panel.locator(`tbody[data-kernel="${step.kernel}"]`);
     expect(await ns(row.locator('[data-field="flush"]'))).toBe(step.flushLatencyNs);
     expect(await ns(row.locator('[data-field="preempt"]'))).toBe(step.preemptOffMaxNs);
     await expect(row.locator('[data-field="ipis"]')).toContainText(String(step.ipis));
@@ -58,7 +58,9 @@ test('the history table shows each kernel’s run as tlbscope history computes i
   // Each figure's change is against the kernel above it.
   for (let i = 1; i < cli.length; i++) {
     const d = cli[i].preemptOffMaxNs - cli[i - 1].preemptOffMaxNs;
-    const delta = panel.locator(`tr[data-kernel="${cli[i].kernel}"] [data-field="preempt"] .delta`);
+    const delta = panel.locator(
+      `tbody[data-kernel="${cli[i].kernel}"] [data-field="preempt"] .delta`,
+    );
     await expect(delta).toHaveText(
       d === 0 ? 'no change' : `${d > 0 ? '+' : '−'}${formatNs(Math.abs(d))}`,
     );
@@ -87,7 +89,7 @@ test('moving the slider runs A as that kernel, and the link keeps it', async ({ 
   await expect(page.locator('[data-setting="preempt"]')).toHaveValue('preemptible_wait');
   await expect(page.locator('[data-setting="flush_info"]')).toHaveValue('stack');
   await expect(page.locator('[data-control-source="preempt"]')).toHaveText(`Linux ${last.kernel}`);
-  await expect(page.locator(`tr[data-kernel="${last.kernel}"]`)).toHaveAttribute(
+  await expect(page.locator(`tbody[data-kernel="${last.kernel}"]`)).toHaveAttribute(
     'aria-current',
     'true',
   );
@@ -113,7 +115,7 @@ test('moving the slider runs A as that kernel, and the link keeps it', async ({ 
   await expect(page.locator('[data-setting="preempt"]')).toHaveValue('pinned');
   // The table came from the page's own cache before the reload: it runs again and agrees.
   await expect(page.locator('[data-history-progress]')).toHaveCount(0, { timeout: 20_000 });
-  expect(await ns(page.locator(`tr[data-kernel="${last.kernel}"] [data-field="preempt"]`))).toBe(
+  expect(await ns(page.locator(`tbody[data-kernel="${last.kernel}"] [data-field="preempt"]`))).toBe(
     last.preemptOffMaxNs,
   );
 });

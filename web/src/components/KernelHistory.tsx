@@ -66,46 +66,61 @@ function Change({ text }: { text: string }) {
   );
 }
 
-function Row({ r, chosen, onPick }: { r: HistoryRow; chosen: boolean; onPick: () => void }) {
+interface RowProps {
+  r: HistoryRow;
+  chosen: boolean;
+  onPick: () => void;
+  /** Whether the scenario measures ops (else the op latency column is left out). */
+  ops: boolean;
+}
+
+/** A kernel's figures, and under them (a row of its own, so the table stays narrow) its change. */
+function Row({ r, chosen, onPick, ops }: RowProps) {
+  const current = chosen ? 'true' : undefined;
+  const columns = ops ? 6 : 5;
   return (
-    <tr data-kernel={r.kernel} aria-current={chosen ? 'true' : undefined}>
-      <th scope="row">
-        <button
-          type="button"
-          className="linklike"
-          onClick={onPick}
-          aria-label={`Show Linux ${r.kernel}`}
-        >
-          {r.kernel}
-        </button>
-      </th>
-      {r.error ? (
-        <td colSpan={5} className="history-error" data-field="error">
-          not run: {r.error}
+    <tbody data-kernel={r.kernel} aria-current={current}>
+      <tr>
+        <th scope="row">
+          <button
+            type="button"
+            className="linklike"
+            onClick={onPick}
+            aria-label={`Show Linux ${r.kernel}`}
+          >
+            {r.kernel}
+          </button>
+        </th>
+        {r.error ? (
+          <td colSpan={columns - 1} className="history-error" data-field="error">
+            not run: {r.error}
+          </td>
+        ) : (
+          <>
+            {ops && <FigureCell f={r.opLatency} field="op" />}
+            <FigureCell f={r.flushLatency} field="flush" />
+            <FigureCell f={r.preemptOffMax} field="preempt" />
+            <td data-field="ipis">
+              {r.ipis ? r.ipis.n.toLocaleString('en-US') : '…'}
+              {r.ipis?.delta != null && r.ipis.delta !== 0 && (
+                <span className="delta">
+                  {signed(r.ipis.delta, (n) => n.toLocaleString('en-US'))}
+                </span>
+              )}
+            </td>
+            <td data-field="safety" className={r.safety && r.safety !== 'safe' ? 'unsafe' : ''}>
+              {r.safety ?? '…'}
+              {r.safetyChange && <span className="delta">{r.safetyChange}</span>}
+            </td>
+          </>
+        )}
+      </tr>
+      <tr className="change-row">
+        <td colSpan={columns}>
+          <Change text={r.change} />
         </td>
-      ) : (
-        <>
-          <FigureCell f={r.opLatency} field="op" />
-          <FigureCell f={r.flushLatency} field="flush" />
-          <FigureCell f={r.preemptOffMax} field="preempt" />
-          <td data-field="ipis">
-            {r.ipis ? r.ipis.n.toLocaleString('en-US') : '…'}
-            {r.ipis?.delta != null && r.ipis.delta !== 0 && (
-              <span className="delta">
-                {signed(r.ipis.delta, (n) => n.toLocaleString('en-US'))}
-              </span>
-            )}
-          </td>
-          <td data-field="safety" className={r.safety && r.safety !== 'safe' ? 'unsafe' : ''}>
-            {r.safety ?? '…'}
-            {r.safetyChange && <span className="delta">{r.safetyChange}</span>}
-          </td>
-        </>
-      )}
-      <td className="change">
-        <Change text={r.change} />
-      </td>
-    </tr>
+      </tr>
+    </tbody>
   );
 }
 
@@ -168,7 +183,11 @@ export function KernelHistory(props: Props) {
         </datalist>
         <ol className="stops" aria-hidden="true">
           {names.map((n, i) => (
-            <li key={n} className={chosen?.index === i ? 'on' : ''}>
+            <li
+              key={n}
+              className={chosen?.index === i ? 'on' : ''}
+              style={{ left: `${(100 * i) / Math.max(1, names.length - 1)}%` }}
+            >
               {n}
             </li>
           ))}
@@ -218,25 +237,28 @@ export function KernelHistory(props: Props) {
         <div className="history-table">
           <table>
             <caption>
-              Each kernel’s run of this workload; under each figure its change from the kernel
-              above.
+              Each kernel’s run of this workload: under each figure its change from the kernel
+              above, under each kernel the commit that made its step.
             </caption>
             <thead>
               <tr>
                 <th scope="col">Kernel</th>
-                <th scope="col">Op latency (mean)</th>
+                {hasOps && <th scope="col">Op latency (mean)</th>}
                 <th scope="col">Flush latency (mean)</th>
                 <th scope="col">Preempt-off (max)</th>
                 <th scope="col">IPIs</th>
                 <th scope="col">Safety</th>
-                <th scope="col">What changed (commit)</th>
               </tr>
             </thead>
-            <tbody>
-              {rows.map((r, i) => (
-                <Row key={r.kernel} r={r} chosen={chosen?.index === i} onPick={() => pick(i)} />
-              ))}
-            </tbody>
+            {rows.map((r, i) => (
+              <Row
+                key={r.kernel}
+                r={r}
+                chosen={chosen?.index === i}
+                onPick={() => pick(i)}
+                ops={hasOps}
+              />
+            ))}
           </table>
         </div>
         <figure className="history-chart">
