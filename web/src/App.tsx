@@ -22,6 +22,9 @@ import { talkKeys, useClickerSteps, useTalk } from './app/talk';
 import { useExplorer } from './app/useExplorer';
 import type { SetUrl } from './app/useGuide';
 import { useShortcuts } from './app/useShortcuts';
+import { KERNELS } from './app/kernels';
+import { stepKernel } from './model/kernelHistory';
+import { isRecorded } from './recording/asRun';
 import { useTheme, type ThemeChoice } from './app/theme';
 import { useSidebar } from './app/sidebar';
 import { useUrlSync } from './app/useUrlSync';
@@ -84,6 +87,11 @@ export function App() {
   const onHomeReady = useCallback(() => setHomeReady(true), []);
   const idle = url.view === 'home' ? homeReady : url.view === 'data' || x.idle;
 
+  const stepKernelOf = (dir: 1 | -1) => {
+    if (url.view !== 'explore' || !x.a || isRecorded(x.a) || x.a.info.arch !== 'x86') return;
+    const next = stepKernel(KERNELS, url.overrides, dir);
+    if (next) setUrl({ ...url, overrides: next });
+  };
   useShortcuts({
     '?': () => setHelp((h) => !h),
     '.': () => x.step(1),
@@ -94,6 +102,9 @@ export function App() {
     l: () => setCopyRequest((n) => n + 1),
     m: () => chooseTheme(theme.next),
     '[': () => url.view === 'explore' && sidebar.toggle(),
+    // The kernel history slider (the x86 model's runs only; a recording has no kernel= to set).
+    '{': () => stepKernelOf(-1),
+    '}': () => stepKernelOf(1),
     ArrowRight: () =>
       guide.index !== null &&
       guide.go(guide.index + 1 < guide.steps.length ? guide.index + 1 : null),
@@ -190,6 +201,7 @@ export function App() {
           url={url}
           onUrl={setUrl}
           fileName={fileName}
+          text={url.custom?.text ?? findScenario(scenarioId)?.text}
           ownFileName={url.custom?.name ?? null}
           onOwnFile={(custom) => setUrl({ ...url, custom, step: null })}
           sidebar={sidebar}

@@ -2,7 +2,9 @@
 // and whose choice it is: the scenario's (its file or its preset's defaults), the guided
 // step's, or the reader's, which a reset button takes back. Values are `key=value` overrides
 // on top of the scenario file.
+import { KERNELS } from '../app/kernels';
 import { controlState, settingsFor, valueOf, withValue, type SettingSource } from '../app/settings';
+import { kernelSetting } from '../model/kernelHistory';
 
 interface Props {
   /** Distinguishes the A and B columns in ids and labels. */
@@ -31,6 +33,8 @@ export function Controls({ name, overrides, onChange, arch, effective, stepSet }
         const id = `set-${name}-${s.key}`;
         const st = controlState(s.key, overrides, effective, stepSet);
         const reset = () => onChange(withValue(overrides, s.key, undefined));
+        // A toggle the kernel history slider set is the kernel's, not the reader's.
+        const kernel = st.source === 'you' ? kernelSetting(KERNELS, overrides, s.key) : null;
         return (
           <div className="control" key={s.key} data-source={st.source}>
             <div className="control-head">
@@ -38,7 +42,7 @@ export function Controls({ name, overrides, onChange, arch, effective, stepSet }
                 {s.label}
               </label>
               <span className={`source source-${st.source}`} data-control-source={s.key}>
-                {SOURCE_LABEL[st.source]}
+                {kernel ? `Linux ${kernel}` : SOURCE_LABEL[st.source]}
               </span>
               {st.overridden && (
                 <button

@@ -1,6 +1,6 @@
 // The explorer page: settings in the sidebar; narration, legend, transport, the A (and B)
 // timelines, the summary or comparison, the inspector, event log and machine state.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Explorer } from '../app/useExplorer';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
@@ -13,6 +13,9 @@ import { titleForRun } from '../model/runWords';
 import { fileNameOf } from '../app/download';
 import { formatNs } from '../viz/scales';
 import type { RunResult } from '../sim/run';
+import { KERNELS } from '../app/kernels';
+import { chosenKernel, workloadOf } from '../model/kernelHistory';
+import { useKernelHistory } from '../app/useKernelHistory';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
 import { Distribution } from './Distribution';
@@ -20,6 +23,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { EventLog } from './EventLog';
 import { FlushMatches, MatchNote } from './FlushMatches';
 import { Inspector } from './Inspector';
+import { KernelHistory } from './KernelHistory';
 import { Legend } from './Legend';
 import { MeasuredEventsFile } from './MeasuredEventsFile';
 import { MeasuredTable, Narration } from './Narration';
@@ -45,6 +49,8 @@ interface Props {
   url: UrlState;
   onUrl: (u: UrlState) => void;
   fileName: string;
+  /** The scenario's text (the kernel history replays it). */
+  text: string | undefined;
   ownFileName: string | null;
   onOwnFile: (f: { name: string; text: string } | null) => void;
   /** The settings sidebar: shown or not (app/sidebar.ts). */
@@ -52,7 +58,7 @@ interface Props {
 }
 
 export function ExplorerView(props: Props) {
-  const { x, url, onUrl, fileName, ownFileName, onOwnFile, sidebar } = props;
+  const { x, url, onUrl, fileName, text, ownFileName, onOwnFile, sidebar } = props;
   const { a, b, guide } = x;
   const [measured, setMeasured] = useState<MeasuredEvents | null>(null);
   // The latency lens: on by default in a step that points at its intervals; the reader's
@@ -85,6 +91,23 @@ export function ExplorerView(props: Props) {
     gensPick?.key === lensKey
       ? gensPick.on
       : !guide.step?.compare || guide.step.highlight.includes('TlbGenIncremented');
+  // The kernel history: open while the A settings name a kernel, unless the reader closed it;
+  // the reader's choice holds until the kernel changes.
+  const kernelAt = chosenKernel(KERNELS, url.overrides)?.index ?? null;
+  const [historyPick, setHistoryPick] = useState<{ at: number | null; on: boolean } | null>(null);
+  const historyOn = historyPick?.at === kernelAt ? historyPick.on : kernelAt !== null;
+  // While A re-runs (a slider move) the last run's architecture holds, so the table's runs
+  // in flight go on.
+  const x86Ref = useRef(false);
+  if (a) x86Ref.current = !isRecorded(a) && a.info.arch === 'x86';
+  const canHistory = x86Ref.current && text !== undefined;
+  const workload = useMemo(() => workloadOf(KERNELS, url.overrides), [url.overrides]);
+  const history = useKernelHistory(
+    KERNELS,
+    canHistory && historyOn ? text : null,
+    workload,
+    url.seed,
+  );
   // What an exported picture says about itself; read at export time (the link is the page's
   // address then).
   const exportText = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => () => {
@@ -252,6 +275,14 @@ export function ExplorerView(props: Props) {
                     on={gensOn}
                     onChange={(on) => setGensPick({ key: lensKey, on })}
                   />
+                  {canHistory && (
+                    <ViewSwitch
+                      label="Kernel history"
+                      title="Replay this workload under each kernel's design ({ / } step the kernel)"
+                      on={historyOn}
+                      onChange={(on) => setHistoryPick({ at: kernelAt, on })}
+                    />
+                  )}
                 </Transport>
                 {timeline(a, 'A', url.overrides)}
                 {b && timeline(b, 'B', url.overridesB)}
@@ -260,6 +291,18 @@ export function ExplorerView(props: Props) {
                 {guide.index !== null && <Legend trace={a.trace} />}
               </div>
             </div>
+            {canHistory && historyOn && (
+              <ErrorBoundary label="the kernel history">
+                <KernelHistory
+                  kernels={KERNELS}
+                  history={history}
+                  scenario={url.scenario ?? fileName}
+                  seed={url.seed}
+                  overrides={url.overrides}
+                  onOverrides={(overrides) => onUrl({ ...url, overrides })}
+                />
+              </ErrorBoundary>
+            )}
             <ErrorBoundary label="the summary" resetKey={a.trace.version}>
               {b ? (
                 <>

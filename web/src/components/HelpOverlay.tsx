@@ -27,6 +27,7 @@ const SHORTCUTS: readonly [string, string][] = [
   ['L', 'copy a link to this exact view'],
   ['M', 'switch between the light and the dark theme (remembered)'],
   ['[', 'hide or show the settings sidebar (remembered)'],
+  ['{ / }', 'kernel history: the previous / next kernel (x86 runs)'],
   ['Escape', 'cancel a run, clear the selection, close dialogs'],
   ['T', 'talk mode: large type for a projector, no sidebars'],
   ['Space / PageDown / →', 'talk mode: next guided step (a clicker’s keys)'],
