@@ -19,6 +19,7 @@ import { useEmbedHost } from './app/useEmbedHost';
 import { DropNotice } from './components/DropNotice';
 import { TalkBlank } from './components/TalkBlank';
 import { talkKeys, useClickerSteps, useTalk } from './app/talk';
+import { useCounterexample } from './app/useCounterexample';
 import { useExplorer } from './app/useExplorer';
 import type { SetUrl } from './app/useGuide';
 import { useShortcuts } from './app/useShortcuts';
@@ -52,6 +53,7 @@ export function App() {
     addIgnored,
   );
   const { guide } = x;
+  const cx = useCounterexample(x, url, setUrl);
 
   const sync = useUrlSync({
     url,
@@ -103,6 +105,8 @@ export function App() {
       else if (!x.cancel()) x.setSelected(null);
     },
     t: talk.toggle,
+    n: () => cx.move(1),
+    p: () => cx.move(-1),
     ...(talk.on && url.view === 'explore'
       ? talkKeys(clicker.steps, clicker.index, clicker.go)
       : {}),
@@ -193,6 +197,7 @@ export function App() {
           ownFileName={url.custom?.name ?? null}
           onOwnFile={(custom) => setUrl({ ...url, custom, step: null })}
           sidebar={sidebar}
+          cx={cx}
         />
       )}
       {help && (

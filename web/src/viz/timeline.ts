@@ -5,6 +5,8 @@
 //   - otherwise each sub-track asks the LOD model for rows or per-pixel runs, drawn on canvas.
 // Collapsed CPU groups are always aggregates. Arrows: SVG when few, thin canvas lines when
 // more, hidden with a note beyond that.
+import type { StepMark } from '../model/check';
+import { renderCheckSteps } from './marks/checkSteps';
 import { select, type Selection } from 'd3';
 import { candidates } from '../model/intervals';
 import { toLayout, type LaneLayout } from '../model/layout';
@@ -70,6 +72,8 @@ export interface TimelineState {
   initiator: number;
   /** Per-event measurements drawn under their CPU lanes (marks/measured.ts). */
   measured?: MeasuredEvents | null;
+  /** A counterexample's numbered steps (marks/checkSteps.ts). */
+  steps?: readonly StepMark[] | null;
   dpr?: number;
   /**
    * The vertical slice of the timeline on screen (plus some margin), in its own y coordinates.
@@ -375,6 +379,7 @@ export function renderTimeline(
   );
   renderMeasured(layer(top, 'measured'), state.measured ?? null, scales, pos);
   renderLens(layer(top, 'lenses'), state.lens ?? [], scales, state.lensSubject ?? NO_KINDS);
+  renderCheckSteps(layer(top, 'cx-steps'), state.steps ?? [], scales, columns);
   renderOverlay(layer(top, 'overlay', clipId), scales, columns, {
     cursor: state.cursor,
     selected: state.selected,
