@@ -3,7 +3,8 @@
 // puts the cursor at its time, so the inspector and the machine state show that moment (the
 // worker replays the interleaving up to it).
 import { useCallback, useEffect, useMemo } from 'react';
-import { firstStep, highlightOf, nextStep, stepMarks } from '../model/check';
+import { firstStep, highlightOf, nextStep, rowOf, stepMarks } from '../model/check';
+import { EventKind } from '../trace/trace';
 import type { Counterexample } from '../sim/check';
 import type { Explorer } from './useExplorer';
 import type { UrlState } from './url';
@@ -23,9 +24,10 @@ export function useCounterexample(x: Explorer, url: UrlState, setUrl: SetUrl) {
   useEffect(() => {
     if (!cx || current === null) return;
     const s = cx.steps[current - 1];
-    setSelected(s.rows[1] > s.rows[0] ? s.rows[0] : null);
+    const row = a ? rowOf(s, a.trace.kind, EventKind.InvariantViolated) : null;
+    setSelected(row);
     setCursor(s.time_ns);
-  }, [cx, current, setSelected, setCursor]);
+  }, [cx, current, a, setSelected, setCursor]);
 
   const go = useCallback(
     (n: number | null) => {

@@ -71,6 +71,15 @@ export function stepMarks(cx: Counterexample, current: number | null): StepMark[
   }));
 }
 
+/**
+ * The event to select when looking at a step: the invariant violation it wrote (whose moment
+ * the inspector then shows), else its first event; null when it wrote none.
+ */
+export function rowOf(step: CheckStep, kind: ArrayLike<number>, violated: number): number | null {
+  for (let r = step.rows[0]; r < step.rows[1]; r++) if (kind[r] === violated) return r;
+  return step.rows[1] > step.rows[0] ? step.rows[0] : null;
+}
+
 /** The trace rows a step wrote. */
 export function rowsOf(step: CheckStep): number[] {
   const out: number[] = [];

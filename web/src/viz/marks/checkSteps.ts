@@ -1,8 +1,9 @@
-// A counterexample's numbered steps (model/check.ts StepMark): a numbered badge on the step's
-// CPU lane at its first event (or its time when it wrote none). Racing steps (run in the
+// A counterexample's numbered steps (model/check.ts StepMark): a numbered badge inside the top
+// of the step's CPU lane at its first event (or its time when it wrote none), so that which CPU
+// a step ran on is never in doubt. Racing steps (run in the
 // opposite order to a normal run) are filled, the violating step is red, the step being looked
 // at has a thick ring. Several steps in one spot are pushed right so every number stays
-// readable, each with a thin leader down to where it happened.
+// readable, each with a thin leader back to where it happened.
 import type { Selection } from 'd3';
 import type { StepMark } from '../../model/check';
 import type { Columns } from '../columns';
@@ -32,7 +33,7 @@ export function renderCheckSteps(
     const at = scales.x(m.row !== null ? pos.rowStart(m.row) : pos.toPos(m.time));
     if (at < left - R || at > right + R) continue;
     const lane = byCpu.get(m.cpu) ?? [];
-    lane.push({ m, x: at, at, y: scales.trackY(m.cpu, 0) - R + 2 });
+    lane.push({ m, x: at, at, y: scales.trackY(m.cpu, 0) + R - 1 });
     byCpu.set(m.cpu, lane);
   }
   const placed: Placed[] = [];
@@ -73,7 +74,7 @@ export function renderCheckSteps(
         .attr('x1', (d) => d.x)
         .attr('y1', (d) => d.y)
         .attr('x2', (d) => d.at)
-        .attr('y2', (d) => d.y + R + 2),
+        .attr('y2', (d) => d.y),
     )
     .call((s) =>
       s
