@@ -84,9 +84,9 @@ export function useExplorer(
   // unless a link asked for more, which waits until the runs are those the URL names.
   const stepWindow = guide.frame?.window ?? null;
   // A recording answers no request of the URL's: once loaded it is what A shows.
-  const freshA = a !== null && (a === recording || ranWith(a, text, url.overrides, url.seed, check));
-  const freshB =
-    !url.compare || (b !== null && ranWith(b, text, url.overridesB, url.seed, check));
+  const freshA =
+    a !== null && (a === recording || ranWith(a, text, url.overrides, url.seed, check));
+  const freshB = !url.compare || (b !== null && ranWith(b, text, url.overridesB, url.seed, check));
   const pending = useRef<ViewState | null>(linked);
   const [restores, setRestores] = useState(0);
   const restore = useCallback((v: ViewState) => {

@@ -4,7 +4,16 @@
 import type { CounterexampleView } from '../app/useCounterexample';
 import type { RunState } from '../app/useRun';
 import type { UrlState } from '../app/url';
-import { MAX_CHECK_CPUS, raceNote, stepLine, tooBigToCheck, verdictLine } from '../model/check';
+import {
+  MAX_CHECK_CPUS,
+  raceNote,
+  staleWords,
+  stepLine,
+  tooBigToCheck,
+  verdictLine,
+} from '../model/check';
+import type { Snapshot } from '../model/snapshot';
+import { formatNs } from '../viz/scales';
 import type { CheckReport } from '../sim/check';
 import type { RunResult } from '../sim/run';
 
@@ -15,9 +24,19 @@ interface Props {
   stateA: RunState;
   stateB: RunState;
   view: CounterexampleView;
+  /** The machine at the cursor (the step looked at): its stale translations are named. */
+  snapshot: Snapshot | null;
 }
 
-function Verdict({ side, report, settings }: { side: string; report: CheckReport; settings: string }) {
+function Verdict({
+  side,
+  report,
+  settings,
+}: {
+  side: string;
+  report: CheckReport;
+  settings: string;
+}) {
   return (
     <div className={`verdict ${report.verdict}`} data-verdict={report.verdict} data-side={side}>
       <span className="verdict-side">
@@ -31,7 +50,7 @@ function Verdict({ side, report, settings }: { side: string; report: CheckReport
 const settingsOf = (overrides: readonly string[]) =>
   overrides.join(' ') || 'the scenario’s own settings';
 
-export function CheckPanel({ url, onUrl, a, stateA, stateB, view }: Props) {
+export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot }: Props) {
   if (!url.check) {
     const tooBig = a ? tooBigToCheck(a.info.settings) : 'the scenario has not run yet';
     return (
@@ -52,8 +71,7 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view }: Props) {
     );
   }
   const report = stateA.status === 'done' ? (stateA.result.check ?? null) : null;
-  const reportB =
-    url.compare && stateB.status === 'done' ? (stateB.result.check ?? null) : null;
+  const reportB = url.compare && stateB.status === 'done' ? (stateB.result.check ?? null) : null;
   const fix = report?.fixes.find((f) => f.join(' ') !== url.overrides.join(' '));
   const { cx, current } = view;
   const step = cx && current !== null ? cx.steps[current - 1] : null;
@@ -108,6 +126,13 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view }: Props) {
               Step →
             </button>
           </div>
+          {snapshot && snapshot.time_ns === step.time_ns && (
+            <p className="cx-stale" data-cx-stale>
+              {staleWords(snapshot).length
+                ? `At ${formatNs(step.time_ns)}: ${staleWords(snapshot).join('; ')}.`
+                : `At ${formatNs(step.time_ns)} no CPU holds a stale translation.`}
+            </p>
+          )}
           <ol className="cx-steps" aria-label="The counterexample's steps">
             {cx.steps.map((s) => (
               <li

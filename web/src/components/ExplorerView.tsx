@@ -157,6 +157,7 @@ export function ExplorerView(props: Props) {
         stateA={x.runA.state}
         stateB={x.runB.state}
         view={cx}
+        snapshot={x.snapshot}
       />
     </ErrorBoundary>
   );

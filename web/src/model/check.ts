@@ -2,6 +2,7 @@
 // small enough to check in the page, the verdict in words, the counterexample's numbered steps
 // as timeline marks, and stepping through them. Pure: no React, no DOM, no simulator.
 import type { CheckReport, CheckStep, Counterexample } from '../sim/check';
+import type { Snapshot } from './snapshot';
 
 /**
  * The page checks scenarios of at most this many CPUs. Each CPU adds its own pending events to
@@ -129,5 +130,25 @@ export function stepLine(s: CheckStep): string {
 
 /** What a racing step did, for its list entry: "went ahead of the IPI to CPU 2, due at 5,000 ns". */
 export function raceNote(s: CheckStep): string | null {
-  return s.race !== null && s.overtook ? `racing step ${s.race}: went ahead of ${s.overtook}` : null;
+  return s.race !== null && s.overtook
+    ? `racing step ${s.race}: went ahead of ${s.overtook}`
+    : null;
+}
+
+/**
+ * The stale translations the machine holds at a moment, in words ("CPU 1 still holds 4 stale
+ * translations: mm 1 page 0 (v0), …"), one phrase per CPU that has any; empty when none.
+ */
+export function staleWords(snap: Snapshot): string[] {
+  return snap.cpus
+    .filter((c) => c.stale_entries > 0)
+    .map((c) => {
+      const pages = c.entries
+        .filter((e) => e.stale)
+        .slice(0, 4)
+        .map((e) => `mm ${e.mm} page ${e.vpn} (v${e.version})`);
+      const more = c.stale_entries > pages.length ? ', …' : '';
+      const n = c.stale_entries;
+      return `CPU ${c.cpu} still holds ${n} stale translation${n === 1 ? '' : 's'}: ${pages.join(', ')}${more}`;
+    });
 }

@@ -84,7 +84,9 @@ export function parseReport(json: string, seconds: number): CheckReport {
 /** The settings `sim`'s scenario promises hold: its `[[expect.cases]]` with no violations. */
 export function fixesOf(sim: Simulator): string[][] {
   try {
-    const e = JSON.parse(sim.expectJson()) as { cases?: { set?: string[]; violations?: string[] }[] };
+    const e = JSON.parse(sim.expectJson()) as {
+      cases?: { set?: string[]; violations?: string[] }[];
+    };
     return (e.cases ?? [])
       .filter((c) => Array.isArray(c.set) && c.set.length > 0 && c.violations?.length === 0)
       .map((c) => c.set as string[]);
@@ -108,9 +110,13 @@ export function races(): Race[] {
 export type { Checker };
 
 /** A checker for `text` with `overrides`, not yet run; errors sorted as openSimulator's. */
-export function openChecker(text: string, overrides: string[]): Checker {
+export function openChecker(
+  text: string,
+  overrides: string[],
+  limits: { maxStates: number; maxSteps: number } = CHECK_LIMITS,
+): Checker {
   try {
-    return new Checker(text, overrides, CHECK_LIMITS.maxStates, CHECK_LIMITS.maxSteps);
+    return new Checker(text, overrides, limits.maxStates, limits.maxSteps);
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError) throw new WasmTrap(e);
     if (typeof e === 'object' && e !== null && 'path' in e && 'line' in e && 'message' in e) {
@@ -142,7 +148,8 @@ export function finishCheck(
       }
     }
     const report = parseReport(checker.reportJson(), (now() - t0) / 1000);
-    const counterexample = report.verdict === 'violated' ? (checker.counterexample() ?? null) : null;
+    const counterexample =
+      report.verdict === 'violated' ? (checker.counterexample() ?? null) : null;
     checker.free();
     return { report, counterexample };
   } catch (e) {

@@ -91,12 +91,7 @@ function afterQueued(f: () => void): void {
 }
 
 type Request =
-  | RunRequest
-  | CheckRequest
-  | DescribeRequest
-  | SnapshotRequest
-  | ViewRequest
-  | QueryRequest;
+  RunRequest | CheckRequest | DescribeRequest | SnapshotRequest | ViewRequest | QueryRequest;
 
 self.onmessage = async (e: MessageEvent<Request>) => {
   const req = e.data;
