@@ -1,6 +1,7 @@
 // "Check all interleavings": the button (or why the scenario is too big for it), and in the
 // counterexample view the verdict of A (and of B beside it: the fixed design's proof), the
 // narration, and the counterexample's numbered steps to walk through.
+import { useEffect, useRef } from 'react';
 import type { CounterexampleView } from '../app/useCounterexample';
 import type { RunState } from '../app/useRun';
 import type { UrlState } from '../app/url';
@@ -51,6 +52,13 @@ const settingsOf = (overrides: readonly string[]) =>
   overrides.join(' ') || 'the scenario’s own settings';
 
 export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot }: Props) {
+  const list = useRef<HTMLOListElement>(null);
+  // The step looked at stays in view in its list (scrolling the list only, not the page).
+  useEffect(() => {
+    const ol = list.current;
+    const li = ol?.querySelector<HTMLElement>('[aria-current]')?.parentElement;
+    if (ol && li) ol.scrollTop = li.offsetTop - ol.offsetTop - ol.clientHeight / 2;
+  }, [view.current, view.cx]);
   if (!url.check) {
     const tooBig = a ? tooBigToCheck(a.info.settings) : 'the scenario has not run yet';
     return (
@@ -99,41 +107,43 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot }: Pr
         {reportB && <Verdict side="B" report={reportB} settings={settingsOf(url.overridesB)} />}
       </div>
       {cx && step && (
-        <>
-          <p className="cx-narration" data-narration>
-            {cx.narration}
-          </p>
-          <div className="cx-nav">
-            <button
-              type="button"
-              onClick={() => view.move(-1)}
-              disabled={current === 1}
-              title="Previous step (P)"
-            >
-              ← Step
-            </button>
-            <span className="cx-current" aria-live="polite" data-current-step={step.n}>
-              Step {step.n} of {cx.steps.length}: {stepLine(step)}
-              {raceNote(step) && <em> ({raceNote(step)})</em>}
-              {step.n === cx.violation_step && <strong> (breaks {cx.invariant})</strong>}
-            </span>
-            <button
-              type="button"
-              onClick={() => view.move(1)}
-              disabled={current === cx.steps.length}
-              title="Next step (N)"
-            >
-              Step →
-            </button>
-          </div>
-          {snapshot && snapshot.time_ns === step.time_ns && (
-            <p className="cx-stale" data-cx-stale>
-              {staleWords(snapshot).length
-                ? `At ${formatNs(step.time_ns)}: ${staleWords(snapshot).join('; ')}.`
-                : `At ${formatNs(step.time_ns)} no CPU holds a stale translation.`}
+        <div className="cx-body">
+          <div>
+            <p className="cx-narration" data-narration>
+              {cx.narration}
             </p>
-          )}
-          <ol className="cx-steps" aria-label="The counterexample's steps">
+            <div className="cx-nav">
+              <button
+                type="button"
+                onClick={() => view.move(-1)}
+                disabled={current === 1}
+                title="Previous step (P)"
+              >
+                ← Step
+              </button>
+              <button
+                type="button"
+                onClick={() => view.move(1)}
+                disabled={current === cx.steps.length}
+                title="Next step (N)"
+              >
+                Step →
+              </button>
+              <span className="cx-current" aria-live="polite" data-current-step={step.n}>
+                Step {step.n} of {cx.steps.length}: {stepLine(step)}
+                {raceNote(step) && <em> ({raceNote(step)})</em>}
+                {step.n === cx.violation_step && <strong> (breaks {cx.invariant})</strong>}
+              </span>
+            </div>
+            {snapshot && snapshot.time_ns === step.time_ns && (
+              <p className="cx-stale" data-cx-stale>
+                {staleWords(snapshot).length
+                  ? `At ${formatNs(step.time_ns)}: ${staleWords(snapshot).join('; ')}.`
+                  : `At ${formatNs(step.time_ns)} no CPU holds a stale translation.`}
+              </p>
+            )}
+          </div>
+          <ol ref={list} className="cx-steps" aria-label="The counterexample's steps">
             {cx.steps.map((s) => (
               <li
                 key={s.n}
@@ -158,7 +168,7 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot }: Pr
               </li>
             ))}
           </ol>
-        </>
+        </div>
       )}
     </section>
   );

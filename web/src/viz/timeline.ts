@@ -379,7 +379,6 @@ export function renderTimeline(
   );
   renderMeasured(layer(top, 'measured'), state.measured ?? null, scales, pos);
   renderLens(layer(top, 'lenses'), state.lens ?? [], scales, state.lensSubject ?? NO_KINDS);
-  renderCheckSteps(layer(top, 'cx-steps'), state.steps ?? [], scales, columns);
   renderOverlay(layer(top, 'overlay', clipId), scales, columns, {
     cursor: state.cursor,
     selected: state.selected,
@@ -387,6 +386,8 @@ export function renderTimeline(
     differs: state.differs,
     matched: state.matched,
   });
+  // Above the overlay: a highlighted instant's filled box would hide the step's number.
+  renderCheckSteps(layer(top, 'cx-steps'), state.steps ?? [], scales, columns);
   renderAxis(layer(top, 'axis'), scales, pos);
 
   return {
