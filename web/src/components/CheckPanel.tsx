@@ -27,6 +27,8 @@ interface Props {
   view: CounterexampleView;
   /** The machine at the cursor (the step looked at): its stale translations are named. */
   snapshot: Snapshot | null;
+  /** In a guided step's words: the verdicts, narration and stepping, without the step list. */
+  compact?: boolean;
 }
 
 function Verdict({
@@ -51,7 +53,7 @@ function Verdict({
 const settingsOf = (overrides: readonly string[]) =>
   overrides.join(' ') || 'the scenario’s own settings';
 
-export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot }: Props) {
+export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot, compact }: Props) {
   const list = useRef<HTMLOListElement>(null);
   // The step looked at stays in view in its list (scrolling the list only, not the page).
   useEffect(() => {
@@ -84,24 +86,29 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot }: Pr
   const { cx, current } = view;
   const step = cx && current !== null ? cx.steps[current - 1] : null;
   return (
-    <section className="check-panel checking" aria-label="Interleaving check">
-      <div className="check-actions">
-        <button
-          type="button"
-          onClick={() => onUrl({ ...url, check: false, cxStep: null, compare: false })}
-        >
-          Back to the seeded run
-        </button>
-        {report && fix && !url.compare && (
+    <section
+      className={compact ? 'check-panel checking compact' : 'check-panel checking'}
+      aria-label="Interleaving check"
+    >
+      {!compact && (
+        <div className="check-actions">
           <button
             type="button"
-            onClick={() => onUrl({ ...url, compare: true, overridesB: fix })}
-            title="Check the fixed design as B, beside this one"
+            onClick={() => onUrl({ ...url, check: false, cxStep: null, compare: false })}
           >
-            Compare with the fix: {fix.join(' ')}
+            Back to the seeded run
           </button>
-        )}
-      </div>
+          {report && fix && !url.compare && (
+            <button
+              type="button"
+              onClick={() => onUrl({ ...url, compare: true, overridesB: fix })}
+              title="Check the fixed design as B, beside this one"
+            >
+              Compare with the fix: {fix.join(' ')}
+            </button>
+          )}
+        </div>
+      )}
       <div className="verdicts">
         {report && <Verdict side="A" report={report} settings={settingsOf(url.overrides)} />}
         {reportB && <Verdict side="B" report={reportB} settings={settingsOf(url.overridesB)} />}
@@ -143,31 +150,33 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot }: Pr
               </p>
             )}
           </div>
-          <ol ref={list} className="cx-steps" aria-label="The counterexample's steps">
-            {cx.steps.map((s) => (
-              <li
-                key={s.n}
-                value={s.n}
-                className={[
-                  s.race !== null ? 'racing' : '',
-                  s.n === cx.violation_step ? 'violation' : '',
-                ].join(' ')}
-              >
-                <button
-                  type="button"
-                  aria-current={s.n === current ? 'step' : undefined}
-                  data-step={s.n}
-                  onClick={() => view.go(s.n)}
+          {!compact && (
+            <ol ref={list} className="cx-steps" aria-label="The counterexample's steps">
+              {cx.steps.map((s) => (
+                <li
+                  key={s.n}
+                  value={s.n}
+                  className={[
+                    s.race !== null ? 'racing' : '',
+                    s.n === cx.violation_step ? 'violation' : '',
+                  ].join(' ')}
                 >
-                  {stepLine(s)}
-                  {s.race !== null && <span className="cx-race"> racing step {s.race}</span>}
-                  {s.n === cx.violation_step && (
-                    <span className="cx-breaks"> breaks {cx.invariant}</span>
-                  )}
-                </button>
-              </li>
-            ))}
-          </ol>
+                  <button
+                    type="button"
+                    aria-current={s.n === current ? 'step' : undefined}
+                    data-step={s.n}
+                    onClick={() => view.go(s.n)}
+                  >
+                    {stepLine(s)}
+                    {s.race !== null && <span className="cx-race"> racing step {s.race}</span>}
+                    {s.n === cx.violation_step && (
+                      <span className="cx-breaks"> breaks {cx.invariant}</span>
+                    )}
+                  </button>
+                </li>
+              ))}
+            </ol>
+          )}
         </div>
       )}
     </section>

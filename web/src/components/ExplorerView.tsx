@@ -158,6 +158,7 @@ export function ExplorerView(props: Props) {
         stateB={x.runB.state}
         view={cx}
         snapshot={x.snapshot}
+        compact={guide.index !== null}
       />
     </ErrorBoundary>
   );
@@ -222,7 +223,7 @@ export function ExplorerView(props: Props) {
                 </p>
               )}
             </section>
-            {!isRecorded(a) && (guide.index === null || url.check) && checkPanel}
+            {!isRecorded(a) && guide.index === null && checkPanel}
             {/* A guided step: its words beside the picture (or just above it on a narrow
                 page), so the sentence and what it describes are seen together. */}
             <div className={guide.index !== null ? 'stage guided' : 'stage'}>
@@ -238,7 +239,11 @@ export function ExplorerView(props: Props) {
                       ? null
                       : { A: a, B: b ?? undefined }
                   }
-                />
+                >
+                  {/* A check step: its verdict and counterexample with its words, so that
+                      the timeline keeps its place beside them. */}
+                  {url.check && checkPanel}
+                </Narration>
               )}
               <div className="figure">
                 {guide.index === null && <Legend trace={a.trace} />}

@@ -17,8 +17,8 @@ export function RunStatus({
     return (
       <div className="run-status" role="status" aria-live="polite" data-check-progress>
         <span>
-          Checking every interleaving of {label}… {n(states)} states, {n(transitions)}{' '}
-          transitions, depth {depth}
+          Checking every interleaving of {label}… {n(states)} states, {n(transitions)} transitions,
+          depth {depth}
         </span>
         <progress aria-label={`Checking ${label}`} />
         <button type="button" onClick={onCancel}>
