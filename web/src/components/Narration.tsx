@@ -33,8 +33,8 @@ export function Narration({ steps, index, problem, file, onGo, runs, children }:
       </p>
       <h2 data-step-title>{step.title}</h2>
       <div className="narration-body">
-        <Prose text={step.text} />
         {children}
+        <Prose text={step.text} />
         {step.question && step.answer && step.choices.length > 0 && runs && (
           <Predict
             key={index}
