@@ -42,6 +42,9 @@ pub struct Step {
     pub dataset: Option<String>,
     /// Id of a kernel recording (content/recordings/<id>.trace) to show beside the step.
     pub recording: Option<String>,
+    /// Check every interleaving of the step's settings (and `compare`'s) instead of one
+    /// seeded run (`check/`): the page shows the verdict and the shortest counterexample.
+    pub check: bool,
     /// What each number the text states is, so that a test can hold the text to the run:
     /// `"<words as written> = <what they measure>"`, e.g. `"26 µs = wakeup_latency_ns.max"`,
     /// `"3 IPIs = ipis"`, `"6.6 µs = time(AsidRollover)"`, `"30 µs = input"` (a number the

@@ -19,6 +19,7 @@ import { useEmbedHost } from './app/useEmbedHost';
 import { DropNotice } from './components/DropNotice';
 import { TalkBlank } from './components/TalkBlank';
 import { talkKeys, useClickerSteps, useTalk } from './app/talk';
+import { useCounterexample } from './app/useCounterexample';
 import { useExplorer } from './app/useExplorer';
 import type { SetUrl } from './app/useGuide';
 import { useShortcuts } from './app/useShortcuts';
@@ -55,6 +56,7 @@ export function App() {
     addIgnored,
   );
   const { guide } = x;
+  const cx = useCounterexample(x, url, setUrl);
 
   const sync = useUrlSync({
     url,
@@ -114,6 +116,8 @@ export function App() {
       else if (!x.cancel()) x.setSelected(null);
     },
     t: talk.toggle,
+    n: () => cx.move(1),
+    p: () => cx.move(-1),
     ...(talk.on && url.view === 'explore'
       ? talkKeys(clicker.steps, clicker.index, clicker.go)
       : {}),
@@ -205,6 +209,7 @@ export function App() {
           ownFileName={url.custom?.name ?? null}
           onOwnFile={(custom) => setUrl({ ...url, custom, step: null })}
           sidebar={sidebar}
+          cx={cx}
         />
       )}
       {help && (

@@ -84,6 +84,10 @@ pub(super) struct StepSection {
     pub(super) dataset: Option<String>,
     /// A kernel recording id (content/recordings/<id>.trace) to show beside the step.
     pub(super) recording: Option<String>,
+    /// Check every interleaving of the step's settings (and of `compare`'s) instead of one
+    /// seeded run: the page shows the verdict and the shortest counterexample.
+    #[serde(default)]
+    pub(super) check: bool,
     /// What each number in the text is, e.g. `"26 µs = wakeup_latency_ns.max"`.
     #[serde(default)]
     pub(super) claims: Vec<String>,

@@ -108,6 +108,7 @@ pub(super) fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step
         pick: st.pick,
         dataset: st.dataset,
         recording: st.recording,
+        check: st.check,
         claims: st.claims,
         line: 0,
     })

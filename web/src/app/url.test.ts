@@ -184,3 +184,40 @@ describe('the landing page', () => {
     expect(readUrl('?scenario=x&step=0').step).toBeNull();
   });
 });
+
+describe('the counterexample view', () => {
+  it('round-trips view=counterexample with its step, settings and the B side', () => {
+    const s: UrlState = {
+      ...base,
+      scenario: 'x86-r1-percpu-descriptor-race',
+      overrides: ['preempt=preemptible_wait'],
+      compare: true,
+      overridesB: ['flush_info=stack'],
+      check: true,
+      cxStep: 9,
+    };
+    const q = writeUrl(s);
+    expect(q).toBe(
+      '?scenario=x86-r1-percpu-descriptor-race&view=counterexample&cx=9&set=preempt%3Dpreemptible_wait&compare=1&setB=flush_info%3Dstack',
+    );
+    expect(readUrl(q)).toEqual(s);
+    expect(parseUrl(q).ignored).toEqual([]);
+  });
+
+  it('opens the explorer on the default scenario without a scenario, and names a bad step', () => {
+    expect(readUrl('?view=counterexample')).toMatchObject({ view: 'explore', check: true });
+    const p = parseUrl('?scenario=x&view=counterexample&cx=0');
+    expect(p.url.cxStep).toBeNull();
+    expect(p.ignored).toEqual(['cx=0: counterexample steps are numbered from 1']);
+  });
+
+  it('ignores a counterexample step outside the counterexample view, saying why', () => {
+    const p = parseUrl('?scenario=x&cx=3');
+    expect(p.url.check).toBeUndefined();
+    expect(p.ignored).toEqual(['cx=3: a counterexample step needs view=counterexample']);
+  });
+
+  it('leaves a plain explorer link as it was', () => {
+    expect(writeUrl({ ...base, check: false, cxStep: 4 })).toBe('?scenario=x');
+  });
+});

@@ -7,6 +7,7 @@
 // ?file=<name>&src=<lz-string> (the user's own scenario text) then
 // &step=<n>&seed=<n>&set=key=value…&compare=1&setB=key=value…
 // &t=<cursor ns>&win=<from ns>,<to ns>&ev=<event row of A>|evB=<event row of B>&spacing=event
+// &view=counterexample[&cx=<n>] (check every interleaving; A shows the counterexample, at step n)
 // and, on any view, &theme=light|dark &talk=1 &embed=1 &origin=<host origin>.
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 
@@ -30,6 +31,13 @@ export interface UrlState {
   overrides: string[];
   compare: boolean;
   overridesB: string[];
+  /**
+   * Check every interleaving (`view=counterexample`): A (and B) show their verdict, and a
+   * violated run's counterexample instead of the seeded run.
+   */
+  check?: boolean;
+  /** The counterexample's step being looked at (`cx=`, from 1); null: the check's first. */
+  cxStep?: number | null;
   /** Forced colour theme; absent = follow the system. */
   theme?: Theme | null;
   /** Flags other parts of the app own; carried through every URL change unchanged. */
@@ -80,6 +88,7 @@ const KNOWN = new Set([
   'embed',
   'origin',
   'chart',
+  'cx',
 ]);
 
 export function parseUrl(search: string): ParsedUrl {
@@ -100,15 +109,22 @@ export function parseUrl(search: string): ParsedUrl {
   }
 
   const rawView = q.get('view');
-  if (rawView !== null && !['data', 'explore'].includes(rawView))
-    skip('view', 'the views are explore and data');
+  if (rawView !== null && !['data', 'explore', 'counterexample'].includes(rawView))
+    skip('view', 'the views are explore, counterexample and data');
   const scenario = q.get('scenario') || null;
   const view: View =
     rawView === 'data'
       ? 'data'
-      : scenario || q.has('src') || rawView === 'explore'
+      : scenario || q.has('src') || rawView === 'explore' || rawView === 'counterexample'
         ? 'explore'
         : 'home';
+  const check = view === 'explore' && rawView === 'counterexample';
+  let cxStep = q.has('cx') ? positiveInt(q.get('cx')) : null;
+  if (q.has('cx') && cxStep === null) skip('cx', 'counterexample steps are numbered from 1');
+  else if (cxStep !== null && !check) {
+    skip('cx', 'a counterexample step needs view=counterexample');
+    cxStep = null;
+  }
 
   let seed = 1;
   if (q.has('seed')) {
@@ -166,6 +182,7 @@ export function parseUrl(search: string): ParsedUrl {
       overrides,
       compare,
       overridesB,
+      ...(check ? { check, cxStep } : {}),
       theme: rawTheme === 'light' || rawTheme === 'dark' ? rawTheme : null,
       talk: flag(q, 'talk'),
       embed: flag(q, 'embed'),
@@ -200,7 +217,11 @@ export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
       q.set('file', state.custom.name);
       q.set('src', compressToEncodedURIComponent(state.custom.text));
     } else if (state.scenario) q.set('scenario', state.scenario);
-    else q.set('view', 'explore');
+    else if (!state.check) q.set('view', 'explore');
+    if (state.check) {
+      q.set('view', 'counterexample');
+      if (state.cxStep) q.set('cx', String(state.cxStep));
+    }
     if (state.step !== null) q.set('step', String(state.step));
     if (state.seed !== 1) q.set('seed', String(state.seed));
     for (const o of state.overrides) q.append('set', o);

@@ -35,13 +35,22 @@ export function useExplorer(
   // An imported kernel recording takes A's place (the model then runs only as B).
   const [recording, setRecording] = useState<RecordedRun | null>(null);
   // null: no run wanted (another view, or no comparison); undefined: unknown scenario.
+  // `view=counterexample`: both sides check every interleaving instead of one seeded run.
+  const check = !!url.check;
   const runA = useRun(
     explore && !recording ? text : null,
     url.overrides,
     url.seed,
     url.step !== null ? url.step - 1 : undefined,
+    check,
   );
-  const runB = useRun(explore && url.compare ? text : null, url.overridesB, url.seed);
+  const runB = useRun(
+    explore && url.compare ? text : null,
+    url.overridesB,
+    url.seed,
+    undefined,
+    check,
+  );
   const a = recording ?? (runA.state.status === 'done' ? runA.state.result : null);
   const b = url.compare && runB.state.status === 'done' ? runB.state.result : null;
   const fullExtent = useMemo<[number, number]>(
@@ -75,8 +84,9 @@ export function useExplorer(
   // unless a link asked for more, which waits until the runs are those the URL names.
   const stepWindow = guide.frame?.window ?? null;
   // A recording answers no request of the URL's: once loaded it is what A shows.
-  const freshA = a !== null && (a === recording || ranWith(a, text, url.overrides, url.seed));
-  const freshB = !url.compare || (b !== null && ranWith(b, text, url.overridesB, url.seed));
+  const freshA =
+    a !== null && (a === recording || ranWith(a, text, url.overrides, url.seed, check));
+  const freshB = !url.compare || (b !== null && ranWith(b, text, url.overridesB, url.seed, check));
   const pending = useRef<ViewState | null>(linked);
   const [restores, setRestores] = useState(0);
   const restore = useCallback((v: ViewState) => {

@@ -58,6 +58,8 @@ export function useGuide(
       overrides: s.set,
       compare: s.compare !== null,
       overridesB: s.compare ?? [],
+      check: s.check,
+      cxStep: null,
     });
   };
 
@@ -71,10 +73,17 @@ export function useGuide(
     if (
       !same(url.overrides, step.set) ||
       url.compare !== (step.compare !== null) ||
-      !same(url.overridesB, wantB)
+      !same(url.overridesB, wantB) ||
+      !!url.check !== step.check
     ) {
       setUrl(
-        { ...url, overrides: step.set, compare: step.compare !== null, overridesB: wantB },
+        {
+          ...url,
+          overrides: step.set,
+          compare: step.compare !== null,
+          overridesB: wantB,
+          check: step.check,
+        },
         { replace: true },
       );
     }

@@ -2,12 +2,18 @@
 // progress and can be cancelled. A newer request supersedes (cancels) the one in flight.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { perfRecord } from '../viz/perf';
-import { RunCancelled, SimSession, SimulatorCrash, traceWindowOf } from '../workers/session';
+import {
+  RunCancelled,
+  SimSession,
+  SimulatorCrash,
+  traceWindowOf,
+  type CheckProgress,
+} from '../workers/session';
 import type { RunResult } from '../sim/run';
 
 export type RunState =
   | { status: 'idle' }
-  | { status: 'running'; events: number; nowNs: number }
+  | { status: 'running'; events: number; nowNs: number; check?: CheckProgress }
   | { status: 'done'; result: RunResult }
   | { status: 'cancelled' }
   | { status: 'error'; message: string; crashed?: boolean };
@@ -23,15 +29,22 @@ export interface Run {
 // on screen while a newer run is on its way (a link's window and selection wait for it).
 const requests = new WeakMap<RunResult, { text: string; key: string; seed: number }>();
 
-/** Whether `result` is the run of exactly this scenario text, overrides and seed. */
+/** Whether `result` is the run (or check) of exactly this scenario text, overrides and seed. */
 export function ranWith(
   result: RunResult,
   text: string | null | undefined,
   overrides: readonly string[],
   seed: number,
+  check = false,
 ): boolean {
   const r = requests.get(result);
-  return !!r && r.text === text && r.key === overrides.join('\n') && r.seed === seed;
+  return (
+    !!r &&
+    r.text === text &&
+    r.key === overrides.join('\n') &&
+    r.seed === seed &&
+    !!result.check === check
+  );
 }
 
 /** What the worker keeps of the run, per event, for the UI benchmark and DevTools. */
@@ -45,12 +58,18 @@ function recordWorkerMemory(result: RunResult): void {
     .catch(() => {}); // the run was replaced meanwhile: its figures no longer matter
 }
 
-/** `text` null: nothing to run; undefined: the scenario does not exist. */
+const NO_PROGRESS: CheckProgress = { states: 0, transitions: 0, depth: 0 };
+
+/**
+ * `text` null: nothing to run; undefined: the scenario does not exist. `check`: check every
+ * interleaving instead (the result carries the verdict; its run is the counterexample's).
+ */
 export function useRun(
   text: string | null | undefined,
   overrides: readonly string[],
   seed: number,
   checkStep?: number,
+  check = false,
 ): Run {
   const [state, setState] = useState<RunState>({ status: 'running', events: 0, nowNs: 0 });
   const session = useRef<SimSession | null>(null);
@@ -70,12 +89,21 @@ export function useRun(
       return;
     }
     let live = true;
-    s.run(text, {
-      overrides: key ? key.split('\n') : [],
-      seed,
-      checkStep,
-      onProgress: (events, nowNs) => live && setState({ status: 'running', events, nowNs }),
-    }).then(
+    const list = key ? key.split('\n') : [];
+    const started = check
+      ? s.check(text, {
+          overrides: list,
+          seed,
+          onProgress: (p) => live && setState({ status: 'running', events: 0, nowNs: 0, check: p }),
+        })
+      : s.run(text, {
+          overrides: list,
+          seed,
+          checkStep,
+          onProgress: (events, nowNs) => live && setState({ status: 'running', events, nowNs }),
+        });
+    if (check) setState({ status: 'running', events: 0, nowNs: 0, check: NO_PROGRESS });
+    started.then(
       (result) => {
         if (!live) return;
         performance.mark('tlbscope:run-done');
@@ -97,7 +125,7 @@ export function useRun(
     return () => {
       live = false;
     };
-  }, [text, key, seed, checkStep]);
+  }, [text, key, seed, checkStep, check]);
 
   useEffect(() => () => session.current?.dispose(), []);
 

@@ -49,8 +49,17 @@ export const EventLog = memo(function EventLog(props: Props) {
   const [filter, setFilter] = useState<Filter>('both');
   const compare = !!b;
   const listRef = useRef<HTMLTableSectionElement>(null);
+  // The selected row is scrolled into the log's own view only: the page stays where the reader
+  // (or a guided step that selects an event) put it.
   useEffect(() => {
-    listRef.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+    const row = listRef.current?.querySelector<HTMLElement>('[aria-selected="true"]');
+    const box = row?.closest<HTMLElement>('.log-scroll');
+    if (!row || !box) return;
+    const top = row.getBoundingClientRect().top - box.getBoundingClientRect().top;
+    const head = box.querySelector('thead')?.getBoundingClientRect().height ?? 0;
+    if (top < head) box.scrollTop += top - head;
+    else if (top + row.offsetHeight > box.clientHeight)
+      box.scrollTop += top + row.offsetHeight - box.clientHeight;
   }, [selected, selectedB]);
 
   let rows: { side: Side; row: number }[];

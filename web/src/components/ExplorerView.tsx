@@ -1,6 +1,7 @@
 // The explorer page: settings in the sidebar; narration, legend, transport, the A (and B)
 // timelines, the summary or comparison, the inspector, event log and machine state.
 import { useMemo, useRef, useState } from 'react';
+import type { CounterexampleView } from '../app/useCounterexample';
 import type { Explorer } from '../app/useExplorer';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
@@ -16,6 +17,7 @@ import type { RunResult } from '../sim/run';
 import { KERNELS } from '../app/kernels';
 import { chosenKernel, workloadOf } from '../model/kernelHistory';
 import { useKernelHistory } from '../app/useKernelHistory';
+import { CheckPanel } from './CheckPanel';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
 import { Distribution } from './Distribution';
@@ -55,10 +57,12 @@ interface Props {
   onOwnFile: (f: { name: string; text: string } | null) => void;
   /** The settings sidebar: shown or not (app/sidebar.ts). */
   sidebar: { open: boolean; toggle: () => void };
+  /** The counterexample of `view=counterexample` (app/useCounterexample.ts). */
+  cx: CounterexampleView;
 }
 
 export function ExplorerView(props: Props) {
-  const { x, url, onUrl, fileName, text, ownFileName, onOwnFile, sidebar } = props;
+  const { x, url, onUrl, fileName, text, ownFileName, onOwnFile, sidebar, cx } = props;
   const { a, b, guide } = x;
   const [measured, setMeasured] = useState<MeasuredEvents | null>(null);
   // The latency lens: on by default in a step that points at its intervals; the reader's
@@ -151,7 +155,8 @@ export function ExplorerView(props: Props) {
         onCursorChange={x.setCursor}
         selected={side === 'A' ? x.selected : x.selectedB}
         onSelect={side === 'A' ? x.selectRow : x.selectRowB}
-        highlight={side === 'A' ? guide.highlight : highlightB}
+        highlight={side === 'A' ? (cx.highlight ?? guide.highlight) : highlightB}
+        steps={side === 'A' ? cx.marks : null}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}
         focus={guide.frame?.cpus}
@@ -163,6 +168,20 @@ export function ExplorerView(props: Props) {
         onRendered={() => x.markRendered(r)}
         measured={side === 'A' ? measured : null}
         exportText={exportText(r, side, overrides)}
+      />
+    </ErrorBoundary>
+  );
+  const checkPanel = (
+    <ErrorBoundary label="the interleaving check" resetKey={a?.trace.version}>
+      <CheckPanel
+        url={url}
+        onUrl={onUrl}
+        a={a}
+        stateA={x.runA.state}
+        stateB={x.runB.state}
+        view={cx}
+        snapshot={x.snapshot}
+        compact={guide.index !== null}
       />
     </ErrorBoundary>
   );
@@ -211,12 +230,15 @@ export function ExplorerView(props: Props) {
         {url.compare && <RunStatus label="B" state={x.runB.state} onCancel={x.runB.cancel} />}
         <RunProblem label="A" state={x.runA.state} file={fileName} />
         {url.compare && <RunProblem label="B" state={x.runB.state} file={fileName} />}
+        {/* Without a run (a check still going, cancelled or refused) the panel still offers
+            the way back. */}
+        {url.check && !a && checkPanel}
         {a && (
           <>
             <section className="intro">
               <h2 data-run-title>{titleForRun(a.title, a.trace.cpus)}</h2>
-              {guide.index === null && <Prose text={a.description} />}
-              {guide.index === null && guide.steps.length > 0 && (
+              {guide.index === null && !url.check && <Prose text={a.description} />}
+              {guide.index === null && !url.check && guide.steps.length > 0 && (
                 <p>
                   <button type="button" onClick={() => guide.go(0)}>
                     Start the guided steps ({guide.steps.length})
@@ -224,6 +246,7 @@ export function ExplorerView(props: Props) {
                 </p>
               )}
             </section>
+            {!isRecorded(a) && guide.index === null && checkPanel}
             {/* A guided step: its words beside the picture (or just above it on a narrow
                 page), so the sentence and what it describes are seen together. */}
             <div className={guide.index !== null ? 'stage guided' : 'stage'}>
@@ -239,7 +262,11 @@ export function ExplorerView(props: Props) {
                       ? null
                       : { A: a, B: b ?? undefined }
                   }
-                />
+                >
+                  {/* A check step: its verdict and counterexample with its words, so that
+                      the timeline keeps its place beside them. */}
+                  {url.check && checkPanel}
+                </Narration>
               )}
               <div className="figure">
                 {guide.index === null && <Legend trace={a.trace} />}

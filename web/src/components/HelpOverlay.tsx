@@ -22,6 +22,7 @@ const SHORTCUTS: readonly [string, string][] = [
   ['0', 'show the whole run (timeline focused)'],
   ['. / ,', 'step to the next / previous event'],
   ['Space', 'play / pause'],
+  ['N / P', 'next / previous step of a counterexample (after Check all interleavings)'],
   ['E', 'switch between true-time and one-step-per-event spacing'],
   ['C', 'compare two settings: A and B on one time axis, flush by flush'],
   ['L', 'copy a link to this exact view'],

@@ -1,6 +1,7 @@
 // The guided step: its words, a predict-then-reveal question, and the way to the previous /
 // next step or the free sandbox. What a step sets beside the timeline (a measured table, a
 // recording) is drawn with the figure, where there is room for it: see ExplorerView.
+import type { ReactNode } from 'react';
 import { revealChoice } from '../content/choices';
 import type { ClaimRun } from '../content/claims';
 import { shippedDatasets } from '../content/datasets';
@@ -18,9 +19,11 @@ interface Props {
   onGo: (index: number | null) => void;
   /** The runs shown (A, and B in a comparison): a question with choices is answered from them. */
   runs: { A: ClaimRun; B?: ClaimRun } | null;
+  /** What the step's run adds to its words (a check step's verdict and counterexample). */
+  children?: ReactNode;
 }
 
-export function Narration({ steps, index, problem, file, onGo, runs }: Props) {
+export function Narration({ steps, index, problem, file, onGo, runs, children }: Props) {
   const step = steps[index];
   const last = index === steps.length - 1;
   return (
@@ -30,6 +33,7 @@ export function Narration({ steps, index, problem, file, onGo, runs }: Props) {
       </p>
       <h2 data-step-title>{step.title}</h2>
       <div className="narration-body">
+        {children}
         <Prose text={step.text} />
         {step.question && step.answer && step.choices.length > 0 && runs && (
           <Predict

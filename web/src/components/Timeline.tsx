@@ -9,6 +9,7 @@ import { TRACKS } from '../model/lanes';
 import { hitTest } from '../model/lod';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { Spacing } from '../model/spacing';
+import type { StepMark } from '../model/check';
 import type { LensInterval } from '../model/lens';
 import { fromPrebuilt } from '../model/prebuilt';
 import { toTimelineModel, type TimelineModel } from '../model/timelineModel';
@@ -58,6 +59,8 @@ export interface TimelineProps {
   onRendered?: () => void;
   /** Per-event measurements drawn under the CPU lanes (viz/marks/measured.ts). */
   measured?: MeasuredEvents | null;
+  /** A counterexample's numbered steps (model/check.ts), drawn as badges on their lanes. */
+  steps?: readonly StepMark[] | null;
   /** Title, caption and state link for an export, read when the user exports; none: no export. */
   exportText?: () => ExportText & { fileName: string };
 }
@@ -128,6 +131,7 @@ function drawnState(
     generations: p.generations ?? true,
     initiator: p.initiator ?? -1,
     measured: p.measured ?? null,
+    steps: p.steps ?? null,
   };
 }
 
@@ -230,7 +234,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
   // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
-  const SCENE = 14;
+  const SCENE = 15;
   const inputs = () => {
     const { props: p, model: m, collapsed: c, fold: f, width: w, win } = live.current;
     const [v0, v1] = viewOf();
@@ -249,6 +253,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       p.lens,
       p.lensSubject,
       p.generations,
+      p.steps,
       p.cursor,
       p.selected,
       p.differs,

@@ -9,6 +9,7 @@
 import { Simulator } from '../../../sim-wasm/pkg/tlbscope_sim.js';
 import { parseSummary, type Summary } from '../trace/summary';
 import { toTrace, type Columns, type Trace } from '../trace/trace';
+import type { CheckReport } from './check';
 import { infoOf, type ScenarioInfo } from './scenario';
 
 export type { Simulator };
@@ -194,6 +195,11 @@ export interface RunResult {
    * what stopped it and how to raise it. The trace and summary are the partial run.
    */
   budgetError: string | null;
+  /**
+   * Set when this run answers an interleaving check (sim/check.ts): the verdict; the trace is
+   * then the counterexample's when it was violated, else the seeded run's.
+   */
+  check?: CheckReport;
 }
 
 export interface RunOptions {

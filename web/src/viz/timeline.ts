@@ -5,6 +5,8 @@
 //   - otherwise each sub-track asks the LOD model for rows or per-pixel runs, drawn on canvas.
 // Collapsed CPU groups are always aggregates. Arrows: SVG when few, thin canvas lines when
 // more, hidden with a note beyond that.
+import type { StepMark } from '../model/check';
+import { renderCheckSteps } from './marks/checkSteps';
 import { select, type Selection } from 'd3';
 import { candidates } from '../model/intervals';
 import { toLayout, type LaneLayout } from '../model/layout';
@@ -70,6 +72,8 @@ export interface TimelineState {
   initiator: number;
   /** Per-event measurements drawn under their CPU lanes (marks/measured.ts). */
   measured?: MeasuredEvents | null;
+  /** A counterexample's numbered steps (marks/checkSteps.ts). */
+  steps?: readonly StepMark[] | null;
   dpr?: number;
   /**
    * The vertical slice of the timeline on screen (plus some margin), in its own y coordinates.
@@ -382,6 +386,8 @@ export function renderTimeline(
     differs: state.differs,
     matched: state.matched,
   });
+  // Above the overlay: a highlighted instant's filled box would hide the step's number.
+  renderCheckSteps(layer(top, 'cx-steps'), state.steps ?? [], scales, columns);
   renderAxis(layer(top, 'axis'), scales, pos);
 
   return {

@@ -2,6 +2,7 @@
 // ArrayBuffers: moved, not copied, across the thread boundary.
 import type { PrebuiltView } from '../model/prebuilt';
 import type { Spacing } from '../model/spacing';
+import type { CheckReport } from '../sim/check';
 import type { ScenarioInfo } from '../sim/scenario';
 import type { LaneBuckets } from '../model/traceWindow';
 import type { Columns, Summary } from '../trace/trace';
@@ -16,6 +17,18 @@ export interface RunRequest {
   checkStep?: number;
   /** Build the timeline's model after the run and send it as a 'view' message. */
   view: boolean;
+}
+
+/**
+ * Check every interleaving of a scenario (sim/check.ts): 'check-progress' messages, then a
+ * 'done' carrying the report, whose run is the counterexample (violated) or the seeded run.
+ */
+export interface CheckRequest {
+  type: 'check';
+  id: number;
+  text: string;
+  overrides: string[];
+  seed: number;
 }
 
 /** Parse scenarios without running them (titles, hooks, steps for the landing page). */
@@ -72,6 +85,7 @@ export type WorkerMessage =
   /** After 'done', before 'view': the whole run's lane aggregates (windowServer.ts overview). */
   | { type: 'overview'; id: number; buckets: LaneBuckets }
   | { type: 'progress'; id: number; events: number; nowNs: number }
+  | { type: 'check-progress'; id: number; states: number; transitions: number; depth: number }
   | {
       type: 'done';
       id: number;
@@ -86,6 +100,8 @@ export type WorkerMessage =
       stepProblem: string | null;
       /** Set when the run's budget stopped it early: the trace is the partial run. */
       budgetError: string | null;
+      /** A check's verdict (CheckRequest); absent for a plain run. */
+      check?: CheckReport;
     }
   /** After 'done': the timeline's model of the run, built in the worker (null if it failed). */
   | { type: 'view'; id: number; view: PrebuiltView | null; error?: string }

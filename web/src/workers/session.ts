@@ -9,6 +9,7 @@ import { toTrace, type Trace } from '../trace/trace';
 import type { LaneBuckets } from '../model/traceWindow';
 import type { Columns } from '../trace/trace';
 import type {
+  CheckRequest,
   DescribeRequest,
   QueryMessage,
   QueryRequest,
@@ -148,6 +149,14 @@ interface Pending {
   query?: (msg: QueryMessage | null) => void;
   reject: (e: Error) => void;
   onProgress?: RunOptions['onProgress'];
+  onCheckProgress?: (p: CheckProgress) => void;
+}
+
+/** How far an interleaving check has got. */
+export interface CheckProgress {
+  states: number;
+  transitions: number;
+  depth: number;
 }
 
 /** Runs scenarios in a dedicated worker; `cancel()` stops the current run at once. */
@@ -179,6 +188,30 @@ export class SimSession {
         onProgress: opts.onProgress,
         wantsView: req.view,
       });
+      worker.postMessage(req);
+    });
+  }
+
+  /**
+   * Checks every interleaving of `text` (sim/check.ts) and resolves with a run whose `check`
+   * is the verdict: the counterexample's trace when violated, else the seeded run's. Its
+   * snapshots and window questions are answered like any run's.
+   */
+  check(
+    text: string,
+    opts: { overrides?: string[]; seed?: number; onProgress?: (p: CheckProgress) => void } = {},
+  ): Promise<RunResult> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    const req: CheckRequest = {
+      type: 'check',
+      id,
+      text,
+      overrides: opts.overrides ?? [],
+      seed: opts.seed ?? 1,
+    };
+    return new Promise<RunResult>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onCheckProgress: opts.onProgress, wantsView: true });
       worker.postMessage(req);
     });
   }
@@ -320,6 +353,10 @@ export class SimSession {
       p.onProgress?.(msg.events, msg.nowNs);
       return;
     }
+    if (msg.type === 'check-progress') {
+      p.onCheckProgress?.({ states: msg.states, transitions: msg.transitions, depth: msg.depth });
+      return;
+    }
     this.pending.delete(msg.id);
     if (p.query) {
       this.settleQuery(p, msg);
@@ -369,6 +406,7 @@ export class SimSession {
       info: msg.info,
       stepProblem: msg.stepProblem,
       budgetError: msg.budgetError,
+      ...(msg.check ? { check: msg.check } : {}),
     });
   }
 }

@@ -4,6 +4,7 @@
 // stays responsive meanwhile. It lives above model/ (not in sim/) because it joins the two:
 // sim/ runs the WASM build, model/ turns the trace into views. Cancelling is terminating the
 // worker (see session.ts).
+import { tooBigToCheck } from '../model/check';
 import { buffersOf, toPrebuilt } from '../model/prebuilt';
 import type { Spacing } from '../model/spacing';
 import { toTimelineModel } from '../model/timelineModel';
@@ -17,6 +18,7 @@ import {
   WasmTrap,
   type Simulator,
 } from '../sim/run';
+import { finishCheck, fixesOf, openChecker, type CheckReport } from '../sim/check';
 import { infoOf, unparsedInfo } from '../sim/scenario';
 import { loadSimulator, wasmMemoryBytes } from '../sim/wasm';
 import type { Trace } from '../trace/trace';
@@ -25,6 +27,7 @@ import { bucketBuffers, LatestQueue, WindowServer } from './windowServer';
 /** Buckets per CPU of the overview sent after a run (the page's first picture of it). */
 const OVERVIEW_BUCKETS = 1024;
 import type {
+  CheckRequest,
   DescribeRequest,
   QueryRequest,
   RunRequest,
@@ -87,7 +90,8 @@ function afterQueued(f: () => void): void {
   ch.port2.postMessage(null);
 }
 
-type Request = RunRequest | DescribeRequest | SnapshotRequest | ViewRequest | QueryRequest;
+type Request =
+  RunRequest | CheckRequest | DescribeRequest | SnapshotRequest | ViewRequest | QueryRequest;
 
 self.onmessage = async (e: MessageEvent<Request>) => {
   const req = e.data;
@@ -124,7 +128,7 @@ function errorMessage(id: number, err: unknown): WorkerMessage {
   return { type: 'error', id, path: '', line: 0, message, scenario: false, trap };
 }
 
-function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewRequest) {
+function handle(req: Exclude<Request, QueryRequest>) {
   if (req.type === 'describe') {
     describe(req);
     return;
@@ -138,13 +142,47 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
     post({ type: 'snapshot', id: req.id, json: last ? last.snapshotJson(req.t) : '{}' });
     return;
   }
-  last?.free();
-  last = null;
-  lastRun = -1;
-  lastTrace = null;
-  server = null;
-  queries.clear();
-  const sim = openSimulator(thisBuild, req.text, req.overrides, req.seed);
+  forgetLast();
+  if (req.type === 'check') {
+    check(req);
+    return;
+  }
+  runAndPost(req, openSimulator(thisBuild, req.text, req.overrides, req.seed));
+}
+
+/**
+ * An interleaving check: progress between budgets, then its verdict as a run the page draws
+ * like any other (kept as the worker's last, so the inspector's snapshots replay it): the
+ * counterexample when violated, else the scenario's seeded run.
+ */
+function check(req: CheckRequest) {
+  // The seeded run is opened first: it parses the scenario (its settings decide whether the
+  // check fits the page) and is what a check without a counterexample shows.
+  const seeded = openSimulator(thisBuild, req.text, req.overrides, req.seed);
+  const tooBig = tooBigToCheck(JSON.parse(seeded.settingsJson()) as Record<string, string>);
+  if (tooBig) {
+    seeded.free();
+    throw new Error(`Not checked: this scenario is too big to check in the page: ${tooBig}.`);
+  }
+  let checked: ReturnType<typeof finishCheck>;
+  try {
+    checked = finishCheck(
+      openChecker(req.text, req.overrides),
+      (states, transitions, depth) =>
+        post({ type: 'check-progress', id: req.id, states, transitions, depth }),
+      () => performance.now(),
+    );
+  } catch (err) {
+    if (!(err instanceof WasmTrap)) seeded.free();
+    throw err;
+  }
+  const { report, counterexample } = checked;
+  report.fixes = fixesOf(seeded);
+  if (counterexample) seeded.free();
+  runAndPost({ ...req, type: 'run', view: true }, counterexample ?? seeded, report);
+}
+
+function runAndPost(req: RunRequest, sim: Simulator, checked?: CheckReport) {
   finishRun(
     sim,
     ({ summary, budgetError }) => {
@@ -162,6 +200,7 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
           info: infoOf(sim),
           stepProblem: req.checkStep === undefined ? null : sim.checkStep(req.checkStep),
           budgetError,
+          ...(checked ? { check: checked } : {}),
         },
         Object.values(columns).map((c) => (c as Float64Array).buffer),
       );
@@ -171,18 +210,32 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
       onProgress: (events, nowNs) => post({ type: 'progress', id: req.id, events, nowNs }),
     },
   );
+  keepLast(sim, req.id, req.view);
+}
+
+function forgetLast() {
+  last?.free();
+  last = null;
+  lastRun = -1;
+  lastTrace = null;
+  server = null;
+  queries.clear();
+}
+
+// The run every later question is about: the inspector's snapshots, the window questions.
+function keepLast(sim: Simulator, id: number, view: boolean) {
   last = sim;
-  lastRun = req.id;
+  lastRun = id;
   // Only a run the page draws keeps a copy of its columns: the Data view's and the landing
   // page's runs (view: false) are read for their summaries and dropped.
-  if (req.view) {
+  if (view) {
     lastTrace = traceOf(sim);
-    server = new WindowServer(req.id, lastTrace, lastTrace.cpus, wasmMemoryBytes);
+    server = new WindowServer(id, lastTrace, lastTrace.cpus, wasmMemoryBytes);
     // The overview first: a pass over the columns, where the model takes several (seconds at
     // ten million rows); the page draws it meanwhile.
     const buckets = server.overview(OVERVIEW_BUCKETS);
-    post({ type: 'overview', id: req.id, buckets }, bucketBuffers(buckets));
-    postView(req.id, lastTrace, 'time');
+    post({ type: 'overview', id, buckets }, bucketBuffers(buckets));
+    postView(id, lastTrace, 'time');
   }
 }
 
