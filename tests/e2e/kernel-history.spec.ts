@@ -3,6 +3,7 @@
 // credit them to the kernel, the link keeps the kernel), and { / } step it.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator } from '@playwright/test';
 import { formatNs } from '../../web/src/viz/scales';
 import { expect, test } from './fixtures';
@@ -64,6 +65,17 @@ test('the history table shows each kernel’s run as tlbscope history computes i
     await expect(delta).toHaveText(
       d === 0 ? 'no change' : `${d > 0 ? '+' : '−'}${formatNs(Math.abs(d))}`,
     );
+  }
+  // The panel is usable with a screen reader and the keyboard in both themes.
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    const results = await new AxeBuilder({ page }).include('.kernel-history').analyze();
+    const serious = results.violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    expect(
+      serious.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
+    ).toEqual([]);
   }
   // Where the numbers come from.
   await expect(panel.locator('[data-history-source]')).toContainText(
