@@ -139,3 +139,17 @@ test('an arm64 run offers no kernel history', async ({ sim }) => {
   await sim.waitForIdle();
   await expect(sim.page).not.toHaveURL(/kernel%3D/);
 });
+
+test('switching a kernel’s run to arm64 drops the kernel and its x86 toggles', async ({ sim }) => {
+  await sim.open({ scenario: SCENARIO });
+  const page = sim.page;
+  await page.locator('body').press('Shift+BracketRight');
+  await sim.waitForIdle();
+  await expect(page).toHaveURL(/set=kernel%3D/);
+  await page.locator('[data-setting="arch"]').selectOption('arm64');
+  await sim.waitForIdle();
+  await expect(page.locator('.error-panel')).toHaveCount(0);
+  await expect(page).not.toHaveURL(/kernel%3D|flush_info%3D|pcid%3D/);
+  await expect(page.locator('.summary')).toContainText('retargeted at arm64');
+  await expect(page.getByRole('checkbox', { name: 'Kernel history' })).toHaveCount(0);
+});
