@@ -164,6 +164,17 @@ pub enum WorkOp {
 
 names!(WorkOp { Madvise => "madvise", Munmap => "munmap", Mprotect => "mprotect", Cow => "cow" });
 
+/// What backs the op threads' pages in will-it-scale's loop (`reread`): see `page_cache.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mapping {
+    /// Anonymous memory: the read-back maps the zero page, the write zero-fills a new page.
+    Anon,
+    /// A private file mapping: the read-back maps the page-cache folio, the write copies it.
+    File,
+}
+
+names!(Mapping { Anon => "anon", File => "file" });
+
 /// The design toggles: one vocabulary for scenario files, URL, CLI and CSV.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Design {
@@ -285,6 +296,8 @@ pub struct Costs {
     pub x86: crate::arch::x86::costs::X86Costs,
     /// The shared-lock model's costs (`locks.rs`).
     pub locks: crate::locks::LockCosts,
+    /// Zero-filling and page-cache costs of faults (`page_cache.rs`).
+    pub page: crate::page_cache::PageCosts,
 }
 
 /// Generated workload knobs (the madvise-touch benchmark shape and friends). Tasks from
@@ -334,6 +347,8 @@ pub struct Workload {
     /// the zero page or the file's page read-only, allocating nothing), so the next iteration's
     /// write is a copy-on-write fault (`Op::Cow`, with its own flush) instead of a `touch`.
     pub reread: bool,
+    /// With `reread`: what the pages are (`page_cache.rs`).
+    pub mapping: Mapping,
 }
 
 /// One explicit task from `[[tasks]]`.

@@ -22,6 +22,7 @@ pub mod locks;
 pub mod machine;
 pub mod mm;
 pub mod ops;
+pub mod page_cache;
 pub mod preempt;
 pub mod presets;
 pub mod program;

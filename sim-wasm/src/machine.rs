@@ -12,13 +12,14 @@
 
 use crate::arch::state::ArchState;
 use crate::budget::Stop;
-use crate::config::{Config, WorkOp};
+use crate::config::{Config, Mapping, WorkOp};
 use crate::cpu::{Cpu, Handler, Request};
 use crate::engine::Queue;
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
 use crate::ipi::{Cfd, FlushTlbInfo};
 use crate::mm::Mm;
+use crate::page_cache::Backing;
 use crate::program::Op;
 use crate::rng::Rng;
 use crate::snapshot::{AsidAllocator, MmContext, Slot};
@@ -372,8 +373,12 @@ impl World {
                 }
                 // will-it-scale's loop: the read-back maps the page read-only, so the next
                 // write is a copy-on-write fault that flushes the old entry.
+                let from = match wl.mapping {
+                    Mapping::Anon => Backing::Zero,
+                    Mapping::File => Backing::File,
+                };
                 prog.push(if wl.reread {
-                    Op::Cow { page, n }
+                    Op::Cow { page, n, from }
                 } else {
                     Op::Touch { page, n }
                 });
@@ -381,10 +386,14 @@ impl World {
                     WorkOp::Madvise => Op::Madvise { page, n },
                     WorkOp::Munmap => Op::Munmap { page, n },
                     WorkOp::Mprotect => Op::Mprotect { page, n },
-                    WorkOp::Cow => Op::Cow { page, n },
+                    WorkOp::Cow => Op::Cow {
+                        page,
+                        n,
+                        from: Backing::Page,
+                    },
                 });
                 if wl.reread {
-                    prog.push(Op::Read { page, n });
+                    prog.push(Op::Read { page, n, from });
                 }
                 if wl.period_ns > 0 {
                     prog.push(Op::Pace(wl.period_ns));

@@ -70,10 +70,17 @@ impl World {
         let (cpu, mm) = (task.cpu, task.mm);
         let costs = &self.cfg.costs;
         match op {
-            Op::Touch { page, n } | Op::Read { page, n } => {
+            Op::Touch { page, n } | Op::Read { page, n, .. } => {
                 let faults_before = self.stats.page_faults;
                 let cost = self.touch(cpu, mm, page, n);
                 let faults = self.stats.page_faults - faults_before;
+                // A read fault of a file mapping also looks the folio up in the page cache.
+                let cost = match op {
+                    Op::Read { from, .. } => cost.saturating_add(
+                        (self.cfg.costs.page.read_fault_extra_ns(from)).saturating_mul(faults),
+                    ),
+                    _ => cost,
+                };
                 let allocs = if matches!(op, Op::Touch { .. }) {
                     faults
                 } else {
@@ -90,14 +97,17 @@ impl World {
             Op::Madvise { page, n }
             | Op::Munmap { page, n }
             | Op::Mprotect { page, n }
-            | Op::Cow { page, n } => {
+            | Op::Cow { page, n, .. } => {
                 let freed = matches!(op, Op::Munmap { .. });
                 let keep_present = matches!(op, Op::Mprotect { .. } | Op::Cow { .. });
-                let cost = if let Op::Cow { .. } = op {
-                    // The write fault, then a copy of each page, then `ptep_clear_flush`.
+                let cost = if let Op::Cow { from, .. } = op {
+                    // The write fault, then a copy (or, of the zero page, a zero-filled page)
+                    // for each page, then `ptep_clear_flush`.
+                    let new_page = costs
+                        .page
+                        .write_fault_page_ns(from, costs.arm64.copy_page_ns);
                     costs.page_fault_ns.saturating_add(
-                        (costs.arm64.copy_page_ns.saturating_add(costs.zap_pte_ns))
-                            .saturating_mul(n as u64),
+                        (new_page.saturating_add(costs.zap_pte_ns)).saturating_mul(n as u64),
                     )
                 } else {
                     costs

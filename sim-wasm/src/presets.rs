@@ -10,6 +10,7 @@
 use crate::arch::x86::costs::X86Costs;
 use crate::config::{Arch, Arm64Costs, Costs, TlbIndex};
 use crate::locks::LockCosts;
+use crate::page_cache::PageCosts;
 
 pub struct Preset {
     pub id: &'static str,
@@ -67,6 +68,7 @@ fn arm64_costs() -> Costs {
         arm64: Arm64Costs::default(),
         x86: X86Costs::default(),
         locks: LockCosts::default(),
+        page: PageCosts::default(),
     }
 }
 
@@ -101,6 +103,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 arm64: Arm64Costs::default(),
                 x86: X86Costs::default(),
                 locks: LockCosts::default(),
+                page: PageCosts::default(),
             },
         }),
         // Xeon Platinum 8336C, 128 CPUs, 2 NUMA nodes, PTI and mitigations off (seeds 000/001).
@@ -140,6 +143,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 arm64: Arm64Costs::default(),
                 x86: X86Costs::default(),
                 locks: LockCosts::default(),
+                page: PageCosts::default(),
             },
         }),
         // Skylake laptop at 2.3 GHz, turbo off, under KVM with idle=poll (10af6235e0d3, seed
@@ -220,6 +224,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 arm64: Arm64Costs::default(),
                 x86: X86Costs::default(),
                 locks: LockCosts::default(),
+                page: PageCosts::default(),
             },
         }),
         // A small ARMv8 server machine for teaching scenarios (§10 mid-range values).
@@ -291,6 +296,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 kernel_pages: 12,
                 arm64: Arm64Costs::default(),
                 locks: LockCosts::default(),
+                page: PageCosts::default(),
                 x86: X86Costs {
                     pti_cr3_ns: 30,
                     ..X86Costs::default()
@@ -339,6 +345,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 kernel_pages: 0,
                 arm64: Arm64Costs::default(),
                 locks: LockCosts::default(),
+                page: PageCosts::default(),
                 x86: X86Costs {
                     pti_cr3_ns: 39,
                     ..X86Costs::default()

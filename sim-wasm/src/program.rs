@@ -26,6 +26,7 @@
 //! | `yield` | let an equal-priority runnable task run |
 
 use crate::ids::Ns;
+use crate::page_cache::Backing;
 
 /// A duration that is either fixed or drawn from the workload's interrupts-off distribution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,12 +37,34 @@ pub enum Dur {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
-    Touch { page: u32, n: u32 },
-    Read { page: u32, n: u32 },
-    Madvise { page: u32, n: u32 },
-    Munmap { page: u32, n: u32 },
-    Mprotect { page: u32, n: u32 },
-    Cow { page: u32, n: u32 },
+    Touch {
+        page: u32,
+        n: u32,
+    },
+    /// A read that faults non-present pages in read-only (allocating nothing).
+    Read {
+        page: u32,
+        n: u32,
+        from: Backing,
+    },
+    Madvise {
+        page: u32,
+        n: u32,
+    },
+    Munmap {
+        page: u32,
+        n: u32,
+    },
+    Mprotect {
+        page: u32,
+        n: u32,
+    },
+    /// A write fault on read-only pages: a new page for each, copied or zero-filled.
+    Cow {
+        page: u32,
+        n: u32,
+        from: Backing,
+    },
     CpuId(u64),
     ThisCpuInc,
     Spin(Option<Ns>),
@@ -62,11 +85,11 @@ impl Op {
     pub fn page_end(&self) -> u64 {
         match *self {
             Op::Touch { page, n }
-            | Op::Read { page, n }
+            | Op::Read { page, n, .. }
             | Op::Madvise { page, n }
             | Op::Munmap { page, n }
             | Op::Mprotect { page, n }
-            | Op::Cow { page, n } => page as u64 + n as u64,
+            | Op::Cow { page, n, .. } => page as u64 + n as u64,
             _ => 0,
         }
     }
@@ -142,10 +165,19 @@ pub fn parse(text: &str) -> Result<Vec<Op>, String> {
                 let (page, n) = pages(args)?;
                 match name {
                     "touch" => Op::Touch { page, n },
-                    "read" => Op::Read { page, n },
+                    // A program's read maps the zero page; its cow copies a page of its own.
+                    "read" => Op::Read {
+                        page,
+                        n,
+                        from: Backing::Zero,
+                    },
                     "madvise" => Op::Madvise { page, n },
                     "mprotect" => Op::Mprotect { page, n },
-                    "cow" => Op::Cow { page, n },
+                    "cow" => Op::Cow {
+                        page,
+                        n,
+                        from: Backing::Page,
+                    },
                     _ => Op::Munmap { page, n },
                 }
             }

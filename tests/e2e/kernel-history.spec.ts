@@ -3,6 +3,7 @@
 // credit them to the kernel, the link keeps the kernel), and { / } step it.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator } from '@playwright/test';
 import { formatNs } from '../../web/src/viz/scales';
 import { expect, test } from './fixtures';
@@ -65,6 +66,17 @@ test('the history table shows each kernel’s run as tlbscope history computes i
       d === 0 ? 'no change' : `${d > 0 ? '+' : '−'}${formatNs(Math.abs(d))}`,
     );
   }
+  // The panel is usable with a screen reader and the keyboard in both themes.
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    const results = await new AxeBuilder({ page }).include('.kernel-history').analyze();
+    const serious = results.violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    expect(
+      serious.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
+    ).toEqual([]);
+  }
   // Where the numbers come from.
   await expect(panel.locator('[data-history-source]')).toContainText(
     `generic-x86 machine preset: scenario ${SCENARIO}, seed 1`,
@@ -126,4 +138,18 @@ test('an arm64 run offers no kernel history', async ({ sim }) => {
   await sim.page.locator('body').press('Shift+BracketRight');
   await sim.waitForIdle();
   await expect(sim.page).not.toHaveURL(/kernel%3D/);
+});
+
+test('switching a kernel’s run to arm64 drops the kernel and its x86 toggles', async ({ sim }) => {
+  await sim.open({ scenario: SCENARIO });
+  const page = sim.page;
+  await page.locator('body').press('Shift+BracketRight');
+  await sim.waitForIdle();
+  await expect(page).toHaveURL(/set=kernel%3D/);
+  await page.locator('[data-setting="arch"]').selectOption('arm64');
+  await sim.waitForIdle();
+  await expect(page.locator('.error-panel')).toHaveCount(0);
+  await expect(page).not.toHaveURL(/kernel%3D|flush_info%3D|pcid%3D/);
+  await expect(page.locator('.summary')).toContainText('retargeted at arm64');
+  await expect(page.getByRole('checkbox', { name: 'Kernel history' })).toHaveCount(0);
 });

@@ -164,6 +164,7 @@ pub(super) struct WorkloadSection {
     pub(super) victims: Option<i64>,
     pub(super) victim_work_ns: Option<i64>,
     pub(super) reread: Option<Value>,
+    pub(super) mapping: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Default)]

@@ -10,8 +10,8 @@ use super::steps::validate_step;
 use super::tasks::validate_task;
 use crate::budget;
 use crate::config::{
-    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, LockMode, Preempt,
-    PtiUserFlush, SkipRule, TlbIndex, WaitMask, WorkOp, Workload,
+    Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, LockMode, Mapping,
+    Preempt, PtiUserFlush, SkipRule, TlbIndex, WaitMask, WorkOp, Workload,
 };
 use crate::error::SimError;
 use crate::ids::CpuId;
@@ -175,6 +175,18 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     let hot_pages = v::HOT_PAGES.int(w.hot_pages)?;
     let needed_pages = (threads as i64).max(1) * (pages as i64 + hot_pages);
     let freed_tables = v::FREED_TABLES.on_off(w.freed_tables.as_ref())?;
+    let reread = v::REREAD.on_off(w.reread.as_ref())?;
+    let mapping = v::MAPPING.choice(w.mapping.as_deref(), Mapping::ALL)?;
+    // Only the read-back loop faults pages back in from their backing: elsewhere `file` would
+    // change nothing, so it is refused rather than ignored.
+    if mapping == Mapping::File && !reread {
+        return Err(SimError::new(
+            v::MAPPING.path(),
+            "mapping = \"file\" needs reread = true (the read-back loop is where a file \
+             mapping differs from anonymous memory)"
+                .to_string(),
+        ));
+    }
     let workload = Workload {
         threads,
         busy_threads,
@@ -204,7 +216,8 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         hot_pages: hot_pages as u32,
         victims,
         victim_work_ns: v::VICTIM_WORK_NS.int(w.victim_work_ns)? as u64,
-        reread: v::REREAD.on_off(w.reread.as_ref())?,
+        reread,
+        mapping,
     };
 
     let mut costs = preset.costs;

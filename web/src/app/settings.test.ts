@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { controlState, settingsFor, valueOf, withValue } from './settings';
+import { controlState, settingsFor, valueOf, withArch, withValue } from './settings';
 
 describe('override lists', () => {
   it('read the last assignment of a key', () => {
@@ -10,6 +10,16 @@ describe('override lists', () => {
   it('replace a key without touching the others, and drop it when cleared', () => {
     expect(withValue(['cpus=4', 'pcid=off'], 'cpus', '16')).toEqual(['pcid=off', 'cpus=16']);
     expect(withValue(['cpus=4', 'pcid=off'], 'cpus', undefined)).toEqual(['pcid=off']);
+  });
+
+  it('drop the other architecture’s toggles and the kernel when the architecture changes', () => {
+    const x86 = ['cpus=8', 'kernel=5.3', 'flush_info=percpu', 'pcid=on', 'locks=off'];
+    expect(withArch(x86, 'arm64')).toEqual(['cpus=8', 'locks=off', 'arch=arm64']);
+    expect(withArch(['broadcast_skip=on', 'cpus=8', 'arch=arm64'], 'x86')).toEqual([
+      'cpus=8',
+      'arch=x86',
+    ]);
+    expect(withArch(x86, 'x86')).toEqual([...x86, 'arch=x86']);
   });
 
   it('do not confuse keys that share a prefix', () => {

@@ -199,6 +199,25 @@ export function withValue(
   return value === undefined || value === '' ? rest : [...rest, `${key}=${value}`];
 }
 
+/**
+ * `overrides` switched to architecture `arch`: the reader's toggles of the other architecture
+ * go, since the simulator refuses them there (a scenario file's own it drops with a note).
+ * `kernel=` goes too off x86: its steps are x86 kernels (the history slider sets it).
+ */
+export function withArch(overrides: readonly string[], arch: string): string[] {
+  const other = (o: string) => {
+    const key = o.slice(0, Math.max(0, o.indexOf('=')));
+    if (key === 'kernel') return arch !== 'x86';
+    const spec = VOCABULARY.settings.find((s) => s.key === key);
+    return !!spec?.arch && spec.arch !== arch;
+  };
+  return withValue(
+    overrides.filter((o) => !other(o)),
+    'arch',
+    arch,
+  );
+}
+
 /** Where the value a control shows comes from. */
 export type SettingSource = 'scenario' | 'step' | 'you';
 

@@ -3,7 +3,14 @@
 // step's, or the reader's, which a reset button takes back. Values are `key=value` overrides
 // on top of the scenario file.
 import { KERNELS } from '../app/kernels';
-import { controlState, settingsFor, valueOf, withValue, type SettingSource } from '../app/settings';
+import {
+  controlState,
+  settingsFor,
+  valueOf,
+  withArch,
+  withValue,
+  type SettingSource,
+} from '../app/settings';
 import { kernelSetting } from '../model/kernelHistory';
 
 interface Props {
@@ -61,7 +68,13 @@ export function Controls({ name, overrides, onChange, arch, effective, stepSet }
                 id={id}
                 data-setting={s.key}
                 value={st.value}
-                onChange={(e) => onChange(withValue(overrides, s.key, e.target.value))}
+                onChange={(e) =>
+                  onChange(
+                    s.key === 'arch'
+                      ? withArch(overrides, e.target.value)
+                      : withValue(overrides, s.key, e.target.value),
+                  )
+                }
               >
                 {/* A value the list does not offer (e.g. a preset from a file) is still shown. */}
                 {!s.values.includes(st.value) && (

@@ -75,6 +75,23 @@ interface RowProps {
 }
 
 /** A kernel's figures, and under them (a row of its own, so the table stays narrow) its change. */
+/** A series' marker (the chart's shape and colour, drawn, so it is not text) and its name. */
+function Key({ id, label }: { id: 'op' | 'flush' | 'preempt'; label: string }) {
+  const shape = {
+    op: <circle cx="6" cy="6" r="4.5" />,
+    flush: <rect x="1.5" y="1.5" width="9" height="9" />,
+    preempt: <polygon points="6,1 11,11 1,11" />,
+  }[id];
+  return (
+    <span className="key">
+      <svg className={`series-${id}`} width="12" height="12" aria-hidden="true">
+        <g className="history-point">{shape}</g>
+      </svg>{' '}
+      {label}
+    </span>
+  );
+}
+
 function Row({ r, chosen, onPick, ops }: RowProps) {
   const current = chosen ? 'true' : undefined;
   const columns = ops ? 6 : 5;
@@ -264,9 +281,9 @@ export function KernelHistory(props: Props) {
         <figure className="history-chart">
           <svg ref={chart} role="img" aria-label="Latency and preempt-off time by kernel" />
           <figcaption>
-            {hasOps && <span className="key key-op">● op latency</span>}
-            <span className="key key-flush">■ flush latency</span>
-            <span className="key key-preempt">▲ max preempt-off</span>
+            {hasOps && <Key id="op" label="op latency" />}
+            <Key id="flush" label="flush latency" />
+            <Key id="preempt" label="max preempt-off" />
           </figcaption>
         </figure>
       </div>

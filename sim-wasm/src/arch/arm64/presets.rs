@@ -7,6 +7,7 @@
 //! depends on the configuration types only.
 
 use crate::config::{Arm64Costs, Costs};
+use crate::page_cache::PageCosts;
 
 /// One arm64 server: what `presets::Preset` needs besides the architecture.
 pub struct Server {
@@ -54,6 +55,10 @@ fn at_clock(generic: &Costs, ghz_x10: u64) -> Costs {
             percpu_rmw_ns: s(k.percpu_rmw_ns),
             copy_page_ns: s(k.copy_page_ns),
             ..k
+        },
+        page: PageCosts {
+            clear_page_ns: s(base.page.clear_page_ns),
+            page_cache_fault_ns: s(base.page.page_cache_fault_ns),
         },
         ..base
     }

@@ -236,8 +236,20 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "copy_page_ns",
         unit: "ns",
-        doc: "Copying one 4 KiB page in a copy-on-write fault (`cow` op, either arch).",
+        doc: "Copying one 4 KiB page in a copy-on-write fault (`cow` op, either arch; with `reread` and `mapping = file`, the copy of the page-cache folio).",
         field: |c| &mut c.arm64.copy_page_ns,
+    },
+    Cost {
+        name: "clear_page_ns",
+        unit: "ns",
+        doc: "Zero-filling one new 4 KiB anonymous page on a write fault of the zero page (`mapping = anon` with `reread`: will-it-scale's tlb_flush2; `clear_page`, one `rep stosb` on x86). Estimate: half of the default `copy_page_ns` (700), since a clear writes the 4 KiB a copy writes and reads nothing.",
+        field: |c| &mut c.page.clear_page_ns,
+    },
+    Cost {
+        name: "page_cache_fault_ns",
+        unit: "ns",
+        doc: "What a read fault of a private file mapping adds to `page_fault_ns` (`mapping = file` with `reread`: will-it-scale's tlb_flush1): finding the file's folio in the page cache and mapping it read-only (`filemap_map_pages()` / `filemap_fault()`: an xarray walk under RCU, a folio reference and trylock, the file rmap's mapcount). Estimate: about a dozen dependent loads and four atomics at about 3 GHz; fault-around's extra pages are not charged.",
+        field: |c| &mut c.page.page_cache_fault_ns,
     },
     Cost {
         name: "flush_call_ns",

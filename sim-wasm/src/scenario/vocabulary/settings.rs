@@ -4,7 +4,7 @@
 use super::setting::{Default, Kind, Setting, MAX_NS};
 use crate::budget;
 use crate::config::{
-    Arch, CpuIdImpl, Dist, FlushInfo, LockMode, Preempt, PtiUserFlush, SkipRule, TlbIndex,
+    Arch, CpuIdImpl, Dist, FlushInfo, LockMode, Mapping, Preempt, PtiUserFlush, SkipRule, TlbIndex,
     WaitMask, WorkOp, MAX_CPUS,
 };
 use crate::presets;
@@ -459,6 +459,11 @@ pub static REREAD: Setting = Setting {
     value: Some(|c| on_off(c.workload.reread)),
     ..setting("reread", "workload", Kind::OnOff, Default::OnOff(false))
 };
+pub static MAPPING: Setting = Setting {
+    doc: "With reread: what the op threads' pages are (sim-wasm/src/page_cache.rs). anon (tlb_flush2): the read-back maps the zero page and the write zero-fills a new page (costs.clear_page_ns); file (tlb_flush1, a private file mapping): the read-back looks the file's folio up in the page cache and maps it (costs.page_cache_fault_ns) and the write copies it (costs.copy_page_ns).",
+    value: Some(|c| c.workload.mapping.name().into()),
+    ..setting("mapping", "workload", Kind::Choice(Mapping::NAMES), Default::Name("anon"))
+};
 
 /// Every setting. The order is the one `--set`'s error lists the keys in.
 pub static SETTINGS: &[&Setting] = &[
@@ -509,6 +514,7 @@ pub static SETTINGS: &[&Setting] = &[
     &VICTIMS,
     &VICTIM_WORK_NS,
     &REREAD,
+    &MAPPING,
     &ASID_BITS,
     &BROADCAST_SKIP,
     &DSB_BEFORE_DEC,
