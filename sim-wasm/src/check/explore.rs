@@ -5,10 +5,32 @@
 //! CLI, a Web Worker) can report progress and cancel between them; it reads no clock (wasm32
 //! has none), callers time it.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::key::state_key;
 use crate::machine::World;
+
+/// The visited set's hasher: its keys are already uniform 128-bit hashes, so their low word
+/// is the bucket hash (and, having no random seed, the set is the same on every run).
+#[derive(Default)]
+struct LowWord(u64);
+
+impl Hasher for LowWord {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.0 = i as u64;
+    }
+}
+
+type Seen = HashSet<u128, BuildHasherDefault<LowWord>>;
 
 /// Where the search stops without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +94,7 @@ pub struct Search {
     /// state cap, a few dozen bytes a state).
     frontier: VecDeque<(u32, Option<World>)>,
     frontier_bytes: u64,
-    seen: BTreeSet<u128>,
+    seen: Seen,
     limits: Limits,
     pub transitions: u64,
     pub max_depth: u32,
@@ -85,16 +107,20 @@ pub struct Search {
 
 impl Search {
     pub fn new(init: World, limits: Limits) -> Search {
-        let mut seen = BTreeSet::new();
+        let mut seen = Seen::default();
         seen.insert(state_key(&init));
-        let bytes = init.used_bytes();
+        // Search states keep no trace rows (nothing reads them; a counterexample is replayed
+        // from `init`, which records).
+        let mut root = init.clone();
+        root.mute_trace();
+        let bytes = root.used_bytes();
         let mut s = Search {
             nodes: vec![Node {
                 parent: 0,
                 choice: 0,
                 depth: 0,
             }],
-            frontier: VecDeque::from([(0, Some(init.clone()))]),
+            frontier: VecDeque::from([(0, Some(root))]),
             frontier_bytes: bytes,
             init,
             seen,
@@ -134,6 +160,7 @@ impl Search {
     /// The world of node `n`, replayed from the initial state.
     fn rebuild(&self, n: u32) -> World {
         let mut w = self.init.clone();
+        w.mute_trace();
         for c in self.path_to(n) {
             if let Some(&(_, seq, _)) = super::order::choices(&w).get(c as usize) {
                 w.fire(seq);
