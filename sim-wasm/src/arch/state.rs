@@ -5,7 +5,7 @@
 use crate::arch::arm64::state::Arm64State;
 use crate::arch::x86::state::X86State;
 
-#[derive(Clone, Debug, Default, Hash)]
+#[derive(Clone, Debug, Default)]
 pub struct ArchState {
     pub(crate) x86: X86State,
     pub(crate) arm64: Arm64State,

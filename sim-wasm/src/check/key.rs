@@ -4,8 +4,8 @@
 //! descriptors, csds, the architecture's state, the RNG) and the events still pending to 128
 //! bits. What is left out is what differs between orders of the same steps without changing
 //! what can happen next: the clock and every timestamp, trace row numbers, task epochs
-//! (replaced by "is this event live"), statistics, and the lock queues' reservation times
-//! (`design.locks` models only how long a lock is held, which time abstraction drops). A
+//! (replaced by "is this event live"), statistics, and what only decides costs: the lock
+//! queues' reservation times (`design.locks`) and which CPU holds x86's `tlb_gen` line. A
 //! field someone adds to the state is in the key by default (derived `Hash`, or a
 //! destructuring below that stops compiling), so a new mechanism can only make the checker
 //! merge less, never merge states that differ.
@@ -232,9 +232,23 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H) {
         mask.hash(h);
         mask_user.hash(h);
     }
-    let arch = &w.arch_state;
-    arch.x86.hash(h);
-    let a = &arch.arm64;
+    let crate::arch::state::ArchState { x86, arm64 } = &w.arch_state;
+    let crate::arch::x86::state::X86State {
+        cpu_tlbstate,
+        // Which CPU last held the `tlb_gen` cache line decides only what the next increment
+        // costs: time, which the checker abstracts away (as it does the lock queues).
+        tlb_gen_line: _,
+        global_asid,
+        asid_transition,
+        next_global_asid,
+        invlpgb_done_at,
+        broadcasts,
+        next_broadcast,
+        tlbsync_owed,
+    } = x86;
+    (cpu_tlbstate, global_asid, asid_transition, next_global_asid).hash(h);
+    (invlpgb_done_at, broadcasts, next_broadcast, tlbsync_owed).hash(h);
+    let a = arm64;
     if a.jobs.is_empty() && a.walk.iter().all(Option::is_none) && a.free_at == 0 {
         a.hash(h);
     } else {

@@ -56,7 +56,7 @@ impl Default for TlbState {
 }
 
 /// Everything x86 keeps besides the generic per-CPU and per-mm state.
-#[derive(Clone, Debug, Default, Hash)]
+#[derive(Clone, Debug, Default)]
 pub struct X86State {
     /// Per CPU `cpu_tlbstate`.
     pub cpu_tlbstate: Vec<TlbState>,
