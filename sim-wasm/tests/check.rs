@@ -3,7 +3,7 @@
 //! `[expect]` promises; the same scenario always gives the same counterexample; limits and bad
 //! input end in an answer, not a panic.
 
-use tlbscope_sim::check::{audit_scenario, race, Check, Limits, Reduce, Report, RACES};
+use tlbscope_sim::check::{audit_search, race, Check, Limits, Reduce, Report, RACES};
 use tlbscope_sim::session::Session;
 
 fn scenario(name: &str) -> String {
@@ -220,10 +220,12 @@ fn events_called_independent_commute_on_the_race_scenarios() {
         let runs = std::iter::once(None).chain(r.fixed.iter().map(Some));
         for fix in runs {
             let set: Vec<String> = fix.into_iter().map(|s| s.to_string()).collect();
-            pairs += audit_scenario(&scenario(r.scenario), &set, 1500)
-                .unwrap_or_else(|e| panic!("{} {set:?}: {e}", r.id));
+            let c = Check::new(&scenario(r.scenario), &set, Limits::default()).unwrap();
+            pairs +=
+                audit_search(c.initial(), 1500).unwrap_or_else(|e| panic!("{} {set:?}: {e}", r.id));
         }
     }
-    pairs += audit_scenario(&scenario("x86-check-3cpu-2flush"), &[], 3000).unwrap();
+    let c = Check::new(&scenario("x86-check-3cpu-2flush"), &[], Limits::default()).unwrap();
+    pairs += audit_search(c.initial(), 3000).unwrap();
     assert!(pairs > 100, "only {pairs} independent pairs were exercised");
 }

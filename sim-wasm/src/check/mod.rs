@@ -56,7 +56,7 @@ use serde::Serialize;
 pub use counterexample::{replay, Counterexample, Step};
 pub use explore::{Bound, Limits, Reduce, Verdict};
 pub use key::state_key;
-pub use por::{audit, audit_scenario};
+pub use por::{audit, audit_search};
 pub use races::{race, Race, RACES};
 
 use crate::error::SimError;

@@ -215,12 +215,10 @@ pub fn audit(w: &World) -> Result<u64, String> {
     Ok(pairs)
 }
 
-/// [`audit`] at each of the first `max_states` states of `text`'s search (breadth-first,
-/// merged by key): the pairs checked, or the first that does not commute.
-pub fn audit_scenario(text: &str, overrides: &[String], max_states: usize) -> Result<u64, String> {
-    let cfg = crate::scenario::parse(text, overrides).map_err(|e| e.to_string())?;
-    let arch = crate::arch::for_config(&cfg);
-    let mut init = World::new(cfg, super::SEED, arch);
+/// [`audit`] at each of the first `max_states` states of the search from `init`
+/// (breadth-first, merged by key): the pairs checked, or the first that does not commute.
+pub fn audit_search(init: &World, max_states: usize) -> Result<u64, String> {
+    let mut init = init.clone();
     init.mute_trace();
     let mut seen = std::collections::HashSet::from([super::key::state_key(&init)]);
     let mut queue = std::collections::VecDeque::from([init]);
