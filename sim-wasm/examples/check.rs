@@ -1,8 +1,9 @@
-//! `cargo run --release --example check -- <scenario.toml> [--set k=v ...] [--max-states N]`:
+//! `cargo run --release --example check -- <scenario.toml> [--set k=v ...] [--max-states N]
+//! [--reduce none|por|all]`:
 //! one exhaustive interleaving check, natively, printed as one JSON line (for `npm run bench`).
 
 use std::time::Instant;
-use tlbscope_sim::check::{Check, Limits};
+use tlbscope_sim::check::{Check, Limits, Reduce};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -16,6 +17,13 @@ fn main() {
         match (a.as_str(), args.next()) {
             ("--set", Some(v)) => set.push(v),
             ("--max-states", Some(v)) => limits.max_states = v.parse().unwrap_or(limits.max_states),
+            ("--reduce", Some(v)) => match Reduce::parse(&v) {
+                Some(r) => limits.reduce = r,
+                None => {
+                    eprintln!("--reduce {v}: expected none, por or all");
+                    std::process::exit(2);
+                }
+            },
             _ => {
                 eprintln!("unexpected argument {a}");
                 std::process::exit(2);
@@ -34,8 +42,9 @@ fn main() {
     let r = c.run();
     let seconds = t0.elapsed().as_secs_f64();
     println!(
-        "{{\"verdict\":\"{}\",\"states\":{},\"transitions\":{},\"depth\":{},\"seconds\":{seconds:.3},\"states_per_sec\":{:.0}}}",
+        "{{\"verdict\":\"{}\",\"reductions\":\"{}\",\"states\":{},\"transitions\":{},\"depth\":{},\"seconds\":{seconds:.3},\"states_per_sec\":{:.0}}}",
         r.verdict,
+        limits.reduce.name(),
         r.states,
         r.transitions,
         r.depth,

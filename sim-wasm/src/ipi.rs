@@ -44,7 +44,7 @@ impl Cfd {
 }
 
 /// `struct flush_tlb_info`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct FlushTlbInfo {
     pub mm: MmId,
     pub start: u32,

@@ -292,6 +292,11 @@ impl Checker {
             .map(|check| Checker { check })
             .map_err(into_error)
     }
+    /// Reductions `none`, `por` or `all` (the default), before the first `runFor`.
+    #[wasm_bindgen(js_name = setReduce)]
+    pub fn set_reduce(&mut self, reduce: &str) -> bool {
+        self.check.set_reduce(reduce)
+    }
     /// Tries about `budget` transitions; true once there is a verdict.
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget: u32) -> bool {

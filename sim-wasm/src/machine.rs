@@ -215,14 +215,16 @@ impl Ev {
 
 #[derive(Clone)]
 pub struct World {
-    pub(crate) cfg: Config,
+    /// Shared, not copied, when the interleaving checker clones a world per state.
+    pub(crate) cfg: std::sync::Arc<Config>,
     pub(crate) trace: TraceStore,
     pub(crate) queue: Queue<Ev>,
     pub(crate) rng: Rng,
     pub(crate) cpus: Vec<Cpu>,
     pub(crate) mms: Vec<Mm>,
     pub(crate) tasks: Vec<Task>,
-    pub(crate) programs: Vec<Vec<Op>>,
+    /// Shared like `cfg`: fixed once the tasks are built.
+    pub(crate) programs: std::sync::Arc<Vec<Vec<Op>>>,
     /// Flush descriptors: one per CPU, then one per task (its stack).
     pub(crate) descs: Vec<FlushTlbInfo>,
     pub(crate) cfd: Vec<Cfd>,
@@ -279,7 +281,7 @@ impl World {
             cpus,
             mms: Vec::new(),
             tasks: Vec::new(),
-            programs: Vec::new(),
+            programs: Default::default(),
             descs: Vec::new(),
             cfd: vec![Cfd::default(); n as usize],
             stats: Collector::default(),
@@ -299,7 +301,7 @@ impl World {
             work: 0,
             locks: crate::locks::Locks::new(n),
             state_bytes: crate::budget::state_bytes(&cfg),
-            cfg,
+            cfg: std::sync::Arc::new(cfg),
         };
         w.create_tasks();
         for t in w.tasks.iter().filter(|t| t.measure) {
@@ -337,7 +339,7 @@ impl World {
         let wl = self.cfg.workload.clone();
         let add = |w: &mut World, name: String, mm: u16, cpu: u16, program: Vec<Op>| {
             let id = TaskId(w.tasks.len() as u32);
-            w.programs.push(program);
+            std::sync::Arc::make_mut(&mut w.programs).push(program);
             let t = Task::new(id, name, MmId(mm), CpuId(cpu), w.programs.len() - 1);
             w.tasks.push(t);
             id
@@ -907,6 +909,11 @@ impl World {
             self.events += 1;
         }
         acted
+    }
+
+    /// Stops keeping trace rows (`TraceStore::mute`): the checker's search states.
+    pub fn mute_trace(&mut self) {
+        self.trace.mute();
     }
 
     /// Some task that is not a daemon has not finished.

@@ -18,7 +18,7 @@ pub struct Page {
 }
 
 /// The pages a generation's flush covers (for checking the "+1" rule, I2).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct GenRange {
     pub start: u32,
     pub pages: u32,
@@ -26,7 +26,7 @@ pub struct GenRange {
 }
 
 /// A set of CPUs as a bitmap.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct CpuMask {
     words: Vec<u64>,
 }

@@ -3,7 +3,7 @@
 //! xoshiro256** seeded through splitmix64: small, fast, portable, and identical on native and
 //! wasm32 targets (no platform-dependent floats in the integer path).
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Rng {
     s: [u64; 4],
 }

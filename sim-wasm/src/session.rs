@@ -132,7 +132,7 @@ impl Session {
         let w = match &self.replayed {
             Some((init, path)) => crate::check::replay(init, path, t_ns).0,
             None => {
-                let mut w = World::new(self.world.cfg.clone(), self.seed, self.world.arch);
+                let mut w = World::new((*self.world.cfg).clone(), self.seed, self.world.arch);
                 w.run_until(t_ns);
                 w
             }

@@ -8,7 +8,7 @@
 use crate::ids::{CpuId, DescId, MmId, Ns, TaskId};
 use crate::trace::Row;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TaskState {
     Blocked,
     Runnable,
@@ -18,7 +18,7 @@ pub enum TaskState {
 
 /// What a task does when its current step completes (or when it is switched back in while
 /// it was spinning on a csd).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cont {
     /// Start the op at `pc`.
     Start,
@@ -33,7 +33,7 @@ pub enum Cont {
 }
 
 /// Phases of `flush_tlb_mm_range()` → `flush_tlb_multi()` → `smp_call_function_many_cond()`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FlushPhase {
     /// PTEs zapped: `get_cpu`, `inc_mm_tlb_gen`, fill the descriptor, pick the targets.
     Begin,

@@ -210,19 +210,24 @@ impl Tlb {
     /// fill — each live entry with its way, and the sets' round-robin victims — without the
     /// epoch counters, whose values depend on how many flushes came before, not on what is
     /// cached.
-    pub fn write_key(&self, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+    pub fn hash_key<H: std::hash::Hasher>(&self, h: &mut H) {
         for (i, e) in self.entries.iter().enumerate() {
             if self.live(e) {
-                let (vpn, ver, mm, tag, f) = (e.vpn, e.version, e.mm.0, e.tag, e.flags);
-                write!(out, "{i}:{tag}:{vpn}:{ver}:{mm}:{f};")?;
+                h.write_u32(i as u32);
+                h.write_u32(e.vpn);
+                h.write_u32(e.version);
+                h.write_u16(e.mm.0);
+                h.write_u16(e.tag);
+                h.write_u8(e.flags);
             }
         }
+        h.write_u8(0xff);
         for (set, v) in self.victim.iter().enumerate() {
             if *v != 0 {
-                write!(out, "v{set}:{v};")?;
+                h.write_u32(set as u32);
+                h.write_u8(*v);
             }
         }
-        Ok(())
     }
 
     /// arm64 `TLBI ASIDE1`: drops every entry of one hardware ASID (a scan, so ASIDs that

@@ -92,6 +92,8 @@ pub struct TraceStore {
     open: Vec<Row>,
     /// Bytes of `strings`, for the run's memory budget.
     string_bytes: u64,
+    /// Rows are numbered but not kept (`mute`).
+    muted: bool,
 }
 
 /// `addr` code: 0 for 0, `1 + page` for a user page address, else `WIDE`.
@@ -117,6 +119,19 @@ fn dur_code(d: f64) -> u32 {
 }
 
 impl TraceStore {
+    /// From now on rows are numbered as before but not kept: the interleaving checker's
+    /// search runs the simulator's transitions for their effect on the state, clones a world
+    /// per state, and never reads the rows (a counterexample is replayed with a recording
+    /// trace). The simulator itself never reads its trace back, so a muted run takes exactly
+    /// the same transitions.
+    pub fn mute(&mut self) {
+        *self = TraceStore {
+            len: self.len,
+            muted: true,
+            ..TraceStore::default()
+        };
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }
@@ -129,7 +144,8 @@ impl TraceStore {
     /// counts. The chunk being filled holds up to [`CHUNK_BYTES`] more, uncounted so that the
     /// budget stops a run where it is full, not a chunk early.
     pub fn bytes(&self) -> u64 {
-        self.len as u64 * ROW_BYTES + self.wide.len() as u64 * WIDE_BYTES + self.string_bytes
+        let kept = if self.muted { 0 } else { self.len };
+        kept as u64 * ROW_BYTES + self.wide.len() as u64 * WIDE_BYTES + self.string_bytes
     }
 
     /// Bytes reserved for rows, filled or not (what memory measurements see).
@@ -149,6 +165,10 @@ impl TraceStore {
     #[inline(always)]
     fn push(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         let row = self.len as Row;
+        if self.muted {
+            self.len += 1;
+            return row;
+        }
         if self.cur.rows.len() == CHUNK {
             let next = Chunk {
                 base: time,
@@ -204,6 +224,9 @@ impl TraceStore {
     pub fn begin(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
         let row = self.push(time, OPEN, cpu, kind, f);
+        if self.muted {
+            return row;
+        }
         if self.open.len() >= 4096 && self.open.len() == self.open.capacity() {
             let mut open = std::mem::take(&mut self.open);
             open.retain(|&r| self.dur_code(r) == OPEN);
@@ -219,7 +242,7 @@ impl TraceStore {
         debug_assert!(kind.is_span());
         let row = self.len as Row;
         let code = dur_code(dur as f64);
-        if code == WIDE {
+        if code == WIDE && !self.muted {
             self.wide.dur.insert(row, dur as f64);
         }
         self.push(time, code, cpu, kind, f)
@@ -227,7 +250,7 @@ impl TraceStore {
 
     /// Closes a span opened by [`TraceStore::begin`].
     pub fn end(&mut self, row: Row, time: Ns) {
-        if (row as usize) < self.len && self.dur_code(row) == OPEN {
+        if !self.muted && (row as usize) < self.len && self.dur_code(row) == OPEN {
             self.close(row, time);
         }
     }
@@ -277,6 +300,9 @@ impl TraceStore {
 
     /// Adds an explanation to the string table and returns its index (for `arg`).
     pub fn intern(&mut self, s: String) -> u64 {
+        if self.muted {
+            return 0;
+        }
         self.string_bytes += s.len() as u64 + 24;
         self.strings.push(s);
         (self.strings.len() - 1) as u64

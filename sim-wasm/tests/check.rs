@@ -3,7 +3,7 @@
 //! `[expect]` promises; the same scenario always gives the same counterexample; limits and bad
 //! input end in an answer, not a panic.
 
-use tlbscope_sim::check::{race, Check, Limits, Report, RACES};
+use tlbscope_sim::check::{audit_search, race, Check, Limits, Reduce, Report, RACES};
 use tlbscope_sim::session::Session;
 
 fn scenario(name: &str) -> String {
@@ -171,4 +171,61 @@ fn a_damaged_path_replays_as_far_as_it_is_valid() {
     let c = Check::new(&text, &[], Limits::default()).unwrap();
     let (_, steps) = tlbscope_sim::check::replay(c.initial(), &[0, 9999, 0], u64::MAX);
     assert_eq!(steps.len(), 1);
+}
+
+fn check_with(name: &str, set: &[&str], reduce: Reduce) -> Report {
+    let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+    let limits = Limits {
+        reduce,
+        ..Limits::default()
+    };
+    Check::new(&scenario(name), &set, limits).unwrap().run()
+}
+
+/// Partial-order reduction changes how much is fired, never the answer: for every race in
+/// the table, faulty and fixed, the reduced search gives the unreduced one's verdict, visits
+/// the same states when it proves (sleep sets prune transitions, not states), finds a
+/// counterexample of the same length when it refutes, and fires no more transitions.
+#[test]
+fn reductions_keep_every_races_verdicts_and_counterexample_lengths() {
+    for r in RACES {
+        let runs = std::iter::once(None).chain(r.fixed.iter().map(Some));
+        for fix in runs {
+            let set: Vec<&str> = fix.into_iter().copied().collect();
+            let full = check_with(r.scenario, &set, Reduce::None);
+            let por = check_with(r.scenario, &set, Reduce::Por);
+            let what = format!("{} {set:?}", r.id);
+            assert_eq!(full.verdict, por.verdict, "{what}");
+            assert_eq!(full.reductions, "none");
+            assert_eq!(por.reductions, "por");
+            assert!(por.transitions <= full.transitions, "{what}");
+            match (&full.counterexample, &por.counterexample) {
+                (Some(a), Some(b)) => {
+                    assert_eq!(a.steps.len(), b.steps.len(), "{what}");
+                    assert_eq!(a.invariant, b.invariant, "{what}");
+                }
+                (None, None) => assert_eq!(full.states, por.states, "{what}"),
+                _ => panic!("{what}: one search found a counterexample, the other did not"),
+            }
+        }
+    }
+}
+
+/// Every pair of events the reduction treats as independent commutes: both orders reach
+/// one state, neither disables the other, on the first states of every race scenario.
+#[test]
+fn events_called_independent_commute_on_the_race_scenarios() {
+    let mut pairs = 0;
+    for r in RACES {
+        let runs = std::iter::once(None).chain(r.fixed.iter().map(Some));
+        for fix in runs {
+            let set: Vec<String> = fix.into_iter().map(|s| s.to_string()).collect();
+            let c = Check::new(&scenario(r.scenario), &set, Limits::default()).unwrap();
+            pairs +=
+                audit_search(c.initial(), 1500).unwrap_or_else(|e| panic!("{} {set:?}: {e}", r.id));
+        }
+    }
+    let c = Check::new(&scenario("x86-check-3cpu-2flush"), &[], Limits::default()).unwrap();
+    pairs += audit_search(c.initial(), 3000).unwrap();
+    assert!(pairs > 100, "only {pairs} independent pairs were exercised");
 }

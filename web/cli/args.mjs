@@ -17,8 +17,9 @@ export const USAGE = `usage:
   tlbscope history <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
                    [--format text|json]
   tlbscope check <scenario file|id> [--set key=value ...] [--max-steps N] [--max-states N]
+                 [--reduce none|por|all] [--format text|json]
+  tlbscope check --race <id> [--max-steps N] [--max-states N] [--reduce none|por|all]
                  [--format text|json]
-  tlbscope check --race <id> [--max-steps N] [--max-states N] [--format text|json]
 
 Settings use the simulator's vocabulary (tlbscope settings lists every key, its values and
 default, and every cost parameter, as the simulator declares them), e.g. --set flush_info=stack --set preempt=preemptible_wait
@@ -37,6 +38,8 @@ history replays an x86 scenario under every kernel= step (4.13 … 7.3) and prin
 op and flush latency, preemption-off time, IPIs, violations and the commit that made the change.
 check explores every interleaving of the scenario's events and prints "holds", the shortest
 counterexample, or the bound it reached; --race checks a §8 race's scenario faulty and fixed.
+--reduce picks the reductions besides state merging: por (partial-order reduction by sleep
+sets), all (the default: every reduction there is, today por) or none.
 check exits 0 holds (with --race: every verdict as promised), 1 violated (--race: a verdict
 not as promised), 4 bound reached, 2 bad input.
 `;
@@ -63,6 +66,7 @@ not as promised), 4 bound reached, 2 bad input.
  * @property {string} [race]
  * @property {number} [maxSteps]
  * @property {number} [maxStates]
+ * @property {string} [reduce]
  */
 
 /**
@@ -167,6 +171,13 @@ export function parseArgs(argv) {
     } else if (a === '--race') {
       only(a, 'check');
       out.race = value();
+    } else if (a === '--reduce') {
+      only(a, 'check');
+      const v = value();
+      if (!['none', 'por', 'all'].includes(v)) {
+        throw new UsageError(`--reduce ${v}: expected none, por or all`);
+      }
+      out.reduce = v;
     } else if (a === '--max-steps' || a === '--max-states') {
       only(a, 'check');
       const v = value();

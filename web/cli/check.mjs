@@ -28,7 +28,7 @@ function scenario(arg) {
  * @param {string} text
  * @param {string} file
  * @param {string[]} set
- * @param {{ maxStates?: number, maxSteps?: number }} limits
+ * @param {{ maxStates?: number, maxSteps?: number, reduce?: string }} limits
  */
 export function checkOnce(wasm, text, file, set, limits) {
   let checker;
@@ -45,6 +45,10 @@ export function checkOnce(wasm, text, file, set, limits) {
     const what = err.message ?? String(e);
     throw new CheckInputError(`${where}: ${err.path ? `${err.path}: ` : ''}${what}`);
   }
+  if (!checker.setReduce(limits.reduce ?? 'all')) {
+    checker.free();
+    throw new CheckInputError(`--reduce ${limits.reduce}: expected none, por or all`);
+  }
   const t0 = performance.now();
   while (!checker.runFor(20000));
   const seconds = (performance.now() - t0) / 1000;
@@ -55,7 +59,7 @@ export function checkOnce(wasm, text, file, set, limits) {
 
 /** @param {any} r */
 function describe(r) {
-  const counts = `${r.states} states, ${r.transitions} transitions, depth ${r.depth}, ${r.seconds} s`;
+  const counts = `${r.states} states, ${r.transitions} transitions, depth ${r.depth}, ${r.seconds} s, reductions: ${r.reductions}`;
   if (r.verdict === 'holds') return `holds in every interleaving (${counts})`;
   if (r.verdict === 'bound_reached') {
     const what = r.bound === 'steps' ? '--max-steps' : '--max-states';
@@ -76,7 +80,7 @@ function describe(r) {
 
 /**
  * @param {any} wasm
- * @param {{ scenario?: string, race?: string, set: string[], format: string, maxStates?: number, maxSteps?: number }} args
+ * @param {{ scenario?: string, race?: string, set: string[], format: string, maxStates?: number, maxSteps?: number, reduce?: string }} args
  * @returns {number} the exit code
  */
 export function runCheck(wasm, args) {

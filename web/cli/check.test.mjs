@@ -65,4 +65,30 @@ describe('tlbscope check', () => {
     expect(race.status).toBe(2);
     expect(race.stderr).toMatch(/--race R99: the checker answers R1, R6, R15, R16/);
   });
+
+  it('--reduce none and por give the same proof, por firing fewer transitions', () => {
+    expect(parseArgs(['check', 'x', '--reduce', 'none']).reduce).toBe('none');
+    expect(() => parseArgs(['check', 'x', '--reduce', 'fast'])).toThrow(
+      /--reduce fast: expected none, por or all/,
+    );
+    const run = (/** @type {string} */ reduce) => {
+      const out = cli(
+        'check',
+        'x86-r6-lazy-freed-tables',
+        '--set',
+        'lazy_freed_tables=ipi',
+        '--reduce',
+        reduce,
+        '--format',
+        'json',
+      );
+      return JSON.parse(out.stdout);
+    };
+    const [none, por] = [run('none'), run('por')];
+    expect([none.reductions, por.reductions]).toEqual(['none', 'por']);
+    expect([none.verdict, por.verdict]).toEqual(['holds', 'holds']);
+    expect(por.states).toBe(none.states);
+    expect(por.transitions).toBeLessThan(none.transitions);
+    expect(run('all').reductions).toBe('por');
+  });
 });

@@ -4,11 +4,69 @@
 //! merged by `key::state_key`. The search advances in budgets of transitions so a caller (the
 //! CLI, a Web Worker) can report progress and cancel between them; it reads no clock (wasm32
 //! has none), callers time it.
+//!
+//! With partial-order reduction (`Reduce::Por`) each state carries a *sleep set*: events
+//! already fired from an ancestor, independent (`por.rs`) of every step taken since, whose
+//! successor here is reached along the other order at the same depth, so they are not fired
+//! again. A state reached again along another path keeps only the events asleep on both
+//! paths; if it was already expanded, the events that were asleep before but are not now are
+//! fired from it then (a re-expansion), so no successor is lost to merging.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
-use super::key::state_key;
+use super::key::{state_key, state_key_with};
+use super::por::{event_id, footprint, Footprint};
 use crate::machine::World;
+
+/// The visited set's hasher: its keys are already uniform 128-bit hashes, so their low word
+/// is the bucket hash (and, having no random seed, the set is the same on every run).
+#[derive(Default)]
+struct LowWord(u64);
+
+impl Hasher for LowWord {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.0 = i as u64;
+    }
+}
+
+/// Each state's key and its node (the first that reached it).
+type Seen = HashMap<u128, u32, BuildHasherDefault<LowWord>>;
+
+/// Which reductions the search applies (state merging always).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// Every enabled event is fired from every state.
+    None,
+    /// Sleep sets over independent events (`por.rs`).
+    Por,
+}
+
+impl Reduce {
+    /// `none`, or `por` / `all` (every reduction there is: partial-order reduction).
+    pub fn parse(s: &str) -> Option<Reduce> {
+        match s {
+            "none" => Some(Reduce::None),
+            "por" | "all" => Some(Reduce::Por),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduce::None => "none",
+            Reduce::Por => "por",
+        }
+    }
+}
 
 /// Where the search stops without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +77,7 @@ pub struct Limits {
     pub max_steps: u32,
     /// Bytes of worlds the frontier keeps (beyond that it keeps paths and replays them).
     pub max_frontier_bytes: u64,
+    pub reduce: Reduce,
 }
 
 impl Default for Limits {
@@ -32,6 +91,7 @@ impl Default for Limits {
             } else {
                 512 << 20
             },
+            reduce: Reduce::Por,
         }
     }
 }
@@ -63,6 +123,14 @@ struct Node {
     depth: u32,
 }
 
+/// A state to expand: its node, its world while the frontier has room for it, and with a
+/// re-expansion the only events to fire.
+struct Item {
+    id: u32,
+    world: Option<World>,
+    only: Option<Vec<u64>>,
+}
+
 pub struct Search {
     init: World,
     nodes: Vec<Node>,
@@ -70,9 +138,12 @@ pub struct Search {
     /// `max_frontier_bytes`; past that only the node is kept and its world is rebuilt by
     /// replaying its path from the initial state (slower, but memory stays bounded by the
     /// state cap, a few dozen bytes a state).
-    frontier: VecDeque<(u32, Option<World>)>,
+    frontier: VecDeque<Item>,
     frontier_bytes: u64,
-    seen: BTreeSet<u128>,
+    seen: Seen,
+    /// Per node, its sleep set (`event_id`s) and whether it was expanded (POR only).
+    sleep: Vec<Vec<u64>>,
+    expanded: Vec<bool>,
     limits: Limits,
     pub transitions: u64,
     pub max_depth: u32,
@@ -85,16 +156,26 @@ pub struct Search {
 
 impl Search {
     pub fn new(init: World, limits: Limits) -> Search {
-        let mut seen = BTreeSet::new();
-        seen.insert(state_key(&init));
-        let bytes = init.used_bytes();
+        let mut seen = Seen::default();
+        seen.insert(state_key(&init), 0);
+        // Search states keep no trace rows (nothing reads them; a counterexample is replayed
+        // from `init`, which records).
+        let mut root = init.clone();
+        root.mute_trace();
+        let bytes = root.used_bytes();
         let mut s = Search {
             nodes: vec![Node {
                 parent: 0,
                 choice: 0,
                 depth: 0,
             }],
-            frontier: VecDeque::from([(0, Some(init.clone()))]),
+            frontier: VecDeque::from([Item {
+                id: 0,
+                world: Some(root),
+                only: None,
+            }]),
+            sleep: vec![Vec::new()],
+            expanded: vec![false],
             frontier_bytes: bytes,
             init,
             seen,
@@ -109,6 +190,14 @@ impl Search {
             s.verdict = Verdict::Violated(0);
         }
         s
+    }
+
+    pub fn reduce(&self) -> Reduce {
+        self.limits.reduce
+    }
+
+    pub fn set_reduce(&mut self, r: Reduce) {
+        self.limits.reduce = r;
     }
 
     pub fn states(&self) -> u64 {
@@ -134,6 +223,7 @@ impl Search {
     /// The world of node `n`, replayed from the initial state.
     fn rebuild(&self, n: u32) -> World {
         let mut w = self.init.clone();
+        w.mute_trace();
         for c in self.path_to(n) {
             if let Some(&(_, seq, _)) = super::order::choices(&w).get(c as usize) {
                 w.fire(seq);
@@ -146,8 +236,9 @@ impl Search {
     /// Returns true when it has a verdict.
     pub fn run_for(&mut self, budget: u64) -> bool {
         let mut left = budget;
+        let por = self.limits.reduce == Reduce::Por;
         while self.verdict == Verdict::Running && left > 0 {
-            let Some((id, held)) = self.frontier.pop_front() else {
+            let Some(Item { id, world, only }) = self.frontier.pop_front() else {
                 self.verdict = if self.cut_by_steps {
                     Verdict::BoundReached(Bound::Steps)
                 } else {
@@ -155,7 +246,7 @@ impl Search {
                 };
                 break;
             };
-            let w = match held {
+            let w = match world {
                 Some(w) => {
                     self.frontier_bytes = self.frontier_bytes.saturating_sub(w.used_bytes());
                     w
@@ -165,7 +256,7 @@ impl Search {
             let depth = self.nodes[id as usize].depth;
             let enabled = super::order::choices(&w);
             if enabled.is_empty() {
-                if w.has_unfinished_tasks() {
+                if w.has_unfinished_tasks() && only.is_none() {
                     self.stuck += 1;
                 }
                 continue;
@@ -174,23 +265,77 @@ impl Search {
                 self.cut_by_steps = true;
                 continue;
             }
-            for (i, &(_, seq, _)) in enabled.iter().enumerate() {
+            // The events asleep here, with their footprints; then each one fired, in turn:
+            // a child's sleep set is those of them independent of the event that made it.
+            let mut asleep: Vec<(u64, Footprint)> = Vec::new();
+            if por {
+                self.expanded[id as usize] = true;
+                let sleep = &self.sleep[id as usize];
+                for &(_, _, e) in &enabled {
+                    let eid = event_id(e);
+                    if sleep.contains(&eid) && !asleep.iter().any(|&(x, _)| x == eid) {
+                        asleep.push((eid, footprint(&w, e)));
+                    }
+                }
+            }
+            for (i, &(_, seq, ev)) in enabled.iter().enumerate() {
+                let (eid, fp) = if por {
+                    (event_id(ev), footprint(&w, ev))
+                } else {
+                    (
+                        0,
+                        Footprint {
+                            reads: 0,
+                            writes: 0,
+                        },
+                    )
+                };
+                if por {
+                    let skip = match &only {
+                        Some(only) => !only.contains(&eid),
+                        None => self.sleep[id as usize].contains(&eid),
+                    };
+                    if skip {
+                        continue;
+                    }
+                }
                 left = left.saturating_sub(1);
                 self.transitions += 1;
                 let mut next = w.clone();
                 next.fire(seq);
+                let child_sleep: Vec<u64> = asleep
+                    .iter()
+                    .filter(|&&(u, fu)| u != eid && fu.independent(fp))
+                    .map(|&(u, _)| u)
+                    .collect();
+                if por && only.is_none() && !asleep.iter().any(|&(x, _)| x == eid) {
+                    asleep.push((eid, fp));
+                }
                 // Violations live in the statistics, outside the key: test before merging, so
                 // a violating step into an already seen state is not lost.
                 let violated = next.stats.violation_count > 0;
-                if !self.seen.insert(state_key(&next)) && !violated {
-                    continue;
-                }
+                let next_choices = super::order::choices(&next);
+                let key = state_key_with(&next, &next_choices);
                 let n = self.nodes.len() as u32;
+                if let Some(&m) = self.seen.get(&key) {
+                    if !violated {
+                        if por {
+                            self.merge_sleep(m, child_sleep);
+                        }
+                        continue;
+                    }
+                } else {
+                    self.seen.insert(key, n);
+                }
                 self.nodes.push(Node {
                     parent: id,
                     choice: i.min(u16::MAX as usize) as u16,
                     depth: depth + 1,
                 });
+                if por {
+                    self.sleep.push(child_sleep);
+                    self.expanded.push(false);
+                }
                 self.max_depth = self.max_depth.max(depth + 1);
                 if violated {
                     self.verdict = Verdict::Violated(n);
@@ -200,15 +345,43 @@ impl Search {
                     self.verdict = Verdict::BoundReached(Bound::States);
                     return true;
                 }
-                let bytes = next.used_bytes();
-                if self.frontier_bytes + bytes <= self.limits.max_frontier_bytes {
-                    self.frontier_bytes += bytes;
-                    self.frontier.push_back((n, Some(next)));
-                } else {
-                    self.frontier.push_back((n, None));
-                }
+                self.push(n, Some(next), None);
             }
         }
         self.verdict != Verdict::Running
+    }
+
+    /// Queues node `n` with its world if the frontier has room for it.
+    fn push(&mut self, n: u32, world: Option<World>, only: Option<Vec<u64>>) {
+        let world = world.and_then(|w| {
+            let bytes = w.used_bytes();
+            (self.frontier_bytes + bytes <= self.limits.max_frontier_bytes).then(|| {
+                self.frontier_bytes += bytes;
+                w
+            })
+        });
+        self.frontier.push_back(Item { id: n, world, only });
+    }
+
+    /// Node `m` was reached again along a path whose sleep set is `path_sleep`: only the
+    /// events asleep on every path to it may stay asleep. If `m` was already expanded, the
+    /// events it skipped that this path does not cover are fired from it now.
+    fn merge_sleep(&mut self, m: u32, path_sleep: Vec<u64>) {
+        let sleep = &mut self.sleep[m as usize];
+        if sleep.is_empty() {
+            return;
+        }
+        let missing: Vec<u64> = sleep
+            .iter()
+            .copied()
+            .filter(|e| !path_sleep.contains(e))
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        sleep.retain(|e| path_sleep.contains(e));
+        if self.expanded[m as usize] {
+            self.push(m, None, Some(missing));
+        }
     }
 }

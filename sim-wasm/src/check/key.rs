@@ -1,54 +1,134 @@
 //! The state the checker compares: two interleavings that reach the same key are one state.
 //!
-//! The key is the `Debug` text of the world's kernel state (CPUs with their TLBs, address
-//! spaces, tasks, descriptors, csds, the architecture's state, the RNG) and of the events still
-//! pending, hashed to 128 bits. What is left out is
-//! what differs between orders of the same steps without changing what can happen next: the
-//! clock and every timestamp, trace row numbers, task epochs (replaced by "is this event
-//! live"), statistics. A field someone adds to the state is in the key by default, so a new
-//! mechanism can only make the checker merge less, never merge states that differ.
+//! The key hashes the world's kernel state (CPUs with their TLBs, address spaces, tasks,
+//! descriptors, csds, the architecture's state, the RNG) and the events still pending to 128
+//! bits. What is left out is what differs between orders of the same steps without changing
+//! what can happen next: the clock and every timestamp, trace row numbers, task epochs
+//! (replaced by "is this event live"), statistics, and what only decides costs: the lock
+//! queues' reservation times (`design.locks`) and which CPU holds x86's `tlb_gen` line. A
+//! field someone adds to the state is in the key by default (derived `Hash`, or a
+//! destructuring below that stops compiling), so a new mechanism can only make the checker
+//! merge less, never merge states that differ.
 //!
 //! One approximation, stated where the arm64 walk is normalised: an in-flight page walk is
 //! kept as "in flight" without how long it still has.
+//!
+//! The fields are fed straight to a 128-bit hasher (`derive(Hash)`); an earlier version
+//! formatted the state with `Debug` and hashed the text, which spent two thirds of the search
+//! formatting integers. Both merge exactly the same states.
 
-use std::fmt::Write;
+use std::hash::{Hash, Hasher};
 
 use crate::machine::{Event, World};
 
-/// Two 64-bit multiply-rotate lanes over the text's 8-byte words. Deterministic on every
-/// target: a `HashSet`'s random keys would make state numbering differ between runs.
-fn hash128(text: &str) -> u128 {
-    let (mut a, mut b) = (0x243F_6A88_85A3_08D3u64, 0x1319_8A2E_0370_7344u64);
-    let bytes = text.as_bytes();
-    let mut chunks = bytes.chunks_exact(8);
-    let mut word = |x: u64| {
-        a = (a ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-        b = (b ^ x).wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
-    };
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        word(u64::from_le_bytes(w));
+/// Two 64-bit multiply-rotate lanes over the state's words. Deterministic on every target
+/// (`usize` is widened to 64 bits, so wasm32 and native give the same key): a `HashSet`'s
+/// random keys would make state numbering differ between runs.
+pub struct KeyHasher {
+    a: u64,
+    b: u64,
+}
+
+impl KeyHasher {
+    pub fn new() -> KeyHasher {
+        KeyHasher {
+            a: 0x243F_6A88_85A3_08D3,
+            b: 0x1319_8A2E_0370_7344,
+        }
     }
-    let mut w = [0u8; 8];
-    let rest = chunks.remainder();
-    w[..rest.len()].copy_from_slice(rest);
-    word(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
-    ((a as u128) << 64) | b as u128
+
+    #[inline(always)]
+    fn word(&mut self, x: u64) {
+        self.a = (self.a ^ x)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+        self.b = (self.b ^ x)
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            .rotate_left(31);
+    }
+
+    pub fn finish128(&self) -> u128 {
+        // A final mix so that keys differing in the last word differ in every bit.
+        let mut a = self.a ^ (self.b >> 29);
+        a = a.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let mut b = self.b ^ (a >> 31);
+        b = b.wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((a as u128) << 64) | b as u128
+    }
+}
+
+impl Default for KeyHasher {
+    fn default() -> Self {
+        KeyHasher::new()
+    }
+}
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.finish128() as u64
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.word(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        self.word(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
+    }
+    #[inline(always)]
+    fn write_u8(&mut self, i: u8) {
+        self.word(i as u64);
+    }
+    #[inline(always)]
+    fn write_u16(&mut self, i: u16) {
+        self.word(i as u64);
+    }
+    #[inline(always)]
+    fn write_u32(&mut self, i: u32) {
+        self.word(i as u64);
+    }
+    #[inline(always)]
+    fn write_u64(&mut self, i: u64) {
+        self.word(i);
+    }
+    #[inline(always)]
+    fn write_usize(&mut self, i: usize) {
+        self.word(i as u64);
+    }
+    #[inline(always)]
+    fn write_i32(&mut self, i: i32) {
+        self.word(i as u32 as u64);
+    }
+    #[inline(always)]
+    fn write_isize(&mut self, i: isize) {
+        self.word(i as i64 as u64);
+    }
 }
 
 /// The 128-bit key of `w`'s state (not a cryptographic hash: two different states of a search of
 /// n states collide with probability about n²/2¹²⁸).
 pub fn state_key(w: &World) -> u128 {
-    // Written into one buffer and hashed once: the `Debug` output arrives in thousands of
-    // small pieces, and hashing each as it came was most of the search's time.
-    let mut h = String::with_capacity(32 << 10);
+    state_key_with(w, &super::order::choices(w))
+}
+
+/// [`state_key`] with the state's choices already computed.
+pub fn state_key_with(w: &World, choices: &[(crate::ids::Ns, u64, crate::machine::Ev)]) -> u128 {
+    let mut h = KeyHasher::new();
+    hash_state(w, &mut h);
+    hash_pending(choices, &mut h);
+    h.finish128()
+}
+
+/// Feeds `w`'s kernel state (everything but the pending events) to `h`.
+pub fn hash_state<H: Hasher>(w: &World, h: &mut H) {
     let now = w.now();
-    let (cpus, mms, tasks, descs, cfd, arch) =
-        (&w.cpus, &w.mms, &w.tasks, &w.descs, &w.cfd, &w.arch_state);
-    for c in cpus {
+    for c in &w.cpus {
         // Destructured without `..`: a field added to `Cpu` fails to compile here until it is
-        // put in the key (or argued out of it). Not cloned, so the TLB is not copied.
+        // put in the key (or argued out of it).
         let crate::cpu::Cpu {
             id,
             tlb,
@@ -65,84 +145,202 @@ pub fn state_key(w: &World) -> u128 {
             irqs_off_row,
             preempt_off_row,
         } = c;
-        let _ = tlb.write_key(&mut h);
-        let senders: Vec<_> = call_queue.iter().map(|r| r.sender).collect();
-        let handler = handler.as_ref().map(|hd| {
-            let items: Vec<_> = hd.items.iter().map(|r| r.sender).collect();
-            (items, hd.next, hd.func.map(|(_, s)| s), hd.exiting)
-        });
-        let _ = write!(
-            h,
-            "{id:?}{curr:?}{rq:?}{need_resched}{preempt_count}{irqs_off}{:?}{senders:?}{handler:?}{:?}{:?}{:?}{:?}",
-            ipi_pending.is_some(),
-            run_row.is_some(),
-            lazy_row.is_some(),
-            irqs_off_row.is_some(),
-            preempt_off_row.is_some(),
-        );
+        id.hash(h);
+        tlb.hash_key(h);
+        curr.hash(h);
+        rq.hash(h);
+        need_resched.hash(h);
+        preempt_count.hash(h);
+        irqs_off.hash(h);
+        ipi_pending.is_some().hash(h);
+        h.write_usize(call_queue.len());
+        for r in call_queue {
+            r.sender.hash(h);
+        }
+        match handler {
+            None => h.write_u8(0),
+            Some(hd) => {
+                h.write_u8(1);
+                h.write_usize(hd.items.len());
+                for r in &hd.items {
+                    r.sender.hash(h);
+                }
+                hd.next.hash(h);
+                hd.func.map(|(_, s)| s).hash(h);
+                hd.exiting.hash(h);
+            }
+        }
+        run_row.is_some().hash(h);
+        lazy_row.is_some().hash(h);
+        irqs_off_row.is_some().hash(h);
+        preempt_off_row.is_some().hash(h);
     }
-    for m in mms {
-        // The page table compactly (its `Debug` was a third of the key): only changed pages.
-        for (i, p) in m.pages.iter().enumerate() {
+    for m in &w.mms {
+        let crate::mm::Mm {
+            id,
+            ctx_id,
+            tlb_gen,
+            cpumask,
+            pages,
+            gen_ranges,
+            tables_freed_gen,
+            next_trim: _,
+            loaded_on,
+        } = m;
+        // Only the pages that changed: a fresh page table is all zeros.
+        for (i, p) in pages.iter().enumerate() {
             if p.present || p.version != 0 || p.safe != 0 {
-                let _ = write!(h, "{i}:{}:{}:{};", p.present, p.version, p.safe);
+                h.write_u32(i as u32);
+                p.present.hash(h);
+                h.write_u32(p.version);
+                h.write_u32(p.safe);
             }
         }
-        let mut m = m.clone();
-        m.pages = Vec::new();
-        m.next_trim = 0;
-        let _ = write!(h, "{m:?}");
+        h.write_u8(0xff);
+        (
+            id,
+            ctx_id,
+            tlb_gen,
+            cpumask,
+            gen_ranges,
+            tables_freed_gen,
+            loaded_on,
+        )
+            .hash(h);
     }
-    for t in tasks {
-        let mut t = t.clone();
-        t.name = String::new();
-        t.epoch = 0;
-        t.deadline = t.deadline.map(|_| 0);
-        t.remaining = t.remaining.map(|_| 0);
-        t.woken_at = t.woken_at.map(|_| 0);
-        t.iter_start = 0;
-        if t.repeat == 0 {
-            // A task that repeats forever behaves the same in every iteration.
-            t.iter = 0;
-        }
-        if let Some(f) = t.flush.as_mut() {
-            f.flush_row = 0;
-            f.poff_row = f.poff_row.map(|_| 0);
-            f.poff_start = 0;
-            f.wait_row = f.wait_row.map(|_| 0);
-            f.started = 0;
-        }
-        let _ = write!(h, "{t:?}");
+    for t in &w.tasks {
+        hash_task(t, h);
     }
-    let _ = write!(h, "{descs:?}");
-    for c in cfd {
-        let mut c = c.clone();
-        for csd in &mut c.csd {
-            for (t, epoch) in &mut csd.waiters {
-                let live = tasks.get(t.index()).is_some_and(|x| x.epoch == *epoch);
-                *epoch = live as u32;
+    w.descs.hash(h);
+    for c in &w.cfd {
+        let crate::ipi::Cfd {
+            csd,
+            mask,
+            mask_user,
+        } = c;
+        h.write_usize(csd.len());
+        for x in csd {
+            x.locked.hash(h);
+            x.info.hash(h);
+            h.write_usize(x.waiters.len());
+            for (t, epoch) in &x.waiters {
+                t.hash(h);
+                let live = w.tasks.get(t.index()).is_some_and(|x| x.epoch == *epoch);
+                live.hash(h);
             }
         }
-        let _ = write!(h, "{c:?}");
+        mask.hash(h);
+        mask_user.hash(h);
     }
-    let mut a = arch.clone();
-    for walk in &mut a.arm64.walk {
-        // Approximation: a walk still in flight is kept without its end time; one that has
-        // ended is gone (the checks read it only while `until > now`).
-        *walk = walk.filter(|x| x.until > now).map(|mut x| {
-            x.until = 0;
-            x.row = 0;
-            x
-        });
+    let crate::arch::state::ArchState { x86, arm64 } = &w.arch_state;
+    let crate::arch::x86::state::X86State {
+        cpu_tlbstate,
+        // Which CPU last held the `tlb_gen` cache line decides only what the next increment
+        // costs: time, which the checker abstracts away (as it does the lock queues).
+        tlb_gen_line: _,
+        global_asid,
+        asid_transition,
+        next_global_asid,
+        invlpgb_done_at,
+        broadcasts,
+        next_broadcast,
+        tlbsync_owed,
+    } = x86;
+    (cpu_tlbstate, global_asid, asid_transition, next_global_asid).hash(h);
+    (invlpgb_done_at, broadcasts, next_broadcast, tlbsync_owed).hash(h);
+    let a = arm64;
+    if a.jobs.is_empty() && a.walk.iter().all(Option::is_none) && a.free_at == 0 {
+        a.hash(h);
+    } else {
+        let mut a = a.clone();
+        for walk in &mut a.walk {
+            // Approximation: a walk still in flight is kept without its end time; one that
+            // has ended is gone (the checks read it only while `until > now`).
+            *walk = walk.filter(|x| x.until > now).map(|mut x| {
+                x.until = 0;
+                x.row = 0;
+                x
+            });
+        }
+        a.free_at = 0;
+        for j in &mut a.jobs {
+            j.row = 0;
+        }
+        a.hash(h);
     }
-    a.arm64.free_at = 0;
-    for j in &mut a.arm64.jobs {
-        j.row = 0;
+    w.rng.hash(h);
+}
+
+/// A task without its name, epoch, timestamps and trace rows.
+fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H) {
+    let crate::task::Task {
+        id,
+        name: _,
+        mm,
+        prio,
+        allowed,
+        cpu,
+        state,
+        program,
+        pc,
+        iter,
+        repeat,
+        daemon,
+        measure,
+        victim,
+        iter_start: _,
+        measured,
+        epoch: _,
+        deadline,
+        remaining,
+        cont,
+        preemptible,
+        woken_at,
+        flush,
+        ipi_mask,
+    } = t;
+    (id, mm, prio, allowed, cpu, state, program, pc).hash(h);
+    // A task that repeats forever behaves the same in every iteration.
+    let iter = if *repeat == 0 { 0 } else { *iter };
+    (iter, repeat, daemon, measure, victim, measured).hash(h);
+    (deadline.is_some(), remaining.is_some(), cont, preemptible).hash(h);
+    (woken_at.is_some(), ipi_mask).hash(h);
+    match flush {
+        None => h.write_u8(0),
+        Some(f) => {
+            h.write_u8(1);
+            let crate::task::FlushOp {
+                mm,
+                start,
+                pages,
+                freed_tables,
+                new_tlb_gen,
+                desc,
+                cpu,
+                targets,
+                next_target,
+                cursor,
+                flush_row: _,
+                poff_row,
+                poff_start: _,
+                wait_row,
+                started: _,
+                keep_present,
+                check,
+            } = f;
+            (mm, start, pages, freed_tables, new_tlb_gen, desc, cpu).hash(h);
+            (targets, next_target, cursor, poff_row.is_some()).hash(h);
+            (wait_row.is_some(), keep_present, check).hash(h);
+        }
     }
-    let _ = write!(h, "{a:?}{:?}", w.rng);
-    let mut pending: Vec<(u8, u32, u32)> = super::order::choices(w)
-        .into_iter()
-        .map(|(_, _, ev)| match ev.unpack() {
+}
+
+/// The pending events that would act, as `(kind, task or CPU, data)` sorted: what can
+/// happen next, without times and sequence numbers.
+pub fn hash_pending<H: Hasher>(choices: &[(crate::ids::Ns, u64, crate::machine::Ev)], h: &mut H) {
+    let mut pending: Vec<(u8, u32, u32)> = choices
+        .iter()
+        .map(|&(_, _, ev)| match ev.unpack() {
             Event::Step { task, .. } => (0, task, 0),
             Event::Wake { task, .. } => (1, task, 0),
             Event::IpiArrive { cpu, .. } => (2, cpu as u32, 0),
@@ -151,6 +349,5 @@ pub fn state_key(w: &World) -> u128 {
         })
         .collect();
     pending.sort_unstable();
-    let _ = write!(h, "{pending:?}");
-    hash128(&h)
+    pending.hash(h);
 }

@@ -7,7 +7,7 @@ use crate::ids::{CpuId, MmId, Ns};
 use crate::trace::Row;
 
 /// What one CPU's TTBR0 holds.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct Loaded {
     pub loaded_mm: MmId,
     pub loaded_mm_asid: u16,
@@ -26,7 +26,7 @@ impl Default for Loaded {
 }
 
 /// A page-table walk still in flight on a CPU after its TTBR0 moved away from `mm`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct Walk {
     pub mm: MmId,
     pub until: Ns,
@@ -37,7 +37,7 @@ pub struct Walk {
 pub const NOTHING_CACHED: u64 = u64::MAX;
 
 /// Everything arm64 keeps besides the generic per-CPU and per-mm state.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct Arm64State {
     /// Per CPU: the mm whose tables TTBR0 holds (init_mm's reserved TTBR0 for none), its
     /// ASID, and whether the CPU is lazy (a kernel thread or idle on a borrowed mm).
@@ -127,7 +127,7 @@ impl Arm64State {
 }
 
 /// Which TLBI (local form; the broadcast form adds `IS`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TlbiOp {
     /// By VA + ASID, leaf only: walk caches kept (no page tables freed).
     Vale1,
@@ -159,7 +159,7 @@ impl TlbiOp {
 }
 
 /// One broadcast on the interconnect.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct Job {
     pub cpu: CpuId,
     pub mm: MmId,

@@ -13,7 +13,7 @@ pub const USER_TAG: u16 = 16;
 pub const FIRST_GLOBAL: u16 = NR_DYN_ASIDS as u16;
 
 /// One INVLPGB in flight: performed on every CPU at its completion time (`invlpgb.rs`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Hash)]
 pub struct Broadcast {
     pub tag: u16,
     pub start: u32,
@@ -23,14 +23,14 @@ pub struct Broadcast {
 
 /// One dynamic ASID slot: "the entries tagged with this slot's PCID are at least as fresh as
 /// generation `tlb_gen` of mm `ctx_id`".
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AsidSlot {
     pub ctx_id: u64,
     pub tlb_gen: u64,
 }
 
 /// `struct tlb_state` + `tlb_state_shared.is_lazy`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct TlbState {
     pub loaded_mm: MmId,
     pub loaded_mm_asid: u16,
