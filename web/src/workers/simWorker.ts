@@ -8,6 +8,7 @@ import { buffersOf, toPrebuilt } from '../model/prebuilt';
 import type { Spacing } from '../model/spacing';
 import { toTimelineModel } from '../model/timelineModel';
 import {
+  columnRange,
   columnsOf,
   finishRun,
   openSimulator,
@@ -19,11 +20,9 @@ import {
 } from '../sim/run';
 import { infoOf, unparsedInfo } from '../sim/scenario';
 import { loadSimulator, wasmMemoryBytes } from '../sim/wasm';
-import type { Trace } from '../trace/trace';
+import { columnSource, type RowSource } from '../model/rowSource';
+import { noColumns, type Columns, type Trace } from '../trace/trace';
 import { bucketBuffers, LatestQueue, WindowServer } from './windowServer';
-
-/** Buckets per CPU of the overview sent after a run (the page's first picture of it). */
-const OVERVIEW_BUCKETS = 1024;
 import type {
   DescribeRequest,
   QueryRequest,
@@ -32,6 +31,40 @@ import type {
   ViewRequest,
   WorkerMessage,
 } from './protocol';
+
+/** Buckets per CPU of the overview sent after a run (the page's first picture of it). */
+const OVERVIEW_BUCKETS = 1024;
+
+/**
+ * A run with more rows than this stays in the worker: the page gets no columns and its
+ * timeline asks for per-pixel aggregates and a window's rows (protocol.ts QueryRequest).
+ * Below it the page holds the columns, which the guide's steps, A/B matching, the latency
+ * lens and the event log read whole.
+ */
+export const REMOTE_ABOVE_ROWS = 2_000_000;
+
+/** The simulator's own trace as a RowSource: rows read out of its store a slice at a time. */
+function wasmRows(sim: Simulator): RowSource {
+  const rows = sim.rows;
+  return { rows, read: (name, lo, hi) => columnRange(sim, name, lo, hi) };
+}
+
+const COLUMNS: (keyof Columns)[] = [
+  'time',
+  'dur',
+  'cpu',
+  'kind',
+  'mm',
+  'asid',
+  'gen',
+  'addr',
+  'arg',
+  'parent',
+];
+
+function bytesOf(c: Columns): number {
+  return COLUMNS.reduce((s, k) => s + c[k].byteLength, 0);
+}
 
 const ready = loadSimulator();
 
@@ -92,7 +125,12 @@ type Request = RunRequest | DescribeRequest | SnapshotRequest | ViewRequest | Qu
 self.onmessage = async (e: MessageEvent<Request>) => {
   const req = e.data;
   await ready;
-  if (req.type === 'lanes' || req.type === 'rows' || req.type === 'memory') {
+  if (
+    req.type === 'lanes' ||
+    req.type === 'rows' ||
+    req.type === 'memory' ||
+    req.type === 'chain'
+  ) {
     queries.push(req);
     return;
   }
@@ -130,7 +168,8 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
     return;
   }
   if (req.type === 'view') {
-    if (last && lastRun === req.run) postView(req.id, lastTrace ?? traceOf(last), req.spacing);
+    // A remote run has no model: copying its columns to build one is what it avoids.
+    if (last && lastRun === req.run && lastTrace) postView(req.id, lastTrace, req.spacing);
     else post({ type: 'view', id: req.id, view: null, error: 'that run is gone' });
     return;
   }
@@ -145,10 +184,17 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
   server = null;
   queries.clear();
   const sim = openSimulator(thisBuild, req.text, req.overrides, req.seed);
+  let remote: { rows: number; end: number } | null = null;
   finishRun(
     sim,
     ({ summary, budgetError }) => {
-      const columns = columnsOf(sim);
+      // A run too large to send is read where it is: one pass over the simulator's store
+      // builds the window index, and the page gets the run's extent instead of its columns.
+      if (req.view && sim.rows > REMOTE_ABOVE_ROWS) {
+        server = new WindowServer(req.id, wasmRows(sim), sim.cpus, wasmMemoryBytes);
+        remote = { rows: sim.rows, end: server.end };
+      }
+      const columns = remote ? noColumns() : columnsOf(sim);
       post(
         {
           type: 'done',
@@ -158,6 +204,7 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
           cpus: sim.cpus,
           summary,
           columns,
+          remote,
           strings: sim.strings(),
           info: infoOf(sim),
           stepProblem: req.checkStep === undefined ? null : sim.checkStep(req.checkStep),
@@ -174,15 +221,19 @@ function handle(req: RunRequest | DescribeRequest | SnapshotRequest | ViewReques
   last = sim;
   lastRun = req.id;
   // Only a run the page draws keeps a copy of its columns: the Data view's and the landing
-  // page's runs (view: false) are read for their summaries and dropped.
-  if (req.view) {
-    lastTrace = traceOf(sim);
-    server = new WindowServer(req.id, lastTrace, lastTrace.cpus, wasmMemoryBytes);
+  // page's runs (view: false) are read for their summaries and dropped. A remote run keeps
+  // none: its store is the one copy.
+  if (req.view && !remote) {
+    const trace = traceOf(sim);
+    lastTrace = trace;
+    server = new WindowServer(req.id, columnSource(trace), trace.cpus, wasmMemoryBytes, () =>
+      bytesOf(trace),
+    );
     // The overview first: a pass over the columns, where the model takes several (seconds at
     // ten million rows); the page draws it meanwhile.
     const buckets = server.overview(OVERVIEW_BUCKETS);
     post({ type: 'overview', id: req.id, buckets }, bucketBuffers(buckets));
-    postView(req.id, lastTrace, 'time');
+    postView(req.id, trace, 'time');
   }
 }
 
