@@ -87,12 +87,13 @@ describe('window answers from a row source', () => {
   it('the grid, resampled, holds every kind a bucket holds and never more than its count', () => {
     const src = columnSource(trace);
     const ix = toRowIndex(src, trace.cpus, 512);
-    // The index's grid is the whole run's exact aggregates at its own resolution.
-    const whole = bruteBuckets(trace.cpus, 0, end, 512);
+    // The index's grid is the exact aggregates of [0, last start] at its own resolution.
+    const last = trace.time[trace.n - 1];
+    const whole = bruteBuckets(trace.cpus, 0, last, 512);
     expect(Array.from(ix.grid.count)).toEqual(Array.from(whole.count));
     // Buckets of 8 grid cells each: kinds are the OR of the cells, the count the busiest cell.
-    const got = windowBuckets(ix, src, 0, end, 64, 0);
-    const exact = bruteBuckets(trace.cpus, 0, end, 64);
+    const got = windowBuckets(ix, src, 0, last, 64, 0);
+    const exact = bruteBuckets(trace.cpus, 0, last, 64);
     expect(Array.from(got.kindsLo)).toEqual(Array.from(exact.kindsLo));
     for (let c = 0; c < got.count.length; c++) {
       expect(got.count[c]).toBeLessThanOrEqual(exact.count[c]);
@@ -105,7 +106,7 @@ describe('window answers from a row source', () => {
       expect(got.count[c]).toBe(busiest);
     }
     // A window inside one cell takes that cell's kinds.
-    const inner = resampleGrid(ix.grid, emptyBuckets(trace.cpus, 1, end * 0.5, end * 0.5001));
+    const inner = resampleGrid(ix.grid, emptyBuckets(trace.cpus, 1, last * 0.5, last * 0.5001));
     const cell = Math.floor(0.5 * 512);
     for (let cpu = 0; cpu < trace.cpus; cpu++)
       expect(inner.kindsLo[cpu]).toBe(ix.grid.kindsLo[cpu * 512 + cell]);

@@ -52,25 +52,22 @@ export interface RowIndex {
   readonly shortMax: number;
   /** Spans longer than shortMax, by start (ids are trace rows, tags their kinds). */
   readonly long: IntervalIndex;
-  /** cpus × cells aggregates over [0, end] (LaneBuckets semantics, exact per cell). */
+  /** cpus × cells aggregates over [0, last start] (LaneBuckets semantics, exact per cell). */
   readonly grid: LaneBuckets;
 }
 
 /**
- * Reads the trace twice in slices (time and dur for the extent, then time, dur, cpu and kind
- * for the grid), `cells` grid cells per CPU. O(rows); memory O(cpus × cells + long spans).
+ * One pass over the trace in slices (time, dur, cpu and kind), `cells` grid cells per CPU.
+ * The grid covers [0, the last row's start] (rows are sorted by time, so that is known before
+ * the pass): spans running past it are counted in its last cell. O(rows); memory O(cpus ×
+ * cells + long spans).
  */
 export function toRowIndex(src: RowSource, cpus: number, cells: number): RowIndex {
+  const lastStart = src.rows > 0 ? src.read('time', src.rows - 1, src.rows)[0] : 0;
+  const grid = emptyBuckets(cpus, cells, 0, lastStart);
+  const shortMax = lastStart / Math.max(1, cells);
+  const k = lastStart > 0 ? cells / lastStart : 0;
   let end = 0;
-  for (let lo = 0; lo < src.rows; lo += SLICE) {
-    const hi = Math.min(src.rows, lo + SLICE);
-    const time = src.read('time', lo, hi);
-    const dur = src.read('dur', lo, hi);
-    for (let j = 0; j < time.length; j++) if (time[j] + dur[j] > end) end = time[j] + dur[j];
-  }
-  const grid = emptyBuckets(cpus, cells, 0, end);
-  const shortMax = end / Math.max(1, cells);
-  const k = end > 0 ? cells / end : 0;
   const longIds: number[] = [];
   const longStart: number[] = [];
   const longEnd: number[] = [];
@@ -84,6 +81,7 @@ export function toRowIndex(src: RowSource, cpus: number, cells: number): RowInde
     for (let j = 0; j < time.length; j++) {
       const s = time[j];
       const e = s + dur[j];
+      if (e > end) end = e;
       if (dur[j] > shortMax) {
         longIds.push(lo + j);
         longStart.push(s);

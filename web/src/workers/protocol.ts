@@ -47,7 +47,16 @@ export interface SnapshotRequest {
  * supersedes one not yet answered, which gets a 'stale' reply.
  */
 export type QueryRequest =
-  | { type: 'lanes'; id: number; run: number; t0: number; t1: number; buckets: number }
+  | {
+      type: 'lanes';
+      id: number;
+      run: number;
+      t0: number;
+      t1: number;
+      buckets: number;
+      /** Kinds in the order a cell is drawn in: then the answer is toDrawn's (traceWindow.ts). */
+      priority?: number[];
+    }
   | { type: 'rows'; id: number; run: number; t0: number; t1: number; limit: number }
   | { type: 'memory'; id: number; run: number }
   /** Row `row` and the rows that caused it (parent links), for the inspector. */

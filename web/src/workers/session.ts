@@ -85,7 +85,7 @@ export interface ChainRows {
  * its kind overtook it (its answer would draw an old window). Rejects when the run is gone.
  */
 export interface TraceWindow {
-  lanes(t0: number, t1: number, buckets: number): Promise<LaneBuckets | null>;
+  lanes(t0: number, t1: number, buckets: number, priority?: number[]): Promise<LaneBuckets | null>;
   rows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
   memory(): Promise<WorkerMemory | null>;
   chain(row: number): Promise<ChainRows | null>;
@@ -98,9 +98,9 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
   const session = v.session;
   const run = v.run;
   return {
-    lanes: (t0, t1, buckets) =>
+    lanes: (t0, t1, buckets, priority) =>
       session
-        .query({ type: 'lanes', id: 0, run, t0, t1, buckets })
+        .query({ type: 'lanes', id: 0, run, t0, t1, buckets, priority })
         .then((m) => (m?.type === 'lanes' ? m.buckets : null)),
     rows: (t0, t1, limit) =>
       session

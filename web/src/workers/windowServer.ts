@@ -13,7 +13,7 @@ import {
   type RowIndex,
   type RowSource,
 } from '../model/rowSource';
-import type { LaneBuckets } from '../model/traceWindow';
+import { toDrawn, type LaneBuckets } from '../model/traceWindow';
 import type { QueryMessage, QueryRequest } from './protocol';
 
 /** Most rows one 'rows' answer lists (the page draws a window's rows only when few). */
@@ -121,7 +121,8 @@ export class WindowServer {
         });
         return;
       }
-      const b = windowBuckets(this.index, this.src, req.t0, req.t1, buckets, MAX_SCAN);
+      const whole = windowBuckets(this.index, this.src, req.t0, req.t1, buckets, MAX_SCAN);
+      const b = Array.isArray(req.priority) ? toDrawn(whole, req.priority) : whole;
       reply({ type: 'lanes', id: req.id, buckets: b }, bucketBuffers(b));
       return;
     }
@@ -168,7 +169,10 @@ function windowProblem(t0: number, t1: number): string | null {
 }
 
 export function bucketBuffers(b: LaneBuckets): ArrayBuffer[] {
-  return [b.count.buffer, b.kindsLo.buffer, b.kindsHi.buffer] as ArrayBuffer[];
+  const out = [b.count.buffer, b.kindsLo.buffer, b.kindsHi.buffer] as ArrayBuffer[];
+  if (b.drawn) out.push(b.drawn.buffer as ArrayBuffer);
+  if (b.shade) out.push(b.shade.buffer as ArrayBuffer);
+  return out;
 }
 
 /**
