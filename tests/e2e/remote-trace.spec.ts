@@ -10,7 +10,7 @@ import { kindName, type Trace } from '../../web/src/trace/trace';
 import { formatNs } from '../../web/src/viz/scales';
 import { expect, test } from './fixtures';
 
-const SET = ['cpus=48', 'flushes=9000'];
+const SET = ['cpus=48', 'flushes=11500'];
 
 function rowsTouching(trace: Trace, t0: number, t1: number): number[] {
   const out: number[] = [];
