@@ -146,12 +146,24 @@ function renderLabels(
   top: Selection<SVGSVGElement, unknown, null, undefined>,
   { plot, strip, cpus }: RemoteLayout,
 ): void {
+  // One group per CPU lane (its strip), labelled every few CPUs so labels never overlap.
   const every = Math.max(1, Math.ceil(12 / strip));
-  const labels = [];
-  for (let c = 0; c < cpus; c += every) labels.push(c);
-  top
+  const lanes = top
+    .selectAll<SVGGElement, number>('g.lanes')
+    .data([0])
+    .join('g')
+    .attr('class', 'lanes')
+    .selectAll<SVGGElement, number>('g.lane')
+    .data(
+      Array.from({ length: cpus }, (_, c) => c),
+      (d) => d,
+    )
+    .join('g')
+    .attr('class', 'lane')
+    .attr('data-cpu', (c) => c);
+  lanes
     .selectAll<SVGTextElement, number>('text.cpu-label')
-    .data(labels, (d) => d)
+    .data((c) => (c % every === 0 ? [c] : []))
     .join('text')
     .attr('class', 'cpu-label')
     .attr('x', plot[0] - 6)
