@@ -10,8 +10,8 @@ import { toPalette } from '../viz/columns';
 import { recordDraw } from '../viz/perf';
 import { PRIORITY } from '../viz/overview';
 import {
-  blitAnswer,
   paintAnswer,
+  placeAnswer,
   remoteLayout,
   renderRemoteTop,
   type PaintedAnswer,
@@ -90,6 +90,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
   const client = useMemo(() => traceWindowOf(trace), [trace]);
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const clipRef = useRef<HTMLDivElement>(null);
   const topRef = useRef<SVGSVGElement>(null);
   const statusRef = useRef<HTMLSpanElement>(null);
   const [width, setWidth] = useState(0);
@@ -121,17 +122,19 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     const box = boxRef.current;
     if (!b || !box) return;
     const strip = remoteLayout(b.cpus, 0).strip;
-    live.current.painted = paintAnswer(b, strip, toPalette(box), live.current.painted?.image);
+    const canvas = canvasRef.current ?? undefined;
+    live.current.painted = paintAnswer(b, strip, toPalette(box), canvas);
   }, []);
 
   const draw = useCallback(() => {
     const { props: p, win, painted, rows } = live.current;
     const canvas = canvasRef.current;
+    const clip = clipRef.current;
     const top = topRef.current;
     const lay = remoteLayout(p.trace.cpus, live.current.width);
-    if (!canvas || !top || lay.width <= 0) return;
+    if (!canvas || !clip || !top || lay.width <= 0) return;
     const t0 = performance.now();
-    blitAnswer(canvas, lay, win, painted);
+    placeAnswer(canvas, clip, lay, win, painted);
     const shown = rowsIn(rows, win);
     const marks = renderRemoteTop(top, lay, win, shown, p.cursor, p.selected);
     if (statusRef.current) {
@@ -269,14 +272,23 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     const box = boxRef.current;
     const top = topRef.current;
     if (!box || !top) return;
+    // Where the plot is on screen, read at most every 250 ms (or after a scroll or resize):
+    // reading it forces a layout of whatever the last frame changed, which a wheel step
+    // would pay for every time.
+    const place = { at: -Infinity, left: 0 };
+    const fresh = () => (place.at = -Infinity);
     const plotBounds = (): [number, number] => {
-      const r = top.getBoundingClientRect();
+      const now = performance.now();
+      if (now - place.at > 250) place.left = top.getBoundingClientRect().left;
+      place.at = now;
       const lay = remoteLayout(live.current.props.trace.cpus, live.current.width);
-      return [r.left + lay.plot[0], r.left + lay.plot[1]];
+      return [place.left + lay.plot[0], place.left + lay.plot[1]];
     };
+    window.addEventListener('scroll', fresh, { capture: true, passive: true });
+    window.addEventListener('resize', fresh, { passive: true });
     const extent = (): [number, number] =>
       live.current.props.fullExtent ?? [0, live.current.props.trace.remote?.end ?? 1];
-    return attachInteractions(box, {
+    const detach = attachInteractions(box, {
       plotBounds,
       getWindow: () => live.current.win,
       setWindow: (w) => {
@@ -303,6 +315,11 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
         p.onCursorChange?.(a + ((clientX - l) / Math.max(1, r - l)) * (b - a));
       },
     });
+    return () => {
+      detach();
+      window.removeEventListener('scroll', fresh, { capture: true });
+      window.removeEventListener('resize', fresh);
+    };
   }, [ask, drawNow]);
 
   const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
@@ -321,7 +338,9 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
         <span className="timeline-status" ref={statusRef} />
       </div>
       <div className="timeline-plot" style={{ height: layout.height }}>
-        <canvas className="timeline-canvas" ref={canvasRef} aria-hidden="true" />
+        <div className="remote-cells" ref={clipRef}>
+          <canvas ref={canvasRef} aria-hidden="true" />
+        </div>
         <svg className="timeline-top" ref={topRef} role="group" aria-label={name} />
       </div>
     </div>

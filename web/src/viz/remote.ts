@@ -8,6 +8,7 @@ import { axisTop, scaleLinear, select, type Selection } from 'd3';
 import { NO_KIND, toDrawn, type LaneBuckets } from '../model/traceWindow';
 import { kindName, type Columns } from '../trace/trace';
 import { kindVar } from './columns';
+import { set, setText } from './dom';
 import { PRIORITY } from './overview';
 import { formatNs } from './scales';
 
@@ -65,7 +66,7 @@ const images = new WeakMap<HTMLCanvasElement, ImageData>();
 /**
  * Paints the aggregates `b` into an image of b.buckets × (CPUs × strip) pixels: each cell in
  * the kind it is drawn in (b.drawn, else computed here), more opaque the more rows touch it.
- * Done once per answer; frames only stretch the image (blitAnswer).
+ * Done once per answer; frames only stretch the image (placeAnswer).
  */
 export function paintAnswer(
   b: LaneBuckets,
@@ -107,32 +108,36 @@ export function paintAnswer(
   return { t0: b.t0, t1: b.t1, image };
 }
 
-/** Draws the painted answer stretched to the window [t0, t1] on the plot's canvas. */
-export function blitAnswer(
+/**
+ * Places the painted answer (a canvas inside a clipping box over the plot) for the window
+ * [t0, t1]: a CSS transform that stretches and shifts it, so a frame costs the page no pixel
+ * work at all (the compositor scales the canvas).
+ */
+export function placeAnswer(
   canvas: HTMLCanvasElement,
+  clip: HTMLElement,
   layout: RemoteLayout,
   [t0, t1]: [number, number],
   painted: PaintedAnswer | null,
 ): void {
   const W = Math.max(1, Math.round(layout.plot[1] - layout.plot[0]));
   const H = Math.max(1, layout.cpus * layout.strip);
-  if (canvas.width !== W || canvas.height !== H) {
-    canvas.width = W;
-    canvas.height = H;
-    canvas.style.width = `${W}px`;
-    canvas.style.height = `${H}px`;
-    canvas.style.left = `${layout.plot[0]}px`;
-    canvas.style.top = `${REMOTE_AXIS}px`;
-  }
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return;
-  ctx.clearRect(0, 0, W, H);
-  if (!painted || !(t1 > t0)) return;
-  ctx.imageSmoothingEnabled = false;
+  const box = clip.style;
+  const left = `${layout.plot[0]}px`;
+  if (box.left !== left) box.left = left;
+  if (box.width !== `${W}px`) box.width = `${W}px`;
+  if (box.height !== `${H}px`) box.height = `${H}px`;
+  const style = canvas.style;
+  if (style.width !== `${W}px`) style.width = `${W}px`;
+  if (style.height !== `${H}px`) style.height = `${H}px`;
+  const shown = painted && t1 > t0;
+  if (style.visibility !== (shown ? 'visible' : 'hidden'))
+    style.visibility = shown ? 'visible' : 'hidden';
+  if (!shown) return;
   const k = W / (t1 - t0);
-  const dx = (painted.t0 - t0) * k;
-  const dw = (painted.t1 - painted.t0) * k;
-  ctx.drawImage(painted.image, dx, 0, Math.max(dw, 0.5), H);
+  const x = (painted.t0 - t0) * k;
+  const sx = ((painted.t1 - painted.t0) * k) / W;
+  style.transform = `translateX(${x.toFixed(2)}px) scaleX(${sx.toPrecision(6)})`;
 }
 
 export interface RemoteRows {
@@ -186,7 +191,9 @@ export function renderRemoteTop(
 ): number {
   const { width, height, plot, strip } = layout;
   const top = select(svg);
-  top.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  set(svg, 'width', String(width));
+  set(svg, 'height', String(height));
+  set(svg, 'viewBox', `0 0 ${width} ${height}`);
   const x = scaleLinear().domain([t0, t1]).range(plot);
   const axis = top
     .selectAll<SVGGElement, number>('g.axis')
@@ -228,18 +235,19 @@ export function renderRemoteTop(
       const s = Math.max(plot[0], x(cols.time[j]));
       const e = Math.min(plot[1], x(cols.time[j] + cols.dur[j]));
       const kind = kindName(cols.kind[j]);
-      this.setAttribute('x', String(s));
-      this.setAttribute('width', String(Math.max(1, e - s)));
-      this.setAttribute('y', String(REMOTE_AXIS + cols.cpu[j] * strip));
-      this.setAttribute('height', String(h));
-      this.setAttribute('data-row', String(row));
-      this.setAttribute('data-cpu', String(cols.cpu[j]));
-      this.setAttribute('data-kind', kind);
-      this.setAttribute('fill', `var(${kindVar(cols.kind[j])})`);
-      this.classList.toggle('selected', row === selected);
+      set(this, 'x', String(s));
+      set(this, 'width', String(Math.max(1, e - s)));
+      set(this, 'y', String(REMOTE_AXIS + cols.cpu[j] * strip));
+      set(this, 'height', String(h));
+      set(this, 'data-row', String(row));
+      set(this, 'data-cpu', String(cols.cpu[j]));
+      set(this, 'data-kind', kind);
+      set(this, 'fill', `var(${kindVar(cols.kind[j])})`);
+      if (this.classList.contains('selected') !== (row === selected))
+        this.classList.toggle('selected', row === selected);
       const title = this.firstChild as SVGTitleElement;
       const text = `${kind} on CPU ${cols.cpu[j]} at ${formatNs(cols.time[j])}${cols.dur[j] > 0 ? ` for ${formatNs(cols.dur[j])}` : ''}`;
-      if (title.textContent !== text) title.textContent = text;
+      setText(title, text);
     });
 
   const cx = cursor !== null && cursor >= t0 && cursor <= t1 ? [x(cursor)] : [];
