@@ -27,8 +27,12 @@
 //   initial JS     gzip size of the scripts index.html loads (the worker is reported apart)
 //   page JS heap   the page's used JS heap plus array-buffer backing stores after a forced GC
 //                  (CDP Runtime.getHeapUsage), once interaction is over
+//   index pass     the worker's one pass over a run above 2 M rows (which stays in the worker)
+//                  building its window index, before it sends 'done': add it to first render
+//                  for the time from the simulator's last event to the first picture
 //   worker B/event what the simulator worker keeps of the run: its WASM memory (the simulator's
-//                  own trace, high-water mark) plus its JavaScript copy of the columns
+//                  own trace, high-water mark), its JavaScript copy of the columns (runs up to
+//                  2 M rows only) and the window index
 // Options: --runs N (default 3) --flushes N (default 2000) --cpus N (default 128) --port N
 //          --detail (print every zoom and pan step: frame, handler and draw time, marks drawn)
 //          --trace FILE (record a Chromium trace of the zoom steps and rank where the time goes)
@@ -356,9 +360,11 @@ async function measureOnce(browser, c) {
       longInteract: Math.max(0, ...after.map(([, d]) => d)),
       longInteractCount: after.length,
       heapMB: heap / 2 ** 20,
-      workerB: w && w.rows ? (w.wasmBytes + w.columnBytes) / w.rows : NaN,
+      workerB: w && w.rows ? (w.wasmBytes + w.columnBytes + (w.indexBytes ?? 0)) / w.rows : NaN,
       workerWasmB: w && w.rows ? w.wasmBytes / w.rows : NaN,
       workerColsB: w && w.rows ? w.columnBytes / w.rows : NaN,
+      workerIndexB: w && w.rows ? (w.indexBytes ?? 0) / w.rows : NaN,
+      indexMs: w ? (w.indexMs ?? NaN) : NaN,
       wall,
       errors,
     };
@@ -390,9 +396,12 @@ const FIGURES = [
   ['longest task after run/import done', 'longAfterDone', 'ms', ''],
   ['page JS heap + array buffers after GC', 'heapMB', 'MB', ''],
   // n/a for a recording: its worker ends after parsing and the page holds every column.
-  ['worker bytes/event (WASM + columns)', 'workerB', 'B', '≤ 40 B'],
+  ['worker bytes/event (WASM + columns + index)', 'workerB', 'B', '≤ 40 B'],
   ['  of which WASM memory', 'workerWasmB', 'B', ''],
-  ['  of which JS column copy', 'workerColsB', 'B', ''],
+  ['  of which JS column copy (runs ≤ 2 M rows)', 'workerColsB', 'B', ''],
+  ['  of which window index (grid, long spans)', 'workerIndexB', 'B', ''],
+  // Before 'done' is sent, so not inside "first render"; printed so the two can be added.
+  ['worker pass building the window index', 'indexMs', 'ms', ''],
   ['page load → first render (wall clock)', 'wall', 'ms', ''],
 ];
 

@@ -107,8 +107,8 @@ export function useExplorer(
       const extent = fullExtent;
       const { value, ignored } = checkAgainstRun(urlRef.current.step, want, {
         steps: a.info.steps.length,
-        events: a.trace.n,
-        eventsB: b ? b.trace.n : undefined,
+        events: a.trace.remote?.rows ?? a.trace.n,
+        eventsB: b ? (b.trace.remote?.rows ?? b.trace.n) : undefined,
         extent,
       });
       if (value.step !== urlRef.current.step)
@@ -121,9 +121,9 @@ export function useExplorer(
       setCursor(
         value.view.cursor ??
           (value.view.selected !== null
-            ? a.trace.time[value.view.selected]
+            ? (a.trace.time[value.view.selected] ?? null)
             : rowB !== null && b
-              ? b.trace.time[rowB]
+              ? (b.trace.time[rowB] ?? null)
               : null),
       );
       if (ignored.length) ignoredRef.current(ignored);

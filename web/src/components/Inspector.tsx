@@ -1,9 +1,10 @@
 // What the selected event is, the kernel function it models, and the chain of events that
 // caused it (munmap → flush_tlb_mm_range → IPI → flush_tlb_func → ack).
-import { memo, type ReactNode } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import { causalChain, describeRow, kernelFunction } from '../model/events';
-import { kindName, type Trace } from '../trace/trace';
+import { kindName, toTrace, type Trace } from '../trace/trace';
 import { formatNs } from '../viz/scales';
+import { traceWindowOf } from '../workers/session';
 
 interface Props {
   trace: Trace;
@@ -16,7 +17,53 @@ interface Props {
   children?: ReactNode;
 }
 
-export const Inspector = memo(function Inspector({
+/** The inspector of `trace`'s selected row, asked of its worker when the run stays there. */
+export function Inspector(props: Props) {
+  return props.trace.remote ? <RemoteInspector {...props} /> : <LocalInspector {...props} />;
+}
+
+/**
+ * A remote run's selected row and its causes, as its worker reads them (the page holds none
+ * of its rows): shown as a small trace of the chain alone, parents pointing within it.
+ */
+function RemoteInspector(props: Props) {
+  const { trace, selected, onSelect } = props;
+  const [chain, setChain] = useState<{ rows: Int32Array; trace: Trace; of: number } | null>(null);
+  useEffect(() => {
+    const client = traceWindowOf(trace);
+    if (selected === null || !client) return;
+    let live = true;
+    client
+      .chain(selected)
+      .then((c) => {
+        if (!live || !c) return;
+        const local = new Map(Array.from(c.rows, (r, i) => [r, i]));
+        const parent = Int32Array.from(c.columns.parent, (p) => local.get(p) ?? -1);
+        const mini = toTrace({
+          ...c.columns,
+          parent,
+          cpus: trace.cpus,
+          strings: [...trace.strings],
+        });
+        setChain({ rows: c.rows, trace: mini, of: selected });
+      })
+      .catch(() => live && setChain(null));
+    return () => {
+      live = false;
+    };
+  }, [trace, selected]);
+  const shown = chain && chain.of === selected ? chain : null;
+  return (
+    <LocalInspector
+      {...props}
+      trace={shown?.trace ?? trace}
+      selected={shown ? shown.rows.length - 1 : null}
+      onSelect={(i) => shown && onSelect(shown.rows[i])}
+    />
+  );
+}
+
+const LocalInspector = memo(function LocalInspector({
   trace,
   selected,
   cursor,

@@ -23,6 +23,17 @@ export function PerfettoButton({ run, label }: { run: RunResult; label: string }
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
+  // A run kept in its worker is not on the page to export (its rows would be gigabytes of JSON).
+  if (run.trace.remote)
+    return (
+      <button
+        type="button"
+        disabled
+        title="Runs above 2,000,000 rows stay in the simulator's worker and are not exported"
+      >
+        Download {label} as a Perfetto trace (not for runs above 2 M rows)
+      </button>
+    );
   return (
     <button type="button" onClick={download} title="Open it at ui.perfetto.dev → Open trace file">
       Download {label} as a Perfetto trace

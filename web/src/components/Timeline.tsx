@@ -26,6 +26,7 @@ import { exportTimelineSvg, svgToPng, type ExportText } from '../viz/exportTimel
 import { attachInteractions } from '../viz/zoom';
 import { download } from '../app/download';
 import { ExportButtons } from './ExportButtons';
+import { RemoteTimeline } from './RemoteTimeline';
 import { TimelineOverview } from './TimelineOverview';
 import type { WindowStore } from '../app/windowStore';
 import '../viz/timeline.css';
@@ -70,11 +71,19 @@ const VIEW_MARGIN = 160;
 const HINT = 'Ctrl+wheel or W/S zoom · drag or A/D pan · 0 reset';
 
 /**
- * The timeline of `trace`: its model is built in the simulator's worker that ran it (after the
+ * The timeline of `trace`: drawn from what its worker sends for the window on screen when the
+ * run stays there (RemoteTimeline.tsx), else from the whole trace on the page.
+ */
+export function Timeline(props: TimelineProps) {
+  return props.trace.remote ? <RemoteTimeline {...props} /> : <LocalTimeline {...props} />;
+}
+
+/**
+ * The timeline of a trace the page holds: its model is built in the simulator's worker that ran it (after the
  * run for time spacing, on request for event spacing), else here. Until the new model is ready
  * the previous one stays on screen, dimmed, rather than the lanes vanishing for a moment.
  */
-export function Timeline(props: TimelineProps) {
+function LocalTimeline(props: TimelineProps) {
   const { trace, spacing = 'time' } = props;
   const [built, setBuilt] = useState<TimelineModel | null>(null);
   useEffect(() => {

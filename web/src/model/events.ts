@@ -108,6 +108,9 @@ export function rowsInWindow(
 /** [0, end of the last event] of one or more traces: the full-run window. */
 export function extentOf(...traces: Trace[]): [number, number] {
   let end = 0;
-  for (const t of traces) for (let i = 0; i < t.n; i++) end = Math.max(end, t.time[i] + t.dur[i]);
+  for (const t of traces) {
+    if (t.remote) end = Math.max(end, t.remote.end);
+    for (let i = 0; i < t.n; i++) end = Math.max(end, t.time[i] + t.dur[i]);
+  }
   return [0, end > 0 ? end : 1];
 }

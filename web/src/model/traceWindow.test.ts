@@ -6,7 +6,10 @@ import {
   bucketsOfRows,
   candidateRange,
   cellKind,
+  drawnKinds,
   hasKind,
+  NO_KIND,
+  toDrawn,
   maxDurOf,
   rowsInWindow,
   sliceRows,
@@ -180,5 +183,34 @@ describe('degenerate traces', () => {
     expect(point.count[2 * 4]).toBe(1);
     expect(Array.from(rowsInWindow(cols, 7, 7, 0).rows)).toEqual([0]);
     expect(sliceRows(cols, Int32Array.of(0)).arg[0]).toBe(0);
+  });
+});
+
+describe('the answer as drawn', () => {
+  it("each cell's drawn kind is cellKind's, and its shade grows with its count", () => {
+    const b = toLaneBuckets(trace, trace.cpus, 0, end, 300, maxDur);
+    const priority = [EventKind.IpiHandler, EventKind.TaskRun];
+    const drawn = drawnKinds(b, priority);
+    let busy = 0;
+    for (let c = 0; c < b.count.length; c++) {
+      const k = cellKind(b, c, priority);
+      expect(drawn[c]).toBe(k < 0 ? NO_KIND : k);
+      if (b.count[c]) busy++;
+    }
+    expect(busy).toBeGreaterThan(100);
+    const d = toDrawn(b, priority);
+    expect(Array.from(d.drawn!)).toEqual(Array.from(drawn));
+    // Count and kinds are dropped; the shade orders cells as their counts do.
+    expect(d.count.length + d.kindsLo.length + d.kindsHi.length).toBe(0);
+    const max = Math.max(...b.count);
+    for (let c = 0; c < b.count.length; c++) {
+      expect(d.shade![c] === 0).toBe(b.count[c] === 0);
+      if (b.count[c] === max) expect(d.shade![c]).toBe(255);
+    }
+    const [lo, hi] = [...b.count.keys()]
+      .filter((c) => b.count[c] > 0)
+      .sort((x, y) => b.count[x] - b.count[y])
+      .filter((_, i, a) => i === 0 || i === a.length - 1);
+    expect(d.shade![lo]).toBeLessThanOrEqual(d.shade![hi]);
   });
 });

@@ -23,6 +23,56 @@ export interface LaneBuckets {
   /** Kinds present in the cell, as bits: kind k < 32 in kindsLo bit k, else kindsHi bit k − 32. */
   readonly kindsLo: Uint32Array;
   readonly kindsHi: Uint32Array;
+  /** The kind each cell is drawn in (cellKind with the asker's priority), NO_KIND if empty. */
+  drawn?: Uint8Array;
+  /** How busy each cell is, 0-255: 255 · √(count / the busiest cell's count). */
+  shade?: Uint8Array;
+}
+
+/**
+ * The answer as drawn: `drawn` and `shade` per cell, count and kinds emptied. A fifth of the
+ * bytes, which is what crossing to the page costs at 512 CPUs × 1,300 pixel columns.
+ */
+export function toDrawn(b: LaneBuckets, priority: readonly number[]): LaneBuckets {
+  const drawn = drawnKinds(b, priority);
+  let max = 1;
+  for (let c = 0; c < b.count.length; c++) if (b.count[c] > max) max = b.count[c];
+  const shade = new Uint8Array(b.count.length);
+  for (let c = 0; c < b.count.length; c++)
+    if (b.count[c]) shade[c] = Math.max(1, Math.round(255 * Math.sqrt(b.count[c] / max)));
+  // Three distinct empty arrays: a transfer list must not name one buffer twice.
+  const none = () => new Uint32Array(0);
+  return { ...b, count: none(), kindsLo: none(), kindsHi: none(), drawn, shade };
+}
+
+/** `drawn` of an empty cell. */
+export const NO_KIND = 255;
+
+/**
+ * Every cell's cellKind, computed once per distinct (kindsLo, kindsHi) pair: cells repeat a
+ * few kind sets, so a zoomed-out answer of half a million cells costs a lookup a cell.
+ */
+export function drawnKinds(b: LaneBuckets, priority: readonly number[]): Uint8Array {
+  const out = new Uint8Array(b.count.length).fill(NO_KIND);
+  const memo = new Map<number, number>();
+  let lastLo = -1;
+  let lastHi = -1;
+  let last = NO_KIND;
+  for (let c = 0; c < b.count.length; c++) {
+    if (!b.count[c]) continue;
+    const lo = b.kindsLo[c];
+    const hi = b.kindsHi[c];
+    if (lo !== lastLo || hi !== lastHi) {
+      const key = hi * 2 ** 32 + lo;
+      let k = memo.get(key);
+      if (k === undefined) memo.set(key, (k = cellKind(b, c, priority)));
+      lastLo = lo;
+      lastHi = hi;
+      last = k < 0 ? NO_KIND : k;
+    }
+    out[c] = last;
+  }
+  return out;
 }
 
 /** The longest span of the trace: how far before a window a row can start and still touch it. */

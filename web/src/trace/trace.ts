@@ -39,16 +39,42 @@ export interface Trace {
   readonly arg: Float64Array;
   readonly parent: Int32Array;
   readonly strings: readonly string[];
+  /**
+   * Set for a run too large to send to the page: its columns here are empty, `rows` and `end`
+   * (where its last span ends) say what the worker that ran it keeps. The timeline asks that
+   * worker for what it shows (workers/session.ts traceWindowOf).
+   */
+  readonly remote?: { readonly rows: number; readonly end: number };
 }
 
 let nextVersion = 1;
 
 /** Columns plus the few per-run facts a Trace needs. */
-export type TraceSource = Columns & { cpus: number; strings: string[] };
+export type TraceSource = Columns & {
+  cpus: number;
+  strings: string[];
+  remote?: { rows: number; end: number };
+};
 
 /** Wraps columns (already copied out of WASM memory) as an immutable Trace. */
 export function toTrace(src: TraceSource): Trace {
   return { version: nextVersion++, n: src.time.length, ...src };
+}
+
+/** Empty columns: what the page holds of a run whose rows stay in its worker. */
+export function noColumns(): Columns {
+  return {
+    time: new Float64Array(0),
+    dur: new Float64Array(0),
+    cpu: new Uint16Array(0),
+    kind: new Uint8Array(0),
+    mm: new Uint16Array(0),
+    asid: new Uint16Array(0),
+    gen: new Uint32Array(0),
+    addr: new Float64Array(0),
+    arg: new Float64Array(0),
+    parent: new Int32Array(0),
+  };
 }
 
 /** Name of an event kind code, e.g. 5 → "IpiHandler". */

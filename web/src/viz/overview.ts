@@ -7,7 +7,7 @@ import { colouredKinds, kindVar } from './columns';
 
 // A shootdown's own spans win a cell over the task runs and lazy spells around them.
 const BACKGROUND = new Set<number>([EventKind.TaskRun, EventKind.Lazy, EventKind.SwitchMm]);
-const PRIORITY = [
+export const PRIORITY = [
   ...colouredKinds().filter((k) => !BACKGROUND.has(k)),
   ...colouredKinds().filter((k) => BACKGROUND.has(k)),
 ];

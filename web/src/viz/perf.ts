@@ -16,7 +16,13 @@ export interface TimelinePerf {
   /** What the last full draw put on screen (for `bench/ui-bench.mjs --detail`). */
   marks?: { svg: number; canvas: number; arrows: number };
   /** What the simulator worker keeps of the last run (its WASM memory, its column copy). */
-  worker?: { rows: number; wasmBytes: number; columnBytes: number };
+  worker?: {
+    rows: number;
+    wasmBytes: number;
+    columnBytes: number;
+    indexBytes: number;
+    indexMs: number;
+  };
 }
 
 declare global {

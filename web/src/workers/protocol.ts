@@ -60,22 +60,40 @@ export interface SnapshotRequest {
  * supersedes one not yet answered, which gets a 'stale' reply.
  */
 export type QueryRequest =
-  | { type: 'lanes'; id: number; run: number; t0: number; t1: number; buckets: number }
+  | {
+      type: 'lanes';
+      id: number;
+      run: number;
+      t0: number;
+      t1: number;
+      buckets: number;
+      /** Kinds in the order a cell is drawn in: then the answer is toDrawn's (traceWindow.ts). */
+      priority?: number[];
+    }
   | { type: 'rows'; id: number; run: number; t0: number; t1: number; limit: number }
-  | { type: 'memory'; id: number; run: number };
+  | { type: 'memory'; id: number; run: number }
+  /** Row `row` and the rows that caused it (parent links), for the inspector. */
+  | { type: 'chain'; id: number; run: number; row: number };
 
 /** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
 export type QueryMessage =
   | { type: 'lanes'; id: number; buckets: LaneBuckets }
+  /** total -1: too many rows in the window to read (none listed; the page draws aggregates). */
   | { type: 'rows'; id: number; rows: Int32Array; columns: Columns; total: number }
+  /** The chain's rows, oldest cause first, the asked row last. */
+  | { type: 'chain'; id: number; rows: Int32Array; columns: Columns }
   | {
       type: 'memory';
       id: number;
       rows: number;
       /** The WASM instance's linear memory (it holds the simulator's own trace). */
       wasmBytes: number;
-      /** The JavaScript copy of the columns the worker answers window questions from. */
+      /** Columns the worker keeps beside the store (a small run's copy for its model). */
       columnBytes: number;
+      /** The window index: the per-CPU grid and the long spans (model/rowSource.ts). */
+      indexBytes: number;
+      /** The pass over the run that built the index, in ms (before 'done' is sent). */
+      indexMs: number;
     }
   | { type: 'stale'; id: number }
   | { type: 'query-error'; id: number; message: string };
@@ -93,7 +111,10 @@ export type WorkerMessage =
       description: string;
       cpus: number;
       summary: Summary;
+      /** Empty when `remote` is set: the rows stay in the worker. */
       columns: Columns;
+      /** Set for a run too large to send: its size and extent (see trace.ts Trace.remote). */
+      remote: { rows: number; end: number } | null;
       strings: string[];
       info: ScenarioInfo;
       /** The step check's problem, '' when the step fits, null when none was asked. */

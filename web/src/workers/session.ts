@@ -69,6 +69,15 @@ export interface WorkerMemory {
   rows: number;
   wasmBytes: number;
   columnBytes: number;
+  indexBytes: number;
+  indexMs: number;
+}
+
+/** A row and its causes, as the worker read them (see windowServer.ts chain). */
+export interface ChainRows {
+  /** Trace rows, oldest cause first, the asked row last. */
+  rows: Int32Array;
+  columns: Columns;
 }
 
 /**
@@ -77,9 +86,10 @@ export interface WorkerMemory {
  * its kind overtook it (its answer would draw an old window). Rejects when the run is gone.
  */
 export interface TraceWindow {
-  lanes(t0: number, t1: number, buckets: number): Promise<LaneBuckets | null>;
+  lanes(t0: number, t1: number, buckets: number, priority?: number[]): Promise<LaneBuckets | null>;
   rows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
   memory(): Promise<WorkerMemory | null>;
+  chain(row: number): Promise<ChainRows | null>;
 }
 
 /** Window questions about `trace`'s run, or null when no worker keeps it (Node, recordings). */
@@ -89,9 +99,9 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
   const session = v.session;
   const run = v.run;
   return {
-    lanes: (t0, t1, buckets) =>
+    lanes: (t0, t1, buckets, priority) =>
       session
-        .query({ type: 'lanes', id: 0, run, t0, t1, buckets })
+        .query({ type: 'lanes', id: 0, run, t0, t1, buckets, priority })
         .then((m) => (m?.type === 'lanes' ? m.buckets : null)),
     rows: (t0, t1, limit) =>
       session
@@ -100,13 +110,21 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
           m?.type === 'rows' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
         ),
     memory: () =>
+      session.query({ type: 'memory', id: 0, run }).then((m) =>
+        m?.type === 'memory'
+          ? {
+              rows: m.rows,
+              wasmBytes: m.wasmBytes,
+              columnBytes: m.columnBytes,
+              indexBytes: m.indexBytes,
+              indexMs: m.indexMs,
+            }
+          : null,
+      ),
+    chain: (row) =>
       session
-        .query({ type: 'memory', id: 0, run })
-        .then((m) =>
-          m?.type === 'memory'
-            ? { rows: m.rows, wasmBytes: m.wasmBytes, columnBytes: m.columnBytes }
-            : null,
-        ),
+        .query({ type: 'chain', id: 0, run, row })
+        .then((m) => (m?.type === 'chain' ? { rows: m.rows, columns: m.columns } : null)),
   };
 }
 
@@ -316,7 +334,12 @@ export class SimSession {
     const resolve = p.query as (m: QueryMessage | null) => void;
     if (msg.type === 'query-error') p.reject(new Error(msg.message));
     else if (msg.type === 'stale') resolve(null);
-    else if (msg.type !== 'lanes' && msg.type !== 'rows' && msg.type !== 'memory')
+    else if (
+      msg.type !== 'lanes' &&
+      msg.type !== 'rows' &&
+      msg.type !== 'memory' &&
+      msg.type !== 'chain'
+    )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);
     else resolve(msg);
@@ -390,10 +413,16 @@ export class SimSession {
     }
     if (msg.type !== 'done') return;
     const c = msg.columns;
-    const trace = toTrace({ ...c, cpus: msg.cpus, strings: msg.strings });
-    // The worker sends the timeline's model next, under the same id.
+    const trace = toTrace({
+      ...c,
+      cpus: msg.cpus,
+      strings: msg.strings,
+      ...(msg.remote ? { remote: msg.remote } : {}),
+    });
+    // The worker sends the timeline's model next, under the same id (not for a remote run:
+    // its timeline asks for windows instead).
     const bySpacing = new Map<Spacing, Promise<PrebuiltView | null>>();
-    if (p.wantsView) {
+    if (p.wantsView && !msg.remote) {
       bySpacing.set('time', this.viewReply(msg.id));
       overviews.set(trace, new Promise((r) => this.overviewWaiters.set(msg.id, r)));
     }

@@ -9,6 +9,7 @@ import { buffersOf, toPrebuilt } from '../model/prebuilt';
 import type { Spacing } from '../model/spacing';
 import { toTimelineModel } from '../model/timelineModel';
 import {
+  columnRange,
   columnsOf,
   finishRun,
   openSimulator,
@@ -21,11 +22,9 @@ import {
 import { finishCheck, fixesOf, openChecker, type CheckReport } from '../sim/check';
 import { infoOf, unparsedInfo } from '../sim/scenario';
 import { loadSimulator, wasmMemoryBytes } from '../sim/wasm';
-import type { Trace } from '../trace/trace';
+import { columnSource, type RowSource } from '../model/rowSource';
+import { noColumns, type Columns, type Trace } from '../trace/trace';
 import { bucketBuffers, LatestQueue, WindowServer } from './windowServer';
-
-/** Buckets per CPU of the overview sent after a run (the page's first picture of it). */
-const OVERVIEW_BUCKETS = 1024;
 import type {
   CheckRequest,
   DescribeRequest,
@@ -35,6 +34,40 @@ import type {
   ViewRequest,
   WorkerMessage,
 } from './protocol';
+
+/** Buckets per CPU of the overview sent after a run (the page's first picture of it). */
+const OVERVIEW_BUCKETS = 1024;
+
+/**
+ * A run with more rows than this stays in the worker: the page gets no columns and its
+ * timeline asks for per-pixel aggregates and a window's rows (protocol.ts QueryRequest).
+ * Below it the page holds the columns, which the guide's steps, A/B matching, the latency
+ * lens and the event log read whole.
+ */
+export const REMOTE_ABOVE_ROWS = 2_000_000;
+
+/** The simulator's own trace as a RowSource: rows read out of its store a slice at a time. */
+function wasmRows(sim: Simulator): RowSource {
+  const rows = sim.rows;
+  return { rows, read: (name, lo, hi) => columnRange(sim, name, lo, hi) };
+}
+
+const COLUMNS: (keyof Columns)[] = [
+  'time',
+  'dur',
+  'cpu',
+  'kind',
+  'mm',
+  'asid',
+  'gen',
+  'addr',
+  'arg',
+  'parent',
+];
+
+function bytesOf(c: Columns): number {
+  return COLUMNS.reduce((s, k) => s + c[k].byteLength, 0);
+}
 
 const ready = loadSimulator();
 
@@ -96,7 +129,12 @@ type Request =
 self.onmessage = async (e: MessageEvent<Request>) => {
   const req = e.data;
   await ready;
-  if (req.type === 'lanes' || req.type === 'rows' || req.type === 'memory') {
+  if (
+    req.type === 'lanes' ||
+    req.type === 'rows' ||
+    req.type === 'memory' ||
+    req.type === 'chain'
+  ) {
     queries.push(req);
     return;
   }
@@ -134,7 +172,8 @@ function handle(req: Exclude<Request, QueryRequest>) {
     return;
   }
   if (req.type === 'view') {
-    if (last && lastRun === req.run) postView(req.id, lastTrace ?? traceOf(last), req.spacing);
+    // A remote run has no model: copying its columns to build one is what it avoids.
+    if (last && lastRun === req.run && lastTrace) postView(req.id, lastTrace, req.spacing);
     else post({ type: 'view', id: req.id, view: null, error: 'that run is gone' });
     return;
   }
@@ -183,10 +222,17 @@ function check(req: CheckRequest) {
 }
 
 function runAndPost(req: RunRequest, sim: Simulator, checked?: CheckReport) {
+  let remote: { rows: number; end: number } | null = null;
   finishRun(
     sim,
     ({ summary, budgetError }) => {
-      const columns = columnsOf(sim);
+      // A run too large to send is read where it is: one pass over the simulator's store
+      // builds the window index, and the page gets the run's extent instead of its columns.
+      if (req.view && sim.rows > REMOTE_ABOVE_ROWS) {
+        server = new WindowServer(req.id, wasmRows(sim), sim.cpus, wasmMemoryBytes);
+        remote = { rows: sim.rows, end: server.end };
+      }
+      const columns = remote ? noColumns() : columnsOf(sim);
       post(
         {
           type: 'done',
@@ -196,6 +242,7 @@ function runAndPost(req: RunRequest, sim: Simulator, checked?: CheckReport) {
           cpus: sim.cpus,
           summary,
           columns,
+          remote,
           strings: sim.strings(),
           info: infoOf(sim),
           stepProblem: req.checkStep === undefined ? null : sim.checkStep(req.checkStep),
@@ -210,7 +257,7 @@ function runAndPost(req: RunRequest, sim: Simulator, checked?: CheckReport) {
       onProgress: (events, nowNs) => post({ type: 'progress', id: req.id, events, nowNs }),
     },
   );
-  keepLast(sim, req.id, req.view);
+  keepLast(sim, req.id, req.view, remote !== null);
 }
 
 function forgetLast() {
@@ -223,19 +270,23 @@ function forgetLast() {
 }
 
 // The run every later question is about: the inspector's snapshots, the window questions.
-function keepLast(sim: Simulator, id: number, view: boolean) {
+function keepLast(sim: Simulator, id: number, view: boolean, remote: boolean) {
   last = sim;
   lastRun = id;
   // Only a run the page draws keeps a copy of its columns: the Data view's and the landing
-  // page's runs (view: false) are read for their summaries and dropped.
-  if (view) {
-    lastTrace = traceOf(sim);
-    server = new WindowServer(id, lastTrace, lastTrace.cpus, wasmMemoryBytes);
+  // page's runs (view: false) are read for their summaries and dropped. A remote run keeps
+  // none: its store is the one copy.
+  if (view && !remote) {
+    const trace = traceOf(sim);
+    lastTrace = trace;
+    server = new WindowServer(id, columnSource(trace), trace.cpus, wasmMemoryBytes, () =>
+      bytesOf(trace),
+    );
     // The overview first: a pass over the columns, where the model takes several (seconds at
     // ten million rows); the page draws it meanwhile.
     const buckets = server.overview(OVERVIEW_BUCKETS);
     post({ type: 'overview', id, buckets }, bucketBuffers(buckets));
-    postView(id, lastTrace, 'time');
+    postView(id, trace, 'time');
   }
 }
 

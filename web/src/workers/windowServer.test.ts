@@ -9,6 +9,7 @@ import type { Trace } from '../trace/trace';
 import type { QueryRequest, RunRequest, WorkerMessage } from './protocol';
 import { overviewOf, SimSession, traceWindowOf } from './session';
 import { LatestQueue, WindowServer } from './windowServer';
+import { columnSource } from '../model/rowSource';
 
 let trace: Trace;
 let end: number;
@@ -51,7 +52,7 @@ class KeepingWorker {
       return;
     }
     this.queue.clear();
-    this.server = new WindowServer(req.id, trace, trace.cpus);
+    this.server = new WindowServer(req.id, columnSource(trace), trace.cpus);
     const cols = { ...trace };
     this.post({
       type: 'done',
@@ -61,6 +62,7 @@ class KeepingWorker {
       cpus: trace.cpus,
       summary: {} as never,
       columns: { ...cols, time: cols.time.slice() },
+      remote: null,
       strings: [],
       info: {} as never,
       stepProblem: null,
@@ -109,8 +111,10 @@ describe('window questions to the worker that keeps the trace', () => {
 
     const mem = await w.memory();
     expect(mem!.rows).toBe(trace.n);
-    // Every column's bytes: 47 per row.
-    expect(mem!.columnBytes).toBe(trace.n * 47);
+    // Read from the source as it is: no copy of the columns kept beside it.
+    expect(mem!.columnBytes).toBe(0);
+    // The grid (12 B a cell, 16 CPUs × 16,384 cells) and the few long spans.
+    expect(mem!.indexBytes).toBeGreaterThanOrEqual(16 * 16_384 * 12);
   });
 
   it('a burst of zoom steps is answered for its last step only; the others resolve null', async () => {

@@ -1,54 +1,60 @@
-// The worker's side of window questions (protocol.ts QueryRequest): it keeps one run's columns
-// and answers what the view asks of them. Latest wins: questions wait one macrotask in a queue
-// keyed by type, so while the worker is busy a burst of zoom steps collapses to its last step;
-// each question overtaken gets a 'stale' reply so no promise on the page waits for ever.
+// The worker's side of window questions (protocol.ts QueryRequest): it answers what the view
+// asks of one run from a RowSource (the simulator's own trace store, read a slice at a time:
+// no copy of the columns is kept) and the RowIndex one pass over it built. Latest wins:
+// questions wait one macrotask in a queue keyed by type, so while the worker is busy a burst
+// of zoom steps collapses to its last step; each question overtaken gets a 'stale' reply so no
+// promise on the page waits for ever.
 // No worker globals here: simWorker.ts wires it to postMessage, tests to a fake worker.
 import {
-  maxDurOf,
-  rowsInWindow,
-  sliceRows,
-  toLaneBuckets,
-  type LaneBuckets,
-} from '../model/traceWindow';
-import type { Columns } from '../trace/trace';
+  readRows,
+  sourceRowsInWindow,
+  toRowIndex,
+  windowBuckets,
+  type RowIndex,
+  type RowSource,
+} from '../model/rowSource';
+import { toDrawn, type LaneBuckets } from '../model/traceWindow';
 import type { QueryMessage, QueryRequest } from './protocol';
 
 /** Most rows one 'rows' answer lists (the page draws a window's rows only when few). */
 export const MAX_WINDOW_ROWS = 200_000;
 /** Most cells one 'lanes' answer holds (512 CPUs × 4,096 buckets). */
 export const MAX_CELLS = 512 * 4096;
-
-const COLUMNS: readonly (keyof Columns)[] = [
-  'time',
-  'dur',
-  'cpu',
-  'kind',
-  'mm',
-  'asid',
-  'gen',
-  'addr',
-  'arg',
-  'parent',
-];
+/** Most grid cells per CPU of the run's index (fewer CPUs, finer grid). */
+const MAX_GRID = 16_384;
+/**
+ * A window with more candidate rows than this is answered from the grid, not by reading its
+ * rows: reading half a million rows out of the store costs the worker ~20-40 ms.
+ */
+export const MAX_SCAN = 500_000;
+/** Most rows of a causal chain sent for the inspector. */
+const MAX_CHAIN = 64;
 
 export type Reply = (msg: QueryMessage, transfer?: Transferable[]) => void;
 
-/** One run's columns, as the worker keeps them to answer window questions. */
+/** One run, as the worker keeps it to answer window questions. */
 export class WindowServer {
-  readonly maxDur: number;
-  /** Where the last span ends: the trace's extent is [0, end]. */
-  readonly end: number;
+  readonly index: RowIndex;
+  /** How long the pass that built the index took, in ms. */
+  readonly indexMs: number;
   constructor(
     readonly run: number,
-    readonly cols: Columns,
+    readonly src: RowSource,
     readonly cpus: number,
     /** Bytes of the WASM memory that also holds the run (0 when there is none). */
     private readonly wasmBytes: () => number = () => 0,
+    /** Bytes of columns the worker keeps beside the store (a small run's model copy). */
+    private readonly columnBytes: () => number = () => 0,
   ) {
-    this.maxDur = maxDurOf(cols);
-    let end = 0;
-    for (let i = 0; i < cols.time.length; i++) end = Math.max(end, cols.time[i] + cols.dur[i]);
-    this.end = end;
+    const t0 = Date.now();
+    const cells = Math.max(1, Math.min(MAX_GRID, Math.floor(MAX_CELLS / Math.max(1, cpus))));
+    this.index = toRowIndex(src, cpus, cells);
+    this.indexMs = Date.now() - t0;
+  }
+
+  /** Where the last span ends: the trace's extent is [0, end]. */
+  get end(): number {
+    return this.index.end;
   }
 
   /**
@@ -57,16 +63,26 @@ export class WindowServer {
    */
   overview(buckets: number): LaneBuckets {
     const n = Math.max(1, Math.min(buckets, Math.floor(MAX_CELLS / Math.max(1, this.cpus))));
-    return toLaneBuckets(this.cols, this.cpus, 0, this.end, n, this.maxDur);
+    return windowBuckets(this.index, this.src, 0, this.end, n, MAX_SCAN);
   }
 
   get rows(): number {
-    return this.cols.time.length;
+    return this.src.rows;
   }
 
-  /** Bytes of the columns held here. */
-  columnBytes(): number {
-    return COLUMNS.reduce((s, k) => s + this.cols[k].byteLength, 0);
+  /** Bytes of the index (grid and long spans). */
+  indexBytes(): number {
+    const { grid, long } = this.index;
+    return (
+      grid.count.byteLength +
+      grid.kindsLo.byteLength +
+      grid.kindsHi.byteLength +
+      long.ids.byteLength +
+      long.start.byteLength +
+      long.end.byteLength +
+      long.endMax.byteLength +
+      long.tag.byteLength
+    );
   }
 
   answer(req: QueryRequest, reply: Reply): void {
@@ -81,7 +97,13 @@ export class WindowServer {
         rows: this.rows,
         wasmBytes: this.wasmBytes(),
         columnBytes: this.columnBytes(),
+        indexBytes: this.indexBytes(),
+        indexMs: this.indexMs,
       });
+      return;
+    }
+    if (req.type === 'chain') {
+      this.chain(req.id, req.row, reply);
       return;
     }
     const problem = windowProblem(req.t0, req.t1);
@@ -99,14 +121,40 @@ export class WindowServer {
         });
         return;
       }
-      const b = toLaneBuckets(this.cols, this.cpus, req.t0, req.t1, buckets, this.maxDur);
+      const whole = windowBuckets(this.index, this.src, req.t0, req.t1, buckets, MAX_SCAN);
+      const b = Array.isArray(req.priority) ? toDrawn(whole, req.priority) : whole;
       reply({ type: 'lanes', id: req.id, buckets: b }, bucketBuffers(b));
       return;
     }
     const limit = Math.max(0, Math.min(MAX_WINDOW_ROWS, Math.floor(req.limit) || 0));
-    const { rows, total } = rowsInWindow(this.cols, req.t0, req.t1, this.maxDur, limit);
-    const columns = sliceRows(this.cols, rows);
+    const found = sourceRowsInWindow(this.index, this.src, req.t0, req.t1, limit, MAX_SCAN);
+    // Too many to read: say how many could be there, list none (the page draws aggregates).
+    const rows = found?.rows ?? new Int32Array(0);
+    const total = found ? found.total : -1;
+    const columns = readRows(this.src, rows);
     reply({ type: 'rows', id: req.id, rows, columns, total }, [
+      rows.buffer,
+      ...Object.values(columns).map((c: Float64Array) => c.buffer),
+    ]);
+  }
+
+  /** Row `row` and its causes (parent links), oldest first, with their columns. */
+  private chain(id: number, row: number, reply: Reply): void {
+    if (!(Number.isInteger(row) && row >= 0 && row < this.rows)) {
+      reply({ type: 'query-error', id, message: `row ${row} is not in this run of ${this.rows}` });
+      return;
+    }
+    const chain = [row];
+    const seen = new Set(chain);
+    let p = this.src.read('parent', row, row + 1)[0];
+    while (p >= 0 && p < this.rows && !seen.has(p) && chain.length < MAX_CHAIN) {
+      chain.push(p);
+      seen.add(p);
+      p = this.src.read('parent', p, p + 1)[0];
+    }
+    const rows = Int32Array.from(chain.reverse());
+    const columns = readRows(this.src, rows);
+    reply({ type: 'chain', id, rows, columns }, [
       rows.buffer,
       ...Object.values(columns).map((c: Float64Array) => c.buffer),
     ]);
@@ -121,7 +169,10 @@ function windowProblem(t0: number, t1: number): string | null {
 }
 
 export function bucketBuffers(b: LaneBuckets): ArrayBuffer[] {
-  return [b.count.buffer, b.kindsLo.buffer, b.kindsHi.buffer] as ArrayBuffer[];
+  const out = [b.count.buffer, b.kindsLo.buffer, b.kindsHi.buffer] as ArrayBuffer[];
+  if (b.drawn) out.push(b.drawn.buffer as ArrayBuffer);
+  if (b.shade) out.push(b.shade.buffer as ArrayBuffer);
+  return out;
 }
 
 /**

@@ -1,0 +1,348 @@
+// The timeline of a run that stays in its worker (Trace.remote, above 2 M rows): the page holds
+// only what the view needs, asked of the worker on demand (workers/session.ts traceWindowOf):
+// per-pixel aggregates of the window for every CPU, and the window's rows once they are few
+// enough to draw. Each zoom or pan step redraws the last answers for the new window at once
+// (viz/remote.ts) and asks for the new window's; latest wins, so a burst costs one answer.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { traceWindowOf } from '../workers/session';
+import type { LaneBuckets } from '../model/traceWindow';
+import { toPalette } from '../viz/columns';
+import { recordDraw } from '../viz/perf';
+import { PRIORITY } from '../viz/overview';
+import {
+  paintAnswer,
+  placeAnswer,
+  remoteLayout,
+  renderRemoteTop,
+  type PaintedAnswer,
+  type RemoteRows,
+} from '../viz/remote';
+import { attachInteractions } from '../viz/zoom';
+import type { WindowStore } from '../app/windowStore';
+import type { Trace } from '../trace/trace';
+import '../viz/timeline.css';
+
+/** Rows the page asks for and draws as marks: fewer in the window than this, else pixels. */
+export const REMOTE_ROW_LIMIT = 400;
+/** Least time between two questions to the worker, in ms. */
+const ASK_MS = 80;
+const HINT = 'Ctrl+wheel or W/S zoom · drag or A/D pan · 0 reset';
+
+/** The local timeline's props (Timeline.tsx) that a remote run's timeline honours. */
+export interface RemoteTimelineProps {
+  trace: Trace;
+  view: WindowStore;
+  cursor: number | null;
+  onCursorChange?: (t: number) => void;
+  selected: number | null;
+  onSelect?: (row: number | null) => void;
+  label?: string;
+  fullExtent?: [number, number];
+  onRendered?: () => void;
+}
+
+interface Live {
+  props: RemoteTimelineProps;
+  win: [number, number];
+  width: number;
+  buckets: LaneBuckets | null;
+  painted: PaintedAnswer | null;
+  /** The rows of the window they were asked for (null: too many, or not asked yet). */
+  rows: (RemoteRows & { t0: number; t1: number; total: number }) | null;
+  rendered: boolean;
+  drewThisFrame: boolean;
+}
+
+/** The rows of `r` touching [t0, t1] (after a pan, the last answer's edges are off screen). */
+function rowsIn(r: Live['rows'], [t0, t1]: [number, number]): RemoteRows | null {
+  if (!r) return null;
+  const keep: number[] = [];
+  for (let j = 0; j < r.rows.length; j++) {
+    const s = r.columns.time[j];
+    if (s <= t1 && s + r.columns.dur[j] >= t0) keep.push(j);
+  }
+  if (keep.length === r.rows.length) return r;
+  const pick = <T extends ArrayLike<number> & { constructor: unknown }>(a: T): T => {
+    const o = new (a.constructor as new (n: number) => T & { [i: number]: number })(keep.length);
+    keep.forEach((j, m) => (o[m] = a[j]));
+    return o;
+  };
+  const c = r.columns;
+  return {
+    rows: pick(r.rows),
+    columns: {
+      time: pick(c.time),
+      dur: pick(c.dur),
+      cpu: pick(c.cpu),
+      kind: pick(c.kind),
+      mm: pick(c.mm),
+      asid: pick(c.asid),
+      gen: pick(c.gen),
+      addr: pick(c.addr),
+      arg: pick(c.arg),
+      parent: pick(c.parent),
+    },
+  };
+}
+
+export function RemoteTimeline(props: RemoteTimelineProps) {
+  const { trace, label } = props;
+  const client = useMemo(() => traceWindowOf(trace), [trace]);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const clipRef = useRef<HTMLDivElement>(null);
+  const topRef = useRef<SVGSVGElement>(null);
+  const statusRef = useRef<HTMLSpanElement>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const box = boxRef.current;
+    if (!box) return;
+    setWidth(box.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(box.clientWidth));
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
+  const layout = useMemo(() => remoteLayout(trace.cpus, width), [trace.cpus, width]);
+
+  const live = useRef<Live>({
+    props,
+    win: props.view.get(),
+    width,
+    buckets: null,
+    painted: null,
+    rows: null,
+    rendered: false,
+    drewThisFrame: false,
+  });
+  live.current.props = props;
+  live.current.width = width;
+
+  const recolour = useCallback(() => {
+    const b = live.current.buckets;
+    const box = boxRef.current;
+    if (!b || !box) return;
+    const strip = remoteLayout(b.cpus, 0).strip;
+    const canvas = canvasRef.current ?? undefined;
+    live.current.painted = paintAnswer(b, strip, toPalette(box), canvas);
+  }, []);
+
+  const draw = useCallback(() => {
+    const { props: p, win, painted, rows } = live.current;
+    const canvas = canvasRef.current;
+    const clip = clipRef.current;
+    const top = topRef.current;
+    const lay = remoteLayout(p.trace.cpus, live.current.width);
+    if (!canvas || !clip || !top || lay.width <= 0) return;
+    const t0 = performance.now();
+    placeAnswer(canvas, clip, lay, win, painted);
+    const shown = rowsIn(rows, win);
+    const marks = renderRemoteTop(top, lay, win, shown, p.cursor, p.selected);
+    if (statusRef.current) {
+      const n = (p.trace.remote?.rows ?? 0).toLocaleString('en-US');
+      const text = shown
+        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window · ${HINT}`
+        : `${n} rows kept in the simulator's worker; each pixel column shows what falls in it · zoom in for the rows · ${HINT}`;
+      // Written only when it changes: a text change costs the page a layout.
+      if (statusRef.current.textContent !== text) statusRef.current.textContent = text;
+    }
+    if (!painted) return;
+    recordDraw(
+      performance.now() - t0,
+      shown ? 'svg' : 'canvas',
+      p.trace.version,
+      p.trace.remote?.rows ?? 0,
+      {
+        svg: marks,
+        canvas: 0,
+        arrows: 0,
+      },
+    );
+    if (!live.current.rendered) {
+      live.current.rendered = true;
+      p.onRendered?.();
+    }
+  }, []);
+
+  const frame = useRef(0);
+  const schedule = useCallback(() => {
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      live.current.drewThisFrame = false;
+      draw();
+    });
+  }, [draw]);
+  const drawNow = useCallback(() => {
+    if (live.current.drewThisFrame) return schedule();
+    live.current.drewThisFrame = true;
+    draw();
+    schedule();
+  }, [draw, schedule]);
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(frame.current);
+      frame.current = 0;
+    },
+    [],
+  );
+
+  // Asks the worker for the window on screen. One question of each kind in flight at a time,
+  // and at most one per ASK_MS: on two cores the worker's answers share the CPU with the
+  // page's frames, and meanwhile each frame stretches the last answer onto the new window.
+  const asking = useRef({ inFlight: 0, again: false, last: -Infinity, timer: 0 });
+  const ask = useCallback(() => {
+    const a = asking.current;
+    if (!client || live.current.width <= 0) return;
+    if (a.inFlight || a.timer) {
+      a.again = true;
+      return;
+    }
+    const wait = a.last + ASK_MS - performance.now();
+    if (wait > 0) {
+      a.timer = window.setTimeout(() => {
+        a.timer = 0;
+        ask();
+      }, wait);
+      return;
+    }
+    a.last = performance.now();
+    a.again = false;
+    const [t0, t1] = live.current.win;
+    const lay = remoteLayout(live.current.props.trace.cpus, live.current.width);
+    const w = Math.max(1, Math.round(lay.plot[1] - lay.plot[0]));
+    const settled = () => {
+      if (--a.inFlight === 0 && a.again) ask();
+    };
+    a.inFlight = 2;
+    client
+      .lanes(t0, t1, w, PRIORITY)
+      .then((b) => {
+        if (!b) return;
+        live.current.buckets = b;
+        recolour();
+        schedule();
+      })
+      .catch(() => {}) // the run was replaced: its timeline is going away
+      .finally(settled);
+    client
+      .rows(t0, t1, REMOTE_ROW_LIMIT)
+      .then((r) => {
+        if (!r) return;
+        live.current.rows =
+          r.total >= 0 && r.total <= REMOTE_ROW_LIMIT ? { ...r, t0, t1, total: r.total } : null;
+        schedule();
+      })
+      .catch(() => {})
+      .finally(settled);
+  }, [client, recolour, schedule]);
+  useEffect(() => () => clearTimeout(asking.current.timer), []);
+
+  const { view: store, cursor, selected } = props;
+  useEffect(() => {
+    live.current.win = store.get();
+    ask();
+    schedule();
+    return store.subscribe((w, from) => {
+      if (from === live) return;
+      live.current.win = w;
+      ask();
+      schedule();
+    });
+  }, [store, ask, schedule]);
+  useEffect(() => {
+    ask();
+    schedule();
+  }, [width, ask, schedule]);
+  useEffect(() => schedule(), [cursor, selected, schedule]);
+  // A theme change repaints the cells in the new palette.
+  useEffect(() => {
+    const repaint = () => {
+      recolour();
+      schedule();
+    };
+    const observer = new MutationObserver(repaint);
+    observer.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ['data-theme'],
+    });
+    return () => observer.disconnect();
+  }, [recolour, schedule]);
+
+  useEffect(() => {
+    const box = boxRef.current;
+    const top = topRef.current;
+    if (!box || !top) return;
+    // Where the plot is on screen, read at most every 250 ms (or after a scroll or resize):
+    // reading it forces a layout of whatever the last frame changed, which a wheel step
+    // would pay for every time.
+    const place = { at: -Infinity, left: 0 };
+    const fresh = () => (place.at = -Infinity);
+    const plotBounds = (): [number, number] => {
+      const now = performance.now();
+      if (now - place.at > 250) place.left = top.getBoundingClientRect().left;
+      place.at = now;
+      const lay = remoteLayout(live.current.props.trace.cpus, live.current.width);
+      return [place.left + lay.plot[0], place.left + lay.plot[1]];
+    };
+    window.addEventListener('scroll', fresh, { capture: true, passive: true });
+    window.addEventListener('resize', fresh, { passive: true });
+    const extent = (): [number, number] =>
+      live.current.props.fullExtent ?? [0, live.current.props.trace.remote?.end ?? 1];
+    const detach = attachInteractions(box, {
+      plotBounds,
+      getWindow: () => live.current.win,
+      setWindow: (w) => {
+        live.current.win = w;
+        drawNow();
+        live.current.props.view.set(w, live);
+        ask();
+      },
+      extent,
+      minSpan: () => 5,
+      keyAnchor: () => live.current.props.cursor,
+      escape: () => live.current.props.onSelect?.(null),
+      click: (clientX, _clientY, target) => {
+        const p = live.current.props;
+        const el = target instanceof Element ? target : null;
+        if (el?.closest('.timeline-bar')) return;
+        const mark = el?.closest('.mark[data-row]');
+        if (mark) {
+          p.onSelect?.(Number(mark.getAttribute('data-row')));
+          return;
+        }
+        const [l, r] = plotBounds();
+        const [a, b] = live.current.win;
+        p.onCursorChange?.(a + ((clientX - l) / Math.max(1, r - l)) * (b - a));
+      },
+    });
+    return () => {
+      detach();
+      window.removeEventListener('scroll', fresh, { capture: true });
+      window.removeEventListener('resize', fresh);
+    };
+  }, [ask, drawNow]);
+
+  const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
+  return (
+    <div
+      className="timeline remote"
+      ref={boxRef}
+      tabIndex={0}
+      role="group"
+      aria-roledescription="timeline"
+      aria-label={`${name}. ${HINT}; Esc clears the selection.`}
+      data-spacing="time"
+    >
+      <div className="timeline-bar">
+        {label && <span className="timeline-label">{label}</span>}
+        <span className="timeline-status" ref={statusRef} />
+      </div>
+      <div className="timeline-plot" style={{ height: layout.height }}>
+        <div className="remote-cells" ref={clipRef}>
+          <canvas ref={canvasRef} aria-hidden="true" />
+        </div>
+        <svg className="timeline-top" ref={topRef} role="group" aria-label={name} />
+      </div>
+    </div>
+  );
+}
