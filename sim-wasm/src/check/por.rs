@@ -138,7 +138,7 @@ fn step_footprint(w: &World, task: usize) -> Footprint {
             reads: a,
             writes: a,
         },
-        Op::Touch { page, n } | Op::Read { page, n } => {
+        Op::Touch { page, n } | Op::Read { page, n, .. } => {
             let pages = w.mms.get(t.mm.0 as usize).map_or(&[][..], |m| &m.pages[..]);
             let end = (page as usize + n as usize).min(pages.len());
             let faults = pages[(page as usize).min(end)..end]
