@@ -1,6 +1,7 @@
 // "Check all interleavings" in the page: the check runs in the simulator's worker, its
 // counterexample opens as A's timeline with numbered steps, and the reader steps through it.
 // The expected verdicts come from the same WASM build's checker run in Node.
+import AxeBuilder from '@axe-core/playwright';
 import { finishCheck, openChecker } from '../../web/src/sim/check';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
 import { expect, test } from './fixtures';
@@ -150,4 +151,24 @@ test('a scenario too big to check says why, and a check can be cancelled', async
   await sim.waitForIdle();
   await expect(page.locator('h2[data-run-title]')).toContainText('R1');
   expect(sim.consoleErrors).toEqual([]);
+});
+
+test('the counterexample view has no serious accessibility violations in either theme', async ({
+  sim,
+}) => {
+  test.setTimeout(90_000);
+  for (const theme of ['light', 'dark']) {
+    await sim.page.goto(`./?scenario=arm64-r16-dsb-before-dec&view=counterexample&theme=${theme}`);
+    await expect(sim.page.locator('[data-verdict]')).toContainText('Violated: invariant I18', {
+      timeout: 60_000,
+    });
+    await sim.waitForIdle();
+    const results = await new AxeBuilder({ page: sim.page }).include('.check-panel').analyze();
+    const serious = results.violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
+  }
 });

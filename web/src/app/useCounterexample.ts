@@ -13,8 +13,9 @@ import type { SetUrl } from './useGuide';
 export type CounterexampleView = ReturnType<typeof useCounterexample>;
 
 export function useCounterexample(x: Explorer, url: UrlState, setUrl: SetUrl) {
-  const { a, fresh, setSelected, setCursor } = x;
-  const cx: Counterexample | null = (url.check && fresh && a?.check?.counterexample) || null;
+  const { a, freshA, setSelected, setCursor } = x;
+  // A's counterexample is shown as soon as it is A's: B (the fix's proof) may take longer.
+  const cx: Counterexample | null = (url.check && freshA && a?.check?.counterexample) || null;
   const last = cx?.steps.length ?? 0;
   // A link's step past the end shows the last (the violation).
   const current = cx ? Math.min(url.cxStep ?? firstStep(cx), last) : null;

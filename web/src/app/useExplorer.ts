@@ -245,6 +245,8 @@ export function useExplorer(
     cancel,
     /** Both runs are those the URL names (not a previous one still on screen). */
     fresh: freshA && freshB,
+    /** A is the run the URL names (B may still be on its way). */
+    freshA,
     restore,
     viewState,
   };
