@@ -10,7 +10,7 @@ export class CheckInputError extends Error {
   name = 'CheckInputError';
 }
 
-const DEFAULT_STATES = 200000;
+const DEFAULT_STATES = 1000000;
 const DEFAULT_STEPS = 400;
 
 /** @param {string} arg */

@@ -71,7 +71,8 @@ impl Reduce {
 /// Where the search stops without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Distinct states at most (the memory bound: each frontier state is a whole world).
+    /// Distinct states at most (each costs about 100 bytes of search bookkeeping besides the
+    /// frontier's worlds, which `max_frontier_bytes` bounds).
     pub max_states: u64,
     /// Steps (fired events) along one interleaving at most.
     pub max_steps: u32,
@@ -83,7 +84,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_states: 200_000,
+            max_states: 1_000_000,
             max_steps: 400,
             // A browser tab's WASM memory is the tighter budget.
             max_frontier_bytes: if cfg!(target_arch = "wasm32") {
