@@ -6,6 +6,7 @@ import type { CounterexampleView } from '../app/useCounterexample';
 import type { RunState } from '../app/useRun';
 import type { UrlState } from '../app/url';
 import {
+  CHECK_LIMITS,
   MAX_CHECK_CPUS,
   raceNote,
   staleWords,
@@ -75,7 +76,7 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot, comp
         <span className="muted" data-check-why>
           {tooBig
             ? `Not available: ${tooBig}.`
-            : `Every order of this scenario's pending events (at most ${MAX_CHECK_CPUS} CPUs, 200,000 states, 400 steps): "holds" or the shortest interleaving that breaks an invariant.`}
+            : `Every order of this scenario's pending events (at most ${MAX_CHECK_CPUS} CPUs, ${CHECK_LIMITS.maxStates.toLocaleString('en-US')} states, ${CHECK_LIMITS.maxSteps} steps): "holds" or the shortest interleaving that breaks an invariant.`}
         </span>
       </section>
     );

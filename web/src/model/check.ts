@@ -7,10 +7,12 @@ import type { Snapshot } from './snapshot';
 /**
  * The page checks scenarios of at most this many CPUs. Each CPU adds its own pending events to
  * every state, so the interleavings multiply with it: the 4-CPU race scenarios take 50 to
- * 60,000 states, while 8 CPUs (x86-r8-plus-one-rule) pass the 200,000-state bound before any
- * answer. Past the bound the answer is "bound reached", never "holds".
+ * 60,000 states, while 8 CPUs (x86-r8-plus-one-rule) pass the CLI's and the page's
+ * 1,000,000-state bound before any answer. Past the bound the answer is "bound reached", never "holds".
  */
 export const MAX_CHECK_CPUS = 4;
+
+export { CHECK_LIMITS } from '../sim/checkLimits';
 
 /** Why the scenario with these settings is too big to check in the page, or null if it is not. */
 export function tooBigToCheck(settings: Readonly<Record<string, string>>): string | null {

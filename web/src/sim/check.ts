@@ -3,6 +3,7 @@
 // WasmTrap), stepped in budgets of transitions so a worker can report progress and be
 // cancelled between them. Its report's JSON shape (check::Report) is declared here once.
 import { Checker, racesJson } from '../../../sim-wasm/pkg/tlbscope_sim.js';
+import { CHECK_LIMITS } from './checkLimits';
 import { ScenarioLoadError, WasmTrap, type Simulator } from './run';
 
 /** One fired event of a counterexample (check::Step). */
@@ -49,9 +50,6 @@ export interface CheckReport {
    */
   fixes: string[][];
 }
-
-/** The bounds every in-page check runs under (the CLI's defaults: `tlbscope check`). */
-export const CHECK_LIMITS = { maxStates: 200_000, maxSteps: 400 } as const;
 
 /** Transitions per `runFor` call between progress reports. */
 export const CHECK_BUDGET = 1_000;
