@@ -24,9 +24,11 @@
 //!   event is put to sleep only after it was fired from an ancestor and only while every
 //!   step since is independent of it, so the state it would reach is reached along the other
 //!   order at the same depth (sleep sets prune transitions, never states: the proofs visit
-//!   the same states, and counterexamples keep their length); merging a state reached along
-//!   two paths keeps only what is asleep on both, re-firing from an expanded state what one
-//!   path had skipped. Only IPI arrivals, task steps into user accesses and spins, and x86
+//!   the same states); merging a state reached along two paths keeps only what is asleep on
+//!   both, re-firing from an expanded state what one path had skipped. Such a re-expansion
+//!   queues its successors behind deeper states, so in principle a counterexample could come
+//!   out longer than the shortest; `tests/check.rs` checks that every race's counterexample
+//!   has the unreduced search's length, and `--reduce none` gives the guarantee outright. Only IPI arrivals, task steps into user accesses and spins, and x86
 //!   IPI-handler steps get a footprint; every other event is dependent on everything, which
 //!   is why the reduction is small on flush-heavy scenarios (2 % of the transitions of the
 //!   3-CPU 2-flush proof). `por::audit` fires both orders of every pair it calls independent,
