@@ -62,7 +62,7 @@ describe("the window's rows as marks", () => {
       columns: cols([
         [100, 50, 0, EventKind.TaskRun],
         [120, 0, 3, EventKind.IpiHandler],
-        [150, 40, 2, EventKind.Flush],
+        [150, 40, 2, EventKind.FlushRange],
       ]),
     };
     expect(renderRemoteTop(svg, layout, [100, 200], rows, 150, 11)).toBe(3);
