@@ -124,7 +124,9 @@ test('dense canvas lanes go into the SVG as an embedded image of the whole timel
 }, info) => {
   test.setTimeout(60_000);
   const { page } = sim;
-  await sim.open({ scenario: 'x86-bench-128cpu' });
+  // 20,000 flushes (1.6 M rows): dense, and under the 2 M rows above which a run stays in
+  // its worker (whose timeline draws from the worker's answers and has no export).
+  await sim.open({ scenario: 'x86-bench-128cpu', set: ['flushes=5000'] });
   await expect(page.locator('.timeline-status')).toContainText('dense view');
   const [, bytes] = await downloaded(page, () =>
     page.getByRole('button', { name: /as SVG$/ }).click(),

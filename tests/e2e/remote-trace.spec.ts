@@ -43,6 +43,10 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
   await expect(box.locator('.timeline-status')).toContainText(
     `of ${trace.n.toLocaleString('en-US')} rows`,
   );
+  // The event log does not pretend the run is empty: it says where the events are.
+  await expect(page.getByTestId('remote-log')).toContainText(
+    `${trace.n.toLocaleString('en-US')} events stay in the simulator's worker`,
+  );
 
   // Pan right (D, 15 % of the window a press) and wait for the address to follow.
   const before = new URL(page.url()).searchParams.get('win');

@@ -44,6 +44,25 @@ function mergedRows(
 // Memoised and fed a deferred window: zoom frames redraw the timeline first and this table
 // catches up when the main thread is free.
 export const EventLog = memo(function EventLog(props: Props) {
+  if (props.trace.remote) return <RemoteLog rows={props.trace.remote.rows} />;
+  return <LocalLog {...props} />;
+});
+
+/** A run kept in its worker is not on the page to list: say so, and how to see its events. */
+function RemoteLog({ rows }: { rows: number }) {
+  return (
+    <section className="event-log" aria-label="Event log">
+      <h2>Event log</h2>
+      <p className="muted" data-testid="remote-log">
+        This run's {rows.toLocaleString('en-US')} events stay in the simulator's worker (runs above
+        2,000,000 rows do): the log lists smaller runs. Zoom the timeline in until its events are
+        drawn, and click one to inspect it.
+      </p>
+    </section>
+  );
+}
+
+function LocalLog(props: Props) {
   const { trace, window, selected, onSelect, b, selectedB = null, onSelectB, match } = props;
   const deferred = useDeferredValue(window);
   const [filter, setFilter] = useState<Filter>('both');
@@ -144,4 +163,4 @@ export const EventLog = memo(function EventLog(props: Props) {
       </div>
     </section>
   );
-});
+}

@@ -339,7 +339,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       </div>
       <div className="timeline-plot" style={{ height: layout.height }}>
         <div className="remote-cells" ref={clipRef}>
-          <canvas ref={canvasRef} aria-hidden="true" />
+          <canvas className="timeline-canvas" ref={canvasRef} aria-hidden="true" />
         </div>
         <svg className="timeline-top" ref={topRef} role="group" aria-label={name} />
       </div>

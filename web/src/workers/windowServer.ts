@@ -47,7 +47,13 @@ export class WindowServer {
     private readonly columnBytes: () => number = () => 0,
   ) {
     const t0 = Date.now();
-    const cells = Math.max(1, Math.min(MAX_GRID, Math.floor(MAX_CELLS / Math.max(1, cpus))));
+    // About one cell per four rows of a CPU: the grid's memory follows the run (≈ 3 B a row),
+    // bounded by MAX_CELLS in all and MAX_GRID per CPU.
+    const perCpu = Math.ceil(src.rows / Math.max(1, cpus) / 4);
+    const cells = Math.max(
+      64,
+      Math.min(MAX_GRID, Math.floor(MAX_CELLS / Math.max(1, cpus)), perCpu),
+    );
     this.index = toRowIndex(src, cpus, cells);
     this.indexMs = Date.now() - t0;
   }
