@@ -25,10 +25,10 @@ impl<E: Copy> Heap<E> {
         self.lift(i, e);
     }
 
-    /// The smallest key, if any.
+    /// The earliest time, if any.
     #[inline]
-    pub(super) fn min(&self) -> Option<u128> {
-        self.items.first().map(|e| e.key)
+    pub(super) fn min_time(&self) -> Option<u64> {
+        self.items.first().map(|e| e.time)
     }
 
     /// Moves `e` up from the hole at `i` to where it belongs and puts it there.
@@ -37,7 +37,7 @@ impl<E: Copy> Heap<E> {
         let heap = &mut self.items[..];
         while i > 0 {
             let parent = (i - 1) / 2;
-            if e.key >= heap[parent].key {
+            if e.key() >= heap[parent].key() {
                 break;
             }
             heap[i] = heap[parent];
@@ -58,7 +58,7 @@ impl<E: Copy> Heap<E> {
         // Both children exist: take the smaller without a branch.
         while 2 * i + 2 < n {
             let l = 2 * i + 1;
-            let c = l + (heap[l + 1].key < heap[l].key) as usize;
+            let c = l + (heap[l + 1].key() < heap[l].key()) as usize;
             heap[i] = heap[c];
             i = c;
         }

@@ -16,20 +16,18 @@ const NEAR: usize = 64;
 
 #[derive(Debug, Clone, Copy)]
 struct Entry<E> {
-    /// `time << 64 | seq`: one integer compare orders by time, then by scheduling order.
-    key: u128,
+    time: Ns,
+    /// The scheduling order: ties in `time` pop in this order.
+    seq: u64,
     event: E,
 }
 
 impl<E> Entry<E> {
+    /// `time << 64 | seq`: one integer compare orders by time, then by scheduling order. (Kept
+    /// as two words rather than a stored `u128`, whose 16-byte alignment made entries 32 bytes.)
     #[inline(always)]
-    fn time(&self) -> Ns {
-        (self.key >> 64) as Ns
-    }
-
-    /// The scheduling order (the key's low half).
-    fn seq(&self) -> u64 {
-        self.key as u64
+    fn key(&self) -> u128 {
+        (self.time as u128) << 64 | self.seq as u128
     }
 }
 
@@ -75,12 +73,15 @@ impl<E: Copy> Queue<E> {
         let time = time.max(self.now);
         self.seq += 1;
         self.insert(Entry {
-            key: (time as u128) << 64 | self.seq as u128,
+            time,
+            seq: self.seq,
             event,
         });
     }
 
-    /// Puts `e` in the tier its key belongs to, keeping every `near` key below every `far` key.
+    /// Puts the newest entry `e` in the tier its key belongs to, keeping every `near` key below
+    /// every `far` key. Its `seq` is the largest yet, so it goes after every entry of the same
+    /// time, and comparing times alone places it.
     #[inline(always)]
     fn insert(&mut self, e: Entry<E>) {
         if self.near.len() == NEAR {
@@ -90,15 +91,19 @@ impl<E: Copy> Queue<E> {
                 self.far.push(latest);
             }
         }
-        if self.far.min().is_some_and(|m| e.key > m) {
+        if self.far.min_time().is_some_and(|m| e.time >= m) {
             return self.far.push(e);
         }
-        // Entries earlier than `e` sit at the end; count them from there.
-        let mut i = self.near.len();
-        while i > 0 && self.near[i - 1].key < e.key {
+        // Entries earlier than `e` sit at the end: shift them up one by one (a handful, where a
+        // `memmove` call would cost more than the moves) and put `e` in the gap.
+        self.near.push(e);
+        let near = &mut self.near[..];
+        let mut i = near.len() - 1;
+        while i > 0 && near[i - 1].time <= e.time {
+            near[i] = near[i - 1];
             i -= 1;
         }
-        self.near.insert(i, e);
+        near[i] = e;
     }
 
     /// Schedules `event` `delay` ns from now.
@@ -114,15 +119,15 @@ impl<E: Copy> Queue<E> {
             Some(e) => e,
             None => self.far.pop()?,
         };
-        self.now = e.time();
+        self.now = e.time;
         Some(e.event)
     }
 
     /// Time of the earliest pending event.
     pub fn peek_time(&self) -> Option<Ns> {
         match self.near.last() {
-            Some(e) => Some(e.time()),
-            None => self.far.min().map(|k| (k >> 64) as Ns),
+            Some(e) => Some(e.time),
+            None => self.far.min_time(),
         }
     }
 
@@ -155,21 +160,21 @@ impl<E: Copy> Queue<E> {
         self.near
             .iter()
             .chain(&self.far.items)
-            .map(|e| (e.time(), e.seq(), e.event))
+            .map(|e| (e.time, e.seq, e.event))
     }
 
     /// Removes the pending event `seq`, whatever its time, and moves the clock to
     /// `max(now, its time)`: the checker lets any pending event go first, as if the others
     /// were delayed, and time never runs backwards.
     pub fn take(&mut self, seq: u64) -> Option<E> {
-        let e = if let Some(i) = self.near.iter().position(|e| e.seq() == seq) {
+        let e = if let Some(i) = self.near.iter().position(|e| e.seq == seq) {
             // Removing keeps the run sorted and below the heap.
             self.near.remove(i)
         } else {
-            let i = self.far.items.iter().position(|e| e.seq() == seq)?;
+            let i = self.far.items.iter().position(|e| e.seq == seq)?;
             self.far.remove_at(i)
         };
-        self.now = self.now.max(e.time());
+        self.now = self.now.max(e.time);
         Some(e.event)
     }
 }
