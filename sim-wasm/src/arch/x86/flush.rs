@@ -421,8 +421,7 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
         } else {
             &w.tasks[t.index()].ipi_mask
         };
-        let i = mask.partition_point(|&c| (c as i32) <= cursor);
-        let Some(&next) = mask.get(i) else {
+        let Some(next) = next_in_mask(mask, cursor) else {
             return flush_tlb_mm_range_done(w, t);
         };
         if w.cfd[sender.index()].is_locked(CpuId(next)) {
@@ -439,6 +438,20 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
             op.cursor = next as i32;
         }
     }
+}
+
+/// The first CPU of the wait mask (ascending, as `for_each_cpu` walks it) after `cursor`. The
+/// few targets of a typical flush are scanned; a binary search, whose branches a predictor
+/// cannot learn, pays only for big masks.
+fn next_in_mask(mask: &[u16], cursor: i32) -> Option<u16> {
+    let i = if mask.len() <= 16 {
+        mask.iter()
+            .position(|&c| c as i32 > cursor)
+            .unwrap_or(mask.len())
+    } else {
+        mask.partition_point(|&c| (c as i32) <= cursor)
+    };
+    mask.get(i).copied()
 }
 
 /// `TLBSYNC` on the CPU the task runs on now: returns whether it still waits. Pinned (the
