@@ -791,12 +791,20 @@ impl World {
         };
         self.trace.instant(now, target, EventKind::CsdUnlocked, f);
         let poll = self.cfg.costs.csd_poll_ns;
-        for (t, epoch) in waiters {
+        for &(t, epoch) in &waiters {
             let task = &self.tasks[t.index()];
             if task.epoch == epoch && task.state == TaskState::Running && task.deadline.is_none() {
                 let (pre, cont) = (task.preemptible, task.cont);
                 self.step(t, poll, pre, cont);
             }
+        }
+        // Hand the list back (emptied) so the csd's next waiter needs no allocation: a malloc
+        // and free per acknowledged request were 2 % of the bench run.
+        let csd = self.cfd[sender.index()].csd(target, cpus);
+        if csd.waiters.is_empty() {
+            let mut waiters = waiters;
+            waiters.clear();
+            csd.waiters = waiters;
         }
     }
 
