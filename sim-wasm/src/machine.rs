@@ -232,8 +232,10 @@ pub struct World {
     /// Every user access, when enabled (`Session::record_accesses`): lets tests check the
     /// engine against an independent reference model.
     pub(crate) accesses: Option<Vec<Access>>,
-    /// A reusable target list for the next flush (avoids an allocation per flush).
-    pub(crate) scratch_targets: Vec<u16>,
+    /// Target lists of finished flushes, for the next ones to reuse: one list was not enough
+    /// when several tasks flush at once (each flush but one then allocated and regrew its
+    /// list, 2 % of a WASM bench run).
+    pub(crate) scratch_targets: Vec<Vec<u16>>,
     /// The architecture's own state (see [`Arch::init_state`]).
     pub(crate) arch_state: ArchState,
     /// The measured window: from the first measured task's start (`measure_from`) while

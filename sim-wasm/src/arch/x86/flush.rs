@@ -517,6 +517,6 @@ pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
     let mut targets = op.targets;
     targets.clear();
     w.tasks[t.index()].ipi_mask.clear();
-    w.scratch_targets = targets;
+    w.scratch_targets.push(targets);
     w.step(t, 0, true, Cont::NextOp);
 }
