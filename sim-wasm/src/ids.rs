@@ -4,6 +4,18 @@
 /// Simulated time in nanoseconds since the start of the run.
 pub type Ns = u64;
 
+/// `a.saturating_mul(b)` for the costs of the per-event path (`n` pages × ns a page): wasm32
+/// has no 64 × 64 → 128-bit multiply, so `u64::saturating_mul` calls `__multi3` there, 1 % of
+/// a WASM bench run. Factors that both fit in 32 bits cannot overflow and take one multiply.
+#[inline]
+pub fn mul_sat(a: u64, b: u64) -> u64 {
+    if (a | b) >> 32 == 0 {
+        a * b
+    } else {
+        a.saturating_mul(b)
+    }
+}
+
 /// Index of a simulated CPU (0-based, < `Config::cpus`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CpuId(pub u16);
@@ -45,3 +57,27 @@ pub const TLB_GENERATION_INVALID: u64 = 0;
 
 /// Base virtual address of user pages in the trace's `addr` column.
 pub const USER_BASE: u64 = 0x7f00_0000_0000;
+
+#[cfg(test)]
+mod tests {
+    use super::mul_sat;
+
+    #[test]
+    fn mul_sat_is_saturating_mul_on_both_sides_of_32_bits() {
+        let xs = [
+            0,
+            1,
+            7,
+            0xFFFF_FFFF,
+            1 << 32,
+            (1 << 32) + 3,
+            u64::MAX / 3,
+            u64::MAX,
+        ];
+        for a in xs {
+            for b in xs {
+                assert_eq!(mul_sat(a, b), a.saturating_mul(b), "{a} × {b}");
+            }
+        }
+    }
+}

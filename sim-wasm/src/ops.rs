@@ -4,7 +4,7 @@
 
 use crate::config::{Dist, MAX_KERNEL_PAGES};
 use crate::events::EventKind;
-use crate::ids::{CpuId, MmId, Ns, TaskId};
+use crate::ids::{mul_sat, CpuId, MmId, Ns, TaskId};
 use crate::invariants;
 use crate::locks::LockWork;
 use crate::machine::{Access, Ev, World, USER_BASE};
@@ -112,7 +112,7 @@ impl World {
                 } else {
                     costs
                         .syscall_ns
-                        .saturating_add(costs.zap_pte_ns.saturating_mul(n as u64))
+                        .saturating_add(mul_sat(costs.zap_pte_ns, n as u64))
                 };
                 let work = LockWork {
                     // A copy-on-write fault is a fault, not a call.
@@ -355,9 +355,7 @@ impl World {
             };
             self.trace.instant(self.now(), cpu, EventKind::TlbMissed, f);
         }
-        misses
-            .saturating_mul(refill_ns)
-            .saturating_add(hits.saturating_mul(hit_ps).saturating_add(500) / 1000)
+        mul_sat(misses, refill_ns).saturating_add(mul_sat(hits, hit_ps).saturating_add(500) / 1000)
     }
 
     /// User accesses to `n` pages: TLB lookups (a stale hit is checked against the page
@@ -421,7 +419,7 @@ impl World {
                 });
             }
         }
-        cost += hits.saturating_mul(hit_ps).saturating_add(500) / 1000;
+        cost += mul_sat(hits, hit_ps).saturating_add(500) / 1000;
         if misses > 0 {
             self.count_tlb_misses(misses);
             let f = Fields {

@@ -19,7 +19,7 @@ use super::state::NR_DYN_ASIDS;
 use super::switch_mm::{switch_mm_irqs_off, tlb_tag};
 use crate::config::{FlushInfo, Preempt, WaitMask};
 use crate::events::EventKind;
-use crate::ids::{CpuId, DescId, MmId, Ns, TaskId};
+use crate::ids::{mul_sat, CpuId, DescId, MmId, Ns, TaskId};
 use crate::ipi::FlushTlbInfo;
 use crate::machine::{World, USER_BASE};
 use crate::task::{Cont, FlushOp, FlushPhase};
@@ -67,7 +67,7 @@ pub fn flush_tlb_func(
     let mut cost = costs.flush_func_ns;
     if !local {
         // The target pulls the descriptor's cache lines from the initiator.
-        cost = cost.saturating_add(w.desc_lines.saturating_mul(costs.cacheline_transfer_ns));
+        cost = cost.saturating_add(mul_sat(w.desc_lines, costs.cacheline_transfer_ns));
     }
     let (invlpg, full_ns) = (costs.invlpg_ns, costs.full_flush_ns);
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
@@ -122,7 +122,7 @@ pub fn flush_tlb_func(
                 for vpn in f.start..f.start.saturating_add(f.pages) {
                     tlb.invalidate_page(tag, vpn);
                 }
-                cost = cost.saturating_add(invlpg.saturating_mul(f.pages as u64));
+                cost = cost.saturating_add(mul_sat(invlpg, f.pages as u64));
                 cost = cost.saturating_add(pti::flush_user_pages(w, cpu, f.start, f.pages));
                 w.stats.partial_flushes += 1;
                 w.stats.x86_ops.invlpg += f.pages as u64;
@@ -421,8 +421,7 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
         } else {
             &w.tasks[t.index()].ipi_mask
         };
-        let i = mask.partition_point(|&c| (c as i32) <= cursor);
-        let Some(&next) = mask.get(i) else {
+        let Some(next) = next_in_mask(mask, cursor) else {
             return flush_tlb_mm_range_done(w, t);
         };
         if w.cfd[sender.index()].is_locked(CpuId(next)) {
@@ -439,6 +438,20 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
             op.cursor = next as i32;
         }
     }
+}
+
+/// The first CPU of the wait mask (ascending, as `for_each_cpu` walks it) after `cursor`. The
+/// few targets of a typical flush are scanned; a binary search, whose branches a predictor
+/// cannot learn, pays only for big masks.
+fn next_in_mask(mask: &[u16], cursor: i32) -> Option<u16> {
+    let i = if mask.len() <= 16 {
+        mask.iter()
+            .position(|&c| c as i32 > cursor)
+            .unwrap_or(mask.len())
+    } else {
+        mask.partition_point(|&c| (c as i32) <= cursor)
+    };
+    mask.get(i).copied()
 }
 
 /// `TLBSYNC` on the CPU the task runs on now: returns whether it still waits. Pinned (the
@@ -504,6 +517,6 @@ pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
     let mut targets = op.targets;
     targets.clear();
     w.tasks[t.index()].ipi_mask.clear();
-    w.scratch_targets = targets;
+    w.scratch_targets.push(targets);
     w.step(t, 0, true, Cont::NextOp);
 }

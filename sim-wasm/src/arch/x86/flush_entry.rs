@@ -4,7 +4,7 @@
 //! tracepoints. Without it a flush of one page costs only its INVLPG and the ranged-flush cost
 //! curve starts at zero.
 
-use crate::ids::{CpuId, MmId, Ns};
+use crate::ids::{mul_sat, CpuId, MmId, Ns};
 use crate::machine::World;
 
 /// Records that `cpu` touched `mm->context.tlb_gen` (its increment, or a read by
@@ -40,9 +40,9 @@ pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, members: &[u16]) -> Ns {
     }
     // cpumask_any_but() and the cond loop each walk the mask word by word.
     let words = (w.cfg.cpus as u64).div_ceil(64);
-    cost = cost.saturating_add(words.saturating_mul(x.cpumask_word_ns));
+    cost = cost.saturating_add(mul_sat(words, x.cpumask_word_ns));
     let others = members.iter().filter(|&&m| m != cpu.0).count() as u64;
-    cost = cost.saturating_add(others.saturating_mul(x.should_flush_ns));
+    cost = cost.saturating_add(mul_sat(others, x.should_flush_ns));
     touch_tlb_gen(w, cpu, mm);
     cost
 }

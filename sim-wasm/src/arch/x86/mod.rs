@@ -61,7 +61,7 @@ impl Arch for X86 {
 
     fn prepare_flush(&self, w: &mut World, t: TaskId, page: u32, n: u32, freed_tables: bool) {
         let task = &w.tasks[t.index()];
-        let targets = std::mem::take(&mut w.scratch_targets);
+        let targets = w.scratch_targets.pop().unwrap_or_default();
         let op = FlushOp::new(task.mm, task.cpu, page, n, freed_tables, targets);
         w.tasks[t.index()].flush = Some(op);
     }

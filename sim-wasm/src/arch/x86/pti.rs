@@ -13,7 +13,7 @@
 //! into a CR3 write without NOFLUSH. A full flush or a flushing switch always defers.
 
 use crate::config::PtiUserFlush;
-use crate::ids::{CpuId, Ns};
+use crate::ids::{mul_sat, CpuId, Ns};
 use crate::machine::World;
 
 pub use super::state::USER_TAG;
@@ -95,7 +95,7 @@ pub fn flush_user_pages(w: &mut World, cpu: CpuId, start: u32, pages: u32) -> Ns
                 tlb.invalidate_page(user, vpn);
             }
             w.stats.x86_ops.invpcid += pages as u64;
-            w.cfg.costs.x86.invpcid_ns.saturating_mul(pages as u64)
+            mul_sat(w.cfg.costs.x86.invpcid_ns, pages as u64)
         }
         PtiUserFlush::Deferred => {
             invalidate_user_asid(w, cpu);
