@@ -27,7 +27,24 @@ fn race_verdicts(id: &str) {
     let text = scenario(r.scenario);
     let expect: serde_json::Value =
         serde_json::from_str(&Session::new(&text, &[], 1).unwrap().expect_json()).unwrap();
-    let promised: Vec<&str> = expect["violations"]
+    // The faulty design's promise: the scenario's own, or the case that sets `faulty`.
+    let case_of = |set: &[&str]| {
+        expect["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| {
+                let s = c["set"].as_array().unwrap();
+                s.len() == set.len() && set.iter().all(|f| s.iter().any(|x| x == f))
+            })
+            .cloned()
+    };
+    let faulty_promise = if r.faulty.is_empty() {
+        expect.clone()
+    } else {
+        case_of(r.faulty).unwrap_or_else(|| panic!("{id}: no [[expect.cases]] for {:?}", r.faulty))
+    };
+    let promised: Vec<&str> = faulty_promise["violations"]
         .as_array()
         .unwrap()
         .iter()
@@ -35,9 +52,9 @@ fn race_verdicts(id: &str) {
         .collect();
     assert!(
         !promised.is_empty(),
-        "{id}: the scenario's own settings must be the faulty design"
+        "{id}: the faulty design must promise a violation"
     );
-    let faulty = check(r.scenario, &[]);
+    let faulty = check(r.scenario, r.faulty);
     assert_eq!(faulty.verdict, "violated", "{id} faulty: {faulty:?}");
     let cx = faulty.counterexample.expect("a counterexample");
     assert!(
@@ -48,12 +65,7 @@ fn race_verdicts(id: &str) {
     assert_eq!(cx.steps.len() as u32, cx.violation_step);
     assert!(cx.narration.contains(&cx.invariant));
     for fix in r.fixed {
-        let case = expect["cases"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["set"].as_array().unwrap().iter().any(|s| s == fix));
-        let case = case.unwrap_or_else(|| panic!("{id}: no [[expect.cases]] for {fix}"));
+        let case = case_of(&[fix]).unwrap_or_else(|| panic!("{id}: no [[expect.cases]] for {fix}"));
         assert!(
             case["violations"].as_array().unwrap().is_empty(),
             "{id}: {fix} must be clean"
@@ -79,6 +91,11 @@ fn r6_lazy_cpus_skipped_while_tables_are_freed_break_i4() {
 }
 
 #[test]
+fn r11_pti_user_pcid_keeps_a_flushed_page_without_invpcid_or_deferred_flush() {
+    race_verdicts("R11");
+}
+
+#[test]
 fn r15_local_only_tlbi_breaks_while_a_lazy_kthread_holds_the_asid() {
     race_verdicts("R15");
 }
@@ -91,7 +108,7 @@ fn r16_walk_in_flight_breaks_without_dsb_before_the_decrement() {
 #[test]
 fn every_race_in_the_table_has_a_test_above() {
     let ids: Vec<&str> = RACES.iter().map(|r| r.id).collect();
-    assert_eq!(ids, ["R1", "R6", "R15", "R16"]);
+    assert_eq!(ids, ["R1", "R6", "R11", "R15", "R16"]);
 }
 
 #[test]
@@ -189,9 +206,8 @@ fn check_with(name: &str, set: &[&str], reduce: Reduce) -> Report {
 #[test]
 fn reductions_keep_every_races_verdicts_and_counterexample_lengths() {
     for r in RACES {
-        let runs = std::iter::once(None).chain(r.fixed.iter().map(Some));
-        for fix in runs {
-            let set: Vec<&str> = fix.into_iter().copied().collect();
+        let runs = std::iter::once(r.faulty.to_vec()).chain(r.fixed.iter().map(|f| vec![*f]));
+        for set in runs {
             let full = check_with(r.scenario, &set, Reduce::None);
             let por = check_with(r.scenario, &set, Reduce::Por);
             let what = format!("{} {set:?}", r.id);
@@ -217,9 +233,9 @@ fn reductions_keep_every_races_verdicts_and_counterexample_lengths() {
 fn events_called_independent_commute_on_the_race_scenarios() {
     let mut pairs = 0;
     for r in RACES {
-        let runs = std::iter::once(None).chain(r.fixed.iter().map(Some));
-        for fix in runs {
-            let set: Vec<String> = fix.into_iter().map(|s| s.to_string()).collect();
+        let runs = std::iter::once(r.faulty.to_vec()).chain(r.fixed.iter().map(|f| vec![*f]));
+        for set in runs {
+            let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
             let c = Check::new(&scenario(r.scenario), &set, Limits::default()).unwrap();
             pairs +=
                 audit_search(c.initial(), 1500).unwrap_or_else(|e| panic!("{} {set:?}: {e}", r.id));

@@ -91,7 +91,7 @@ export function runCheck(wasm, args) {
     out(args.format === 'json' ? `${JSON.stringify(r, null, 2)}\n` : `${describe(r)}\n`);
     return EXIT[/** @type {keyof typeof EXIT} */ (r.verdict)] ?? EXIT.bad_input;
   }
-  /** @type {{ id: string, title: string, scenario: string, fixed: string[] }[]} */
+  /** @type {{ id: string, title: string, scenario: string, faulty: string[], fixed: string[] }[]} */
   const races = JSON.parse(wasm.racesJson());
   const race = races.find((r) => r.id.toLowerCase() === String(args.race).toLowerCase());
   if (!race) {
@@ -101,7 +101,11 @@ export function runCheck(wasm, args) {
   }
   const { text, file } = scenario(race.scenario);
   const runs = [
-    { design: 'faulty', expected: 'violated', ...checkOnce(wasm, text, file, args.set, args) },
+    {
+      design: 'faulty',
+      expected: 'violated',
+      ...checkOnce(wasm, text, file, [...args.set, ...race.faulty], args),
+    },
     ...race.fixed.map((fix) => ({
       design: 'fixed',
       expected: 'holds',

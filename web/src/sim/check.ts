@@ -98,6 +98,8 @@ export interface Race {
   id: string;
   title: string;
   scenario: string;
+  /** Added to the scenario's own settings for the faulty design (empty: they are it). */
+  faulty: string[];
   fixed: string[];
 }
 
