@@ -5,7 +5,7 @@
 //! last entry from there: the last entry is usually late, so it rarely climbs, and the walk down
 //! has no comparisons with it that a branch predictor could miss.
 
-use super::Entry;
+use super::entry::Entry;
 
 #[derive(Debug, Clone)]
 pub(super) struct Heap<E> {

@@ -5,31 +5,16 @@
 
 use crate::ids::Ns;
 
+mod entry;
 mod heap;
 
+use entry::Entry;
 use heap::Heap;
 
 /// Most events the sorted near run holds; later ones wait in the heap. Large enough for the
 /// pending events of the bench scenarios (a few dozen), small enough that an insertion never
 /// moves more than a few kilobytes.
 const NEAR: usize = 64;
-
-#[derive(Debug, Clone, Copy)]
-struct Entry<E> {
-    time: Ns,
-    /// The scheduling order: ties in `time` pop in this order.
-    seq: u64,
-    event: E,
-}
-
-impl<E> Entry<E> {
-    /// `time << 64 | seq`: one integer compare orders by time, then by scheduling order. (Kept
-    /// as two words rather than a stored `u128`, whose 16-byte alignment made entries 32 bytes.)
-    #[inline(always)]
-    fn key(&self) -> u128 {
-        (self.time as u128) << 64 | self.seq as u128
-    }
-}
 
 /// The pending events in two tiers, every key of `near` below every key of `far`:
 ///
