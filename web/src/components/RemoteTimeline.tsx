@@ -3,7 +3,8 @@
 // per-pixel aggregates of the window for every CPU, and the window's rows once they are few
 // enough to draw. Each zoom or pan step redraws the last answers for the new window at once
 // (viz/remote.ts) and asks for the new window's; latest wins, so a burst costs one answer.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useWidth } from '../app/useWidth';
 import { traceWindowOf } from '../workers/session';
 import type { LaneBuckets } from '../model/traceWindow';
 import { toPalette } from '../viz/columns';
@@ -93,15 +94,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
   const clipRef = useRef<HTMLDivElement>(null);
   const topRef = useRef<SVGSVGElement>(null);
   const statusRef = useRef<HTMLSpanElement>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const box = boxRef.current;
-    if (!box) return;
-    setWidth(box.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(box.clientWidth));
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, []);
+  const width = useWidth(boxRef);
   const layout = useMemo(() => remoteLayout(trace.cpus, width), [trace.cpus, width]);
 
   const live = useRef<Live>({

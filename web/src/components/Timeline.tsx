@@ -3,7 +3,8 @@
 // a store the caller shares between timelines (A/B stay aligned). Interactions draw at once
 // from a local copy of the window (one frame per animation frame at most) and write it to
 // the store, which the other timelines follow on their next frame.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useWidth } from '../app/useWidth';
 import { defaultCollapsed } from '../model/layout';
 import { TRACKS } from '../model/lanes';
 import { hitTest } from '../model/lod';
@@ -186,15 +187,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     [focus],
   );
 
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const box = boxRef.current;
-    if (!box) return;
-    setWidth(box.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(box.clientWidth));
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, []);
+  const width = useWidth(boxRef);
 
   // Where the plot is on screen, read at most every 250 ms (or after a scroll or resize):
   // reading it forces a layout of whatever the page changed since the last frame (the event

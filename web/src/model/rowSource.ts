@@ -5,7 +5,7 @@
 // Spans longer than a grid cell are few (a CPU's long task runs) but reach far back; they are
 // kept apart in an interval index, so a window's short rows are found by one binary search on
 // time with a small look-back instead of the trace's longest span.
-import type { Columns } from '../trace/trace';
+import { COLUMN_NAMES, type Columns } from '../trace/trace';
 import { candidates, toIntervalIndex, type IntervalIndex } from './intervals';
 import { emptyBuckets, type LaneBuckets } from './traceWindow';
 
@@ -232,20 +232,8 @@ export function sourceRowsInWindow(
 
 /** Every column at `rows` (any order), read from the source one short range at a time. */
 export function readRows(src: RowSource, rows: Int32Array): Columns {
-  const names: (keyof Columns)[] = [
-    'time',
-    'dur',
-    'cpu',
-    'kind',
-    'mm',
-    'asid',
-    'gen',
-    'addr',
-    'arg',
-    'parent',
-  ];
   const out = {} as Record<keyof Columns, Columns[keyof Columns]>;
-  for (const name of names) {
+  for (const name of COLUMN_NAMES) {
     const probe = src.read(name, 0, 0);
     const col = new (probe.constructor as new (n: number) => Columns[typeof name])(rows.length);
     // Runs of nearby rows are read as one range (a window's rows mostly are).

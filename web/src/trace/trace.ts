@@ -62,6 +62,20 @@ export function toTrace(src: TraceSource): Trace {
 }
 
 /** Empty columns: what the page holds of a run whose rows stay in its worker. */
+/** The column names, in the order the simulator's store lays them out. */
+export const COLUMN_NAMES: readonly (keyof Columns)[] = [
+  'time',
+  'dur',
+  'cpu',
+  'kind',
+  'mm',
+  'asid',
+  'gen',
+  'addr',
+  'arg',
+  'parent',
+];
+
 export function noColumns(): Columns {
   return {
     time: new Float64Array(0),

@@ -23,7 +23,7 @@ import { finishCheck, fixesOf, openChecker, type CheckReport } from '../sim/chec
 import { infoOf, unparsedInfo } from '../sim/scenario';
 import { loadSimulator, wasmMemoryBytes } from '../sim/wasm';
 import { columnSource, type RowSource } from '../model/rowSource';
-import { noColumns, type Columns, type Trace } from '../trace/trace';
+import { COLUMN_NAMES, noColumns, type Columns, type Trace } from '../trace/trace';
 import { bucketBuffers, LatestQueue, WindowServer } from './windowServer';
 import type {
   CheckRequest,
@@ -52,21 +52,8 @@ function wasmRows(sim: Simulator): RowSource {
   return { rows, read: (name, lo, hi) => columnRange(sim, name, lo, hi) };
 }
 
-const COLUMNS: (keyof Columns)[] = [
-  'time',
-  'dur',
-  'cpu',
-  'kind',
-  'mm',
-  'asid',
-  'gen',
-  'addr',
-  'arg',
-  'parent',
-];
-
 function bytesOf(c: Columns): number {
-  return COLUMNS.reduce((s, k) => s + c[k].byteLength, 0);
+  return COLUMN_NAMES.reduce((s, k) => s + c[k].byteLength, 0);
 }
 
 const ready = loadSimulator();
