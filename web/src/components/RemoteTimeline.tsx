@@ -4,6 +4,7 @@
 // enough to draw. Each zoom or pan step redraws the last answers for the new window at once
 // (viz/remote.ts) and asks for the new window's; latest wins, so a burst costs one answer.
 import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useFrameDraw } from '../app/useFrameDraw';
 import { useWidth } from '../app/useWidth';
 import { traceWindowOf } from '../workers/session';
 import type { LaneBuckets } from '../model/traceWindow';
@@ -51,7 +52,6 @@ interface Live {
   /** The rows of the window they were asked for (null: too many, or not asked yet). */
   rows: (RemoteRows & { t0: number; t1: number; total: number }) | null;
   rendered: boolean;
-  drewThisFrame: boolean;
 }
 
 /** The rows of `r` touching [t0, t1] (after a pan, the last answer's edges are off screen). */
@@ -105,7 +105,6 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     painted: null,
     rows: null,
     rendered: false,
-    drewThisFrame: false,
   });
   live.current.props = props;
   live.current.width = width;
@@ -156,28 +155,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     }
   }, []);
 
-  const frame = useRef(0);
-  const schedule = useCallback(() => {
-    if (frame.current) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = 0;
-      live.current.drewThisFrame = false;
-      draw();
-    });
-  }, [draw]);
-  const drawNow = useCallback(() => {
-    if (live.current.drewThisFrame) return schedule();
-    live.current.drewThisFrame = true;
-    draw();
-    schedule();
-  }, [draw, schedule]);
-  useEffect(
-    () => () => {
-      cancelAnimationFrame(frame.current);
-      frame.current = 0;
-    },
-    [],
-  );
+  const { schedule, drawNow } = useFrameDraw(draw);
 
   // Asks the worker for the window on screen. One question of each kind in flight at a time,
   // and at most one per ASK_MS: on two cores the worker's answers share the CPU with the

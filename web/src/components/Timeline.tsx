@@ -4,6 +4,7 @@
 // from a local copy of the window (one frame per animation frame at most) and write it to
 // the store, which the other timelines follow on their next frame.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useFrameDraw } from '../app/useFrameDraw';
 import { useWidth } from '../app/useWidth';
 import { defaultCollapsed } from '../model/layout';
 import { TRACKS } from '../model/lanes';
@@ -304,34 +305,10 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     });
     p.onRendered?.();
   }, []);
-  // Props changes draw on the next frame (several changes, one draw). Interactions draw at
-  // once, at most once per frame, so the frame that handles the input also shows it.
-  const frame = useRef(0);
-  const drewThisFrame = useRef(false);
-  const schedule = useCallback(() => {
-    if (frame.current) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = 0;
-      drewThisFrame.current = false;
-      const now = inputs();
-      if (now.some((v, i) => v !== drawn.current[i])) draw();
-    });
-  }, [draw]);
-  const drawNow = useCallback(() => {
-    if (drewThisFrame.current) return schedule();
-    drewThisFrame.current = true;
-    draw();
-    schedule();
-  }, [draw, schedule]);
-  // Cancel a pending draw on unmount, and forget it: React's StrictMode (dev) unmounts and
-  // remounts, and a stale id would make schedule() think a draw is still pending forever.
-  useEffect(
-    () => () => {
-      cancelAnimationFrame(frame.current);
-      frame.current = 0;
-    },
-    [],
-  );
+  // A scheduled frame whose inputs all equal the last draw's skips it (`inputs` reads refs,
+  // so the first render's closure stays current).
+  const sceneChanged = useCallback(() => inputs().some((v, i) => v !== drawn.current[i]), []);
+  const { schedule, drawNow } = useFrameDraw(draw, sceneChanged);
 
   const {
     view: store,
