@@ -13,17 +13,15 @@ const arg = (name, dflt) => {
 };
 
 /**
- * Streams the recording to `out`, resolving with the lines written (header excluded). One
- * cycle is an initiator's remote flush and one target's handler: 11 lines.
+ * The recording's text in pieces of about 1 MB, header first: `lines` event lines (rounded up
+ * to whole cycles). One cycle is an initiator's remote flush and one target's handler: 11 lines.
+ * (tests/e2e/recording-remote.spec.ts builds a small one in memory.)
  */
-export async function writeTracefs(out, lines, cpus) {
-  const file = createWriteStream(out);
-  const write = (s) =>
-    file.write(s) ? Promise.resolve() : new Promise((r) => file.once('drain', r));
-  await write(
+export function* tracefsChunks(lines, cpus) {
+  yield (
     `# tracer: nop\n#\n# entries-in-buffer/entries-written: ${lines}/${lines}   #P:${cpus}\n#\n` +
-      '#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n' +
-      '#              | |         |   |||||     |         |\n',
+    '#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n' +
+    '#              | |         |   |||||     |         |\n'
   );
   let us = 1_000_000_000; // 1000 s after boot, in µs
   const stamp = () => {
@@ -53,13 +51,21 @@ export async function writeTracefs(out, lines, cpus) {
       `${targ} d.h..  ${stamp()}: call_function_single_exit: vector=251\n`;
     written += 11;
     if (chunk.length > 1 << 20) {
-      await write(chunk);
+      yield chunk;
       chunk = '';
     }
   }
-  await write(chunk);
+  if (chunk) yield chunk;
+}
+
+/** Streams the recording to `out`, resolving with the lines written (header excluded). */
+export async function writeTracefs(out, lines, cpus) {
+  const file = createWriteStream(out);
+  const write = (s) =>
+    file.write(s) ? Promise.resolve() : new Promise((r) => file.once('drain', r));
+  for (const piece of tracefsChunks(lines, cpus)) await write(piece);
   await new Promise((r) => file.end(r));
-  return written;
+  return Math.ceil(lines / 11) * 11;
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {

@@ -32,7 +32,8 @@
 //                  for the time from the simulator's last event to the first picture
 //   worker B/event what the simulator worker keeps of the run: its WASM memory (the simulator's
 //                  own trace, high-water mark), its JavaScript copy of the columns (runs up to
-//                  2 M rows only) and the window index
+//                  2 M rows only) and the window index; for a recording above 2 M rows, what
+//                  its import worker keeps (packed columns, recorded fields, window index)
 // Options: --runs N (default 3) --flushes N (default 2000) --cpus N (default 128) --port N
 //          --detail (print every zoom and pan step: frame, handler and draw time, marks drawn)
 //          --trace FILE (record a Chromium trace of the zoom steps and rank where the time goes)
@@ -309,11 +310,9 @@ async function measureOnce(browser, c) {
     const heap = usage.usedSize + (usage.backingStorageSize ?? NaN);
     const frames = (xs) => xs.filter((s) => s.drew).map((s) => s.frame);
     const draws = (xs) => xs.filter((s) => s.drew).map((s) => s.draw);
-    // A recording has no run: the worker figures and run-start belong to the page's first run.
-    if (c.recording) {
-      load.worker = null;
-      load.runStart = null;
-    }
+    // A recording has no run: run-start belongs to the page's first run. Its worker figures
+    // are the import worker's (set at import, none when the page holds the columns).
+    if (c.recording) load.runStart = null;
     const during = load.longTasks.filter(
       ([s]) =>
         load.runStart !== null && load.runDone !== null && s >= load.runStart && s < load.runDone,
@@ -395,10 +394,11 @@ const FIGURES = [
   ['longest task during the run', 'longDuringRun', 'ms', '< 100 ms'],
   ['longest task after run/import done', 'longAfterDone', 'ms', ''],
   ['page JS heap + array buffers after GC', 'heapMB', 'MB', ''],
-  // n/a for a recording: its worker ends after parsing and the page holds every column.
+  // For a recording above 2 M rows: the import worker's packed columns (trace and recorded
+  // fields) and index; n/a for one the page holds (its worker ends after parsing).
   ['worker bytes/event (WASM + columns + index)', 'workerB', 'B', '≤ 40 B'],
   ['  of which WASM memory', 'workerWasmB', 'B', ''],
-  ['  of which JS column copy (runs ≤ 2 M rows)', 'workerColsB', 'B', ''],
+  ['  of which JS columns (runs ≤ 2 M rows; recordings)', 'workerColsB', 'B', ''],
   ['  of which window index (grid, long spans)', 'workerIndexB', 'B', ''],
   // Before 'done' is sent, so not inside "first render"; printed so the two can be added.
   ['worker pass building the window index', 'indexMs', 'ms', ''],

@@ -8,7 +8,7 @@
 // &step=<n>&seed=<n>&set=key=value…&compare=1&setB=key=value…
 // &t=<cursor ns>&win=<from ns>,<to ns>&ev=<event row of A>|evB=<event row of B>&spacing=event
 // &view=counterexample[&cx=<n>] (check every interleaving; A shows the counterexample, at step n)
-// and, on any view, &theme=light|dark &talk=1 &embed=1 &origin=<host origin>.
+// and, on any view, &theme=light|dark &talk=1 &embed=1 &origin=<host origin> &remote=<rows>.
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 
 export type View = 'home' | 'explore' | 'data';
@@ -47,6 +47,11 @@ export interface UrlState {
   origin?: string | null;
   /** The Measured data chart an embed of the data view shows (its id); null = the first. */
   chart?: string | null;
+  /**
+   * `remote=<rows>`: an imported recording of more rows than this stays in its worker (default
+   * 2,000,000, workers/protocol.ts REMOTE_ABOVE_ROWS); tests set it low to exercise that path.
+   */
+  remoteAbove?: number | null;
 }
 
 /** The explorer's continuous state: where the user looks. null = the view's default. */
@@ -89,6 +94,7 @@ const KNOWN = new Set([
   'origin',
   'chart',
   'cx',
+  'remote',
 ]);
 
 export function parseUrl(search: string): ParsedUrl {
@@ -168,6 +174,9 @@ export function parseUrl(search: string): ParsedUrl {
   const rawTheme = q.get('theme');
   if (rawTheme !== null && rawTheme !== 'light' && rawTheme !== 'dark')
     skip('theme', 'the themes are light and dark');
+  const remoteAbove = q.has('remote') ? nonNegInt(q.get('remote')) : null;
+  if (q.has('remote') && remoteAbove === null)
+    skip('remote', 'the rows above which a recording stays in its worker: 0 or more');
   const origin = q.get('origin');
   const goodOrigin = origin !== null && isOrigin(origin);
   if (origin !== null && !goodOrigin) skip('origin', 'an origin is scheme://host[:port]');
@@ -188,6 +197,7 @@ export function parseUrl(search: string): ParsedUrl {
       embed: flag(q, 'embed'),
       origin: goodOrigin ? origin : null,
       chart: q.get('chart') || null,
+      ...(remoteAbove !== null ? { remoteAbove } : {}),
     },
     view: {
       cursor,
@@ -239,6 +249,7 @@ export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
   if (state.talk) q.set('talk', '1');
   if (state.embed) q.set('embed', '1');
   if (state.origin) q.set('origin', state.origin);
+  if (state.remoteAbove != null) q.set('remote', String(state.remoteAbove));
   const s = q.toString();
   return s ? `?${s}` : '';
 }

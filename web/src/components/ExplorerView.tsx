@@ -9,7 +9,6 @@ import { highlightRows } from '../model/guide';
 import { initiatorOf } from '../model/ipis';
 import { LENS_KINDS, lensIntervals } from '../model/lens';
 import { isRecorded } from '../recording/asRun';
-import { busiestSender } from '../recording/focus';
 import { titleForRun } from '../model/runWords';
 import { fileNameOf } from '../app/download';
 import { formatNs } from '../viz/scales';
@@ -164,7 +163,7 @@ export function ExplorerView(props: Props) {
         generations={gensOn}
         lensSubject={side === 'A' ? lensSubject : undefined}
         spacing={x.spacing}
-        initiator={isRecorded(r) ? busiestSender(r.trace) : initiatorOf(r.trace)}
+        initiator={isRecorded(r) ? r.recording.initiator : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
         measured={side === 'A' ? measured : null}
         exportText={exportText(r, side, overrides)}
@@ -203,7 +202,11 @@ export function ExplorerView(props: Props) {
           <>
             <ScenarioFile name={ownFileName} onLoad={onOwnFile} />
             <MeasuredEventsFile value={measured} onLoad={setMeasured} />
-            <RecordingFile value={x.recording} onLoad={x.setRecording} />
+            <RecordingFile
+              value={x.recording}
+              onLoad={x.setRecording}
+              remoteAbove={url.remoteAbove ?? undefined}
+            />
             <Controls
               name="A"
               overrides={url.overrides}

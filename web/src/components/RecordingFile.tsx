@@ -1,14 +1,21 @@
 // Import a kernel recording (tracefs, trace-cmd report or perf script text): drop a file, pick
 // one, paste text or load a shipped example. It is parsed in a worker with progress and
-// cancel, then drawn as run A; unreadable lines are listed by number.
+// cancel, then drawn as run A; unreadable lines are listed by number. One of more than
+// REMOTE_ABOVE_ROWS rows (or the link's `remote=`) stays in the import's worker, as a large run
+// stays in the simulator's.
 import { useEffect, useRef, useState } from 'react';
 import { EXAMPLE_RECORDINGS, provenanceOf } from '../content/recordings';
 import { asRun, type RecordedRun } from '../recording/asRun';
-import { ParseCancelled, parseInWorker, type ParseJob } from '../recording/client';
+import { keepOnly, ParseCancelled, parseInWorker, type ParseJob } from '../recording/client';
+import type { RecordingWindow } from '../recording/window';
+import { perfRecord } from '../viz/perf';
+import { REMOTE_ABOVE_ROWS } from '../workers/protocol';
 
 interface Props {
   value: RecordedRun | null;
   onLoad: (r: RecordedRun | null) => void;
+  /** Rows above which the recording stays in its worker (default REMOTE_ABOVE_ROWS). */
+  remoteAbove?: number;
 }
 
 interface Progress {
@@ -18,7 +25,7 @@ interface Progress {
   lines: number;
 }
 
-export function RecordingFile({ value, onLoad }: Props) {
+export function RecordingFile({ value, onLoad, remoteAbove = REMOTE_ABOVE_ROWS }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [paste, setPaste] = useState('');
@@ -31,8 +38,11 @@ export function RecordingFile({ value, onLoad }: Props) {
     setError(null);
     const total = typeof input === 'string' ? input.length : input.size;
     setProgress({ name, bytes: 0, total, lines: 0 });
-    const j = parseInWorker(input, name, (bytes, t, lines) =>
-      setProgress({ name, bytes, total: t, lines }),
+    const j = parseInWorker(
+      input,
+      name,
+      (bytes, t, lines) => setProgress({ name, bytes, total: t, lines }),
+      remoteAbove,
     );
     job.current = j;
     j.done.then(
@@ -42,6 +52,8 @@ export function RecordingFile({ value, onLoad }: Props) {
         setProgress(null);
         // The import's counterpart of 'tlbscope:run-done' (bench/ui-bench.mjs times from it).
         performance.mark('tlbscope:import-done');
+        keepOnly(p.window);
+        recordWorkerMemory(p.window);
         onLoad(asRun(p, provenance));
       },
       (e: unknown) => {
@@ -145,8 +157,16 @@ export function RecordingFile({ value, onLoad }: Props) {
         <div className="muted" data-testid="recording-loaded">
           <p>
             <code>{value.recording.name}</code> ({value.recording.format}) is run A:{' '}
-            {value.trace.n.toLocaleString('en-US')} rows on {value.trace.cpus} CPUs.{' '}
-            <button type="button" className="linklike" onClick={() => onLoad(null)}>
+            {(value.trace.remote?.rows ?? value.trace.n).toLocaleString('en-US')} rows on{' '}
+            {value.trace.cpus} CPUs{value.trace.remote ? ', kept in the import worker' : ''}.{' '}
+            <button
+              type="button"
+              className="linklike"
+              onClick={() => {
+                keepOnly(null);
+                onLoad(null);
+              }}
+            >
               back to the model
             </button>
           </p>
@@ -169,4 +189,15 @@ export function RecordingFile({ value, onLoad }: Props) {
       )}
     </div>
   );
+}
+
+/** What the import's worker keeps of a large recording, for the UI benchmark and DevTools. */
+function recordWorkerMemory(w: RecordingWindow | undefined) {
+  const p = perfRecord();
+  if (p) delete p.worker;
+  w?.memory()
+    .then((m) => {
+      if (p && m) p.worker = m;
+    })
+    .catch(() => {}); // replaced meanwhile: its figures no longer matter
 }

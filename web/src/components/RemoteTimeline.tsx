@@ -133,7 +133,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       const n = (p.trace.remote?.rows ?? 0).toLocaleString('en-US');
       const text = shown
         ? `${marks.toLocaleString('en-US')} of ${n} rows in this window · ${HINT}`
-        : `${n} rows kept in the simulator's worker; each pixel column shows what falls in it · zoom in for the rows · ${HINT}`;
+        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows · ${HINT}`;
       // Written only when it changes: a text change costs the page a layout.
       if (statusRef.current.textContent !== text) statusRef.current.textContent = text;
     }

@@ -1,9 +1,12 @@
 // A parsed recording as the explorer's run: the same trace columns, its summary in the
 // model's terms, and what only a recording has (reasons, pages, lines, task names) beside.
-import { registerPrebuiltView } from '../workers/session';
+import { registerPrebuiltView, registerTraceWindow } from '../workers/session';
 import type { RunResult } from '../sim/run';
 import { toTrace } from '../trace/trace';
+import type { ImportedRecording } from './client';
+import { busiestSender } from './focus';
 import type { ParsedRecording } from './protocol';
+import type { RecordingWindow } from './window';
 import { FORMAT_NAMES, type RowExtras } from './types';
 
 export interface RecordedRun extends RunResult {
@@ -17,6 +20,13 @@ export interface RecordedRun extends RunResult {
     extras: RowExtras;
     /** Who recorded it where, when known (content/recordings/*.source.json). */
     provenance: string | null;
+    /** The CPU that sent the most IPIs (-1 if none): the lane labels' initiator. */
+    initiator: number;
+    /**
+     * Set when the rows stay in the import's worker (trace.remote): `extras` is empty and a
+     * row's are asked of it.
+     */
+    window?: RecordingWindow;
   };
 }
 
@@ -24,10 +34,16 @@ export function isRecorded(r: RunResult | null | undefined): r is RecordedRun {
   return !!r && 'recording' in r;
 }
 
-export function asRun(p: ParsedRecording, provenance: string | null = null): RecordedRun {
-  const c = p.columns;
-  const trace = toTrace({ ...c, cpus: p.cpus, strings: [] });
+export function asRun(p: ImportedRecording, provenance: string | null = null): RecordedRun {
+  const { reason, pages, line, ...c } = p.columns;
+  const trace = toTrace({
+    ...c,
+    cpus: p.cpus,
+    strings: [],
+    ...(p.remote ? { remote: p.remote } : {}),
+  });
   if (p.view) registerPrebuiltView(trace, p.view);
+  if (p.window) registerTraceWindow(trace, p.window);
   const title = `Recording: ${p.name}`;
   const description =
     `A real kernel's shootdowns, read from ${FORMAT_NAMES[p.format]} (${p.lines.toLocaleString('en-US')} lines). ` +
@@ -60,8 +76,10 @@ export function asRun(p: ParsedRecording, provenance: string | null = null): Rec
       issues: p.issues,
       issueCount: p.issueCount,
       unknown: p.unknown,
-      extras: { reason: c.reason, pages: c.pages, line: c.line, tasks: p.tasks },
+      extras: { reason, pages, line, tasks: p.tasks },
       provenance,
+      initiator: p.initiator ?? busiestSender(trace),
+      ...(p.window ? { window: p.window } : {}),
     },
   };
 }

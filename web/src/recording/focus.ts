@@ -1,5 +1,5 @@
 // Where to open a recording's timeline so that one whole shootdown fills it.
-import { EventKind, type Trace } from '../trace/trace';
+import { EventKind, type Columns, type Trace } from '../trace/trace';
 
 /**
  * The first acked shootdown sent by the CPU that sends the most IPIs (the benchmark's, not a
@@ -21,9 +21,9 @@ export function firstShootdown(trace: Trace): [number, number] | null {
 }
 
 /** The CPU that sent the most IPIs (-1 if none): a recording's initiator, in the lane labels. */
-export function busiestSender(trace: Trace): number {
+export function busiestSender(trace: Pick<Columns, 'kind' | 'cpu'>): number {
   const sends = new Map<number, number>();
-  for (let i = 0; i < trace.n; i++) {
+  for (let i = 0; i < trace.kind.length; i++) {
     if (trace.kind[i] === EventKind.IpiSent) {
       sends.set(trace.cpu[i], (sends.get(trace.cpu[i]) ?? 0) + 1);
     }

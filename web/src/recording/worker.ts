@@ -1,14 +1,44 @@
 /// <reference lib="webworker" />
 // Parses a recording off the main thread: the file is read as a stream of decoded chunks and
-// fed to the parser, with progress after each; cancelling is terminating the worker.
+// fed to the parser, with progress after each; cancelling is terminating the worker. A
+// recording above the request's remoteAbove rows stays here (kept.ts): the page gets its
+// summary and extent, then asks for windows as it asks the simulator's worker.
 import { buffersOf, toPrebuilt } from '../model/prebuilt';
 import { toTimelineModel } from '../model/timelineModel';
-import { toTrace } from '../trace/trace';
+import { noColumns, toTrace } from '../trace/trace';
+import { afterQueued } from '../workers/afterQueued';
+import { LatestQueue } from '../workers/windowServer';
+import type { RecordingColumns } from './build';
+import { KeptRecording } from './kept';
 import { RecordingError, RecordingParser } from './parse';
-import type { ParseRequest, RecordingMessage } from './protocol';
+import type { ParseRequest, RecordingMessage, RecordingQuery } from './protocol';
 
 function post(msg: RecordingMessage, transfer: Transferable[] = []) {
   (self as DedicatedWorkerGlobalScope).postMessage(msg, transfer);
+}
+
+let kept: KeptRecording | null = null;
+
+const queries = new LatestQueue(
+  (req) => {
+    try {
+      if (kept) kept.server.answer(req, post);
+      else post({ type: 'query-error', id: req.id, message: 'no recording kept to ask about' });
+    } catch (err) {
+      post({ type: 'query-error', id: req.id, message: String(err) });
+    }
+  },
+  (id) => post({ type: 'stale', id }),
+  afterQueued,
+);
+
+function emptyRecordingColumns(): RecordingColumns {
+  return {
+    ...noColumns(),
+    reason: new Int8Array(0),
+    pages: new Float64Array(0),
+    line: new Int32Array(0),
+  };
 }
 
 const CHUNK = 1 << 20;
@@ -31,8 +61,23 @@ async function* chunks(input: Blob | string): AsyncGenerator<[string, number]> {
   }
 }
 
-self.onmessage = async (e: MessageEvent<ParseRequest>) => {
-  const { name, input } = e.data;
+self.onmessage = (e: MessageEvent<ParseRequest | RecordingQuery>) => {
+  const req = e.data;
+  if (req.type === 'parse') {
+    void parse(req);
+    return;
+  }
+  if (req.type === 'recorded') {
+    const r = kept ? kept.recorded(req.row) : 'no recording kept to ask about';
+    if (typeof r === 'string') post({ type: 'query-error', id: req.id, message: r });
+    else post({ type: 'recorded', id: req.id, ...r });
+    return;
+  }
+  queries.push(req);
+};
+
+async function parse(req: ParseRequest) {
+  const { name, input } = req;
   const total = typeof input === 'string' ? input.length : input.size;
   const parser = new RecordingParser(name);
   let lastPost = 0;
@@ -46,6 +91,31 @@ self.onmessage = async (e: MessageEvent<ParseRequest>) => {
       }
     }
     const r = parser.finish();
+    const rows = r.columns.time.length;
+    if (rows > (req.remoteAbove ?? Infinity)) {
+      // The columns are packed and indexed here, and the parser's copy dropped with `r`.
+      kept = new KeptRecording(r.columns, r.cpus);
+      post({
+        type: 'done',
+        recording: {
+          name: r.name,
+          format: r.format,
+          lines: r.lines,
+          cpus: r.cpus,
+          columns: emptyRecordingColumns(),
+          tasks: r.tasks,
+          unknown: r.unknown,
+          issues: r.issues,
+          issueCount: r.issueCount,
+          summary: r.summary,
+          startSeconds: r.startSeconds,
+          view: null,
+          remote: { rows, end: kept.end },
+          initiator: kept.initiator,
+        },
+      });
+      return;
+    }
     const recording = {
       name: r.name,
       format: r.format,
@@ -77,4 +147,4 @@ self.onmessage = async (e: MessageEvent<ParseRequest>) => {
     const message = err instanceof RecordingError ? err.message : `${name}: ${String(err)}`;
     post({ type: 'error', message });
   }
-};
+}

@@ -7,6 +7,14 @@ import type { ScenarioInfo } from '../sim/scenario';
 import type { LaneBuckets } from '../model/traceWindow';
 import type { Columns, Summary } from '../trace/trace';
 
+/**
+ * A run (or an imported recording) with more rows than this stays in its worker: the page gets
+ * no columns and its timeline asks for per-pixel aggregates and a window's rows (QueryRequest).
+ * Below it the page holds the columns, which the guide's steps, A/B matching, the latency
+ * lens and the event log read whole.
+ */
+export const REMOTE_ABOVE_ROWS = 2_000_000;
+
 export interface RunRequest {
   type: 'run';
   id: number;

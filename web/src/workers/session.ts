@@ -92,8 +92,18 @@ export interface TraceWindow {
   chain(row: number): Promise<ChainRows | null>;
 }
 
-/** Window questions about `trace`'s run, or null when no worker keeps it (Node, recordings). */
+// Traces kept by some other worker than a SimSession's (an imported recording's).
+const ownWindows = new WeakMap<Trace, TraceWindow>();
+
+/** Window questions about `trace` answered by another worker (recording/window.ts). */
+export function registerTraceWindow(trace: Trace, w: TraceWindow): void {
+  ownWindows.set(trace, w);
+}
+
+/** Window questions about `trace`'s run, or null when no worker keeps it (Node, small recordings). */
 export function traceWindowOf(trace: Trace): TraceWindow | null {
+  const own = ownWindows.get(trace);
+  if (own) return own;
   const v = views.get(trace);
   if (!v?.session) return null;
   const session = v.session;

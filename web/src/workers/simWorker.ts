@@ -24,27 +24,21 @@ import { infoOf, unparsedInfo } from '../sim/scenario';
 import { loadSimulator, wasmMemoryBytes } from '../sim/wasm';
 import { columnSource, type RowSource } from '../model/rowSource';
 import { COLUMN_NAMES, noColumns, type Columns, type Trace } from '../trace/trace';
+import { afterQueued } from './afterQueued';
 import { bucketBuffers, LatestQueue, WindowServer } from './windowServer';
-import type {
-  CheckRequest,
-  DescribeRequest,
-  QueryRequest,
-  RunRequest,
-  SnapshotRequest,
-  ViewRequest,
-  WorkerMessage,
+import {
+  REMOTE_ABOVE_ROWS,
+  type CheckRequest,
+  type DescribeRequest,
+  type QueryRequest,
+  type RunRequest,
+  type SnapshotRequest,
+  type ViewRequest,
+  type WorkerMessage,
 } from './protocol';
 
 /** Buckets per CPU of the overview sent after a run (the page's first picture of it). */
 const OVERVIEW_BUCKETS = 1024;
-
-/**
- * A run with more rows than this stays in the worker: the page gets no columns and its
- * timeline asks for per-pixel aggregates and a window's rows (protocol.ts QueryRequest).
- * Below it the page holds the columns, which the guide's steps, A/B matching, the latency
- * lens and the event log read whole.
- */
-export const REMOTE_ABOVE_ROWS = 2_000_000;
 
 /** The simulator's own trace as a RowSource: rows read out of its store a slice at a time. */
 function wasmRows(sim: Simulator): RowSource {
@@ -97,18 +91,6 @@ const queries = new LatestQueue(
   (id) => post({ type: 'stale', id }),
   afterQueued,
 );
-
-// A message to ourselves runs as a task after the page's messages already waiting (Chromium
-// runs message tasks in order; timers may be clamped), so the drain usually sees a whole burst.
-// Correctness does not rest on it: the page drops any answer overtaken by a newer question.
-function afterQueued(f: () => void): void {
-  const ch = new MessageChannel();
-  ch.port1.onmessage = () => {
-    ch.port1.close();
-    f();
-  };
-  ch.port2.postMessage(null);
-}
 
 type Request =
   RunRequest | CheckRequest | DescribeRequest | SnapshotRequest | ViewRequest | QueryRequest;

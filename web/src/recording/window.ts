@@ -1,0 +1,103 @@
+// Window questions to the worker that kept a recording (worker.ts): the same TraceWindow the
+// simulator's session gives a remote run (workers/session.ts), so RemoteTimeline, the
+// inspector and the notes draw a recording as they draw a run, plus `recorded` for what only a
+// recording knows of a row. Latest wins per kind of question, as in SimSession.
+import type { LaneBuckets } from '../model/traceWindow';
+import type { QueryMessage, QueryRequest } from '../workers/protocol';
+import type { ChainRows, TraceWindow, WindowRows, WorkerMemory } from '../workers/session';
+import { KEPT_RUN } from './kept';
+import type { RecordedFields, RecordingMessage, RecordingQuery } from './protocol';
+
+type Answer = QueryMessage | Extract<RecordingMessage, { type: 'recorded' }>;
+
+interface Waiting {
+  type: RecordingQuery['type'];
+  resolve: (m: Answer | null) => void;
+  reject: (e: Error) => void;
+}
+
+export class RecordingWindow implements TraceWindow {
+  private nextId = 1;
+  private readonly pending = new Map<number, Waiting>();
+  private readonly latest = new Map<RecordingQuery['type'], number>();
+  private gone: string | null = null;
+
+  constructor(private readonly worker: Worker) {
+    worker.onmessage = (e: MessageEvent<RecordingMessage>) => this.receive(e.data);
+    worker.onerror = (e) =>
+      this.end(`the recording's worker failed: ${e.message || 'unknown error'}`);
+  }
+
+  lanes(t0: number, t1: number, buckets: number, priority?: number[]) {
+    return this.ask({ type: 'lanes', id: 0, run: KEPT_RUN, t0, t1, buckets, priority }).then(
+      (m): LaneBuckets | null => (m?.type === 'lanes' ? m.buckets : null),
+    );
+  }
+
+  rows(t0: number, t1: number, limit: number) {
+    return this.ask({ type: 'rows', id: 0, run: KEPT_RUN, t0, t1, limit }).then(
+      (m): WindowRows | null =>
+        m?.type === 'rows' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
+    );
+  }
+
+  memory() {
+    return this.ask({ type: 'memory', id: 0, run: KEPT_RUN }).then((m): WorkerMemory | null =>
+      m?.type === 'memory'
+        ? {
+            rows: m.rows,
+            wasmBytes: m.wasmBytes,
+            columnBytes: m.columnBytes,
+            indexBytes: m.indexBytes,
+            indexMs: m.indexMs,
+          }
+        : null,
+    );
+  }
+
+  chain(row: number) {
+    return this.ask({ type: 'chain', id: 0, run: KEPT_RUN, row }).then((m): ChainRows | null =>
+      m?.type === 'chain' ? { rows: m.rows, columns: m.columns } : null,
+    );
+  }
+
+  /** Row `row`'s source line, flush reason and pages (null when overtaken by a newer ask). */
+  recorded(row: number): Promise<RecordedFields | null> {
+    return this.ask({ type: 'recorded', id: 0, run: KEPT_RUN, row }).then((m) =>
+      m?.type === 'recorded' ? m : null,
+    );
+  }
+
+  /** Ends the worker; questions waiting and later ones reject. */
+  dispose(): void {
+    this.worker.terminate();
+    this.end('that recording is gone (another was imported)');
+  }
+
+  private ask(req: RecordingQuery): Promise<Answer | null> {
+    if (this.gone) return Promise.reject(new Error(this.gone));
+    const id = this.nextId++;
+    this.latest.set(req.type, id);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { type: req.type, resolve, reject });
+      this.worker.postMessage({ ...req, id } satisfies QueryRequest | RecordingQuery);
+    });
+  }
+
+  private receive(m: RecordingMessage): void {
+    if (!('id' in m)) return;
+    const w = this.pending.get(m.id);
+    if (!w) return;
+    this.pending.delete(m.id);
+    if (m.type === 'query-error') w.reject(new Error(m.message));
+    else if (m.type === 'stale' || this.latest.get(w.type) !== m.id) w.resolve(null);
+    else if (m.type !== w.type) w.reject(new Error(`unexpected answer '${m.type}' to '${w.type}'`));
+    else w.resolve(m as Answer);
+  }
+
+  private end(why: string): void {
+    this.gone = why;
+    for (const w of this.pending.values()) w.reject(new Error(why));
+    this.pending.clear();
+  }
+}
