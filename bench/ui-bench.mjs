@@ -23,6 +23,12 @@
 //                  what a frame of this page costs the browser whatever the timeline does.
 //                  (~3-4 ms on 2 cores; it is not a whole frame, so the zoom/pan figures do
 //                  not include a vsync wait that the app does not cause)
+//   CPU per step   per zoom or pan step, the CPU time (Linux /proc, 10 ms ticks over 60 steps)
+//                  of the renderer's main thread and of every Chromium process and thread
+//                  (compositor, raster, GPU, workers): what a frame costs the machine, far less
+//                  sensitive to the load than frame times (which include waiting for a core);
+//                  and the main thread's script and style + layout time (CDP Performance
+//                  ScriptDuration, LayoutDuration + RecalcStyleDuration, wall clock)
 //   long tasks     PerformanceObserver('longtask') from navigation to idle, and while zooming
 //   initial JS     gzip size of the scripts index.html loads (the worker is reported apart)
 //   page JS heap   the page's used JS heap plus array-buffer backing stores after a forced GC
@@ -37,6 +43,8 @@
 // Options: --runs N (default 3) --flushes N (default 2000) --cpus N (default 128) --port N
 //          --detail (print every zoom and pan step: frame, handler and draw time, marks drawn)
 //          --trace FILE (record a Chromium trace of the zoom steps and rank where the time goes)
+//          --profile (sample the page's JavaScript over the zoom and pan steps, CDP Profiler,
+//          and rank functions by self time per step; build with --minify false for names)
 /* global window, document, WheelEvent */ // page.evaluate bodies
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
@@ -60,6 +68,7 @@ const PORT = Number(arg('port', 4190));
 const STEPS = 60;
 const DETAIL = process.argv.includes('--detail');
 const TRACE = arg('trace', null);
+const PROFILE = process.argv.includes('--profile');
 const RUNS = Math.max(1, Number(arg('runs', 3)));
 const CASE_NAMES = String(arg('case', '1m,run10m,rec10m')).split(',');
 const REC_LINES = 10_000_000;
@@ -83,7 +92,81 @@ function summariseTrace(trace, steps) {
     console.log(`  ${(v / steps).toFixed(2).padStart(7)} ms  ${k}`);
   }
 }
+// Self time per function of a CDP CPU profile, per step (the page's main thread only).
+function summariseProfile(profile, steps) {
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  profile.samples.forEach((id, i) => {
+    const n = byId.get(id);
+    const f = n.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const total = [...self].filter(([k]) => !k.startsWith('(idle)')).reduce((s, [, v]) => s + v, 0);
+  console.log(
+    `\nJavaScript profile of the zoom and pan steps: ${(total / steps).toFixed(2)} ms a step`,
+  );
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`  ${(v / steps).toFixed(2).padStart(7)} ms  ${k}`);
+  }
+}
 const BASE = `http://127.0.0.1:${PORT}/`;
+
+/**
+ * CPU seconds so far of Chromium (every process descended from the one whose command line
+ * holds `marker`) and of its renderers' main threads, from /proc; null off Linux.
+ */
+function chromiumCpu(marker) {
+  if (!existsSync('/proc/self/stat')) return null;
+  const tick = 100; // USER_HZ on Linux
+  const stat = (path) => {
+    try {
+      const t = readFileSync(path, 'utf8');
+      const close = t.lastIndexOf(')');
+      const f = t.slice(close + 2).split(' ');
+      return {
+        comm: t.slice(t.indexOf('(') + 1, close),
+        ppid: Number(f[1]),
+        cpu: (Number(f[11]) + Number(f[12])) / tick,
+      };
+    } catch {
+      return null;
+    }
+  };
+  const procs = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    const st = stat(`/proc/${d}/stat`);
+    if (st) procs.set(Number(d), st);
+  }
+  const roots = [...procs.keys()].filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+    } catch {
+      return false;
+    }
+  });
+  const inTree = (pid) => {
+    for (let p = pid, i = 0; p > 1 && i < 64; p = procs.get(p)?.ppid ?? 0, i++)
+      if (roots.includes(p)) return true;
+    return false;
+  };
+  let all = 0;
+  let main = 0;
+  for (const [pid, st] of procs) {
+    if (!inTree(pid)) continue;
+    all += st.cpu;
+    // A renderer's main thread is its first (tid = pid), named after the process.
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer'))
+        main += stat(`/proc/${pid}/task/${pid}/stat`)?.cpu ?? 0;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { all, main };
+}
+const CPU_MARKER = `--explicitly-allowed-ports=${PORT}`;
 
 const pct = (xs, p) => {
   if (!xs.length) return NaN;
@@ -250,6 +333,20 @@ async function measureOnce(browser, c) {
     }
     await page.evaluate(() => document.getElementById('bench-floor').remove());
 
+    const perf = await page.context().newCDPSession(page);
+    await perf.send('Performance.enable');
+    const metrics = async () =>
+      Object.fromEntries(
+        (await perf.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]),
+      );
+    const m0 = await metrics();
+    const c0 = chromiumCpu(CPU_MARKER);
+    const profiler = PROFILE ? await page.context().newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 250 });
+      await profiler.send('Profiler.start');
+    }
     if (TRACE) {
       await browser.startTracing(page, {
         categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc'],
@@ -283,9 +380,13 @@ async function measureOnce(browser, c) {
       writeFileSync(TRACE, buf);
       summariseTrace(JSON.parse(buf.toString()), STEPS);
     }
+    const m1 = await metrics();
+    const c1 = chromiumCpu(CPU_MARKER);
     // Pan at a mid zoom level (dense canvas view): drag left and back.
     await page.keyboard.press('0');
     for (let i = 0; i < 4; i++) await page.keyboard.press('w');
+    const m2 = await metrics();
+    const c2 = chromiumCpu(CPU_MARKER);
     const pan = [];
     const pointer = (type, x) =>
       page.evaluate(([t, px, py]) => window.__benchPointer(t, px, py), [type, x, cy]);
@@ -300,6 +401,12 @@ async function measureOnce(browser, c) {
       );
     }
     await pointer('pointerup', cx);
+    const m3 = await metrics();
+    const c3 = chromiumCpu(CPU_MARKER);
+    const cpuStep = (a, b, key) => (a && b ? ((b[key] - a[key]) * 1000) / STEPS : NaN);
+    if (profiler) summariseProfile((await profiler.send('Profiler.stop')).profile, 2 * STEPS);
+    // ms of main-thread time per step between two metric snapshots.
+    const perStep = (a, b, key) => ((b[key] - a[key]) * 1000) / STEPS;
     const after = await page.evaluate((from) => window.__longTasks.slice(from), lt0);
 
     // The page's heap once interaction is over, after a forced collection: the JS heap plus
@@ -349,6 +456,14 @@ async function measureOnce(browser, c) {
       panP50: pct(frames(pan), 50),
       panP95: pct(frames(pan), 95),
       panDrawP95: pct(draws(pan), 95),
+      zoomCpuMain: cpuStep(c0, c1, 'main'),
+      zoomCpuAll: cpuStep(c0, c1, 'all'),
+      panCpuMain: cpuStep(c2, c3, 'main'),
+      panCpuAll: cpuStep(c2, c3, 'all'),
+      zoomScript: perStep(m0, m1, 'ScriptDuration'),
+      zoomLayout: perStep(m0, m1, 'LayoutDuration') + perStep(m0, m1, 'RecalcStyleDuration'),
+      panScript: perStep(m2, m3, 'ScriptDuration'),
+      panLayout: perStep(m2, m3, 'LayoutDuration') + perStep(m2, m3, 'RecalcStyleDuration'),
       floorP50: pct(
         floor.map((s) => s.frame),
         50,
@@ -389,6 +504,14 @@ const FIGURES = [
   ['pan frame p95', 'panP95', 'ms', '≤ 16 ms'],
   ['  pan draw p95 (timeline only)', 'panDrawP95', 'ms', ''],
   ['  measurement floor p50 (trivial paint)', 'floorP50', 'ms', ''],
+  ['CPU per zoom step, renderer main thread', 'zoomCpuMain', 'ms', ''],
+  ['  script (main thread)', 'zoomScript', 'ms', ''],
+  ['  style + layout (main thread)', 'zoomLayout', 'ms', ''],
+  ['  all Chromium processes', 'zoomCpuAll', 'ms', ''],
+  ['CPU per pan step, renderer main thread', 'panCpuMain', 'ms', ''],
+  ['  script (main thread)', 'panScript', 'ms', ''],
+  ['  style + layout (main thread)', 'panLayout', 'ms', ''],
+  ['  all Chromium processes', 'panCpuAll', 'ms', ''],
   ['longest task while zooming/panning', 'longInteract', 'ms', '≤ 50 ms'],
   ['  long tasks while zooming/panning', 'longInteractCount', '', '0'],
   ['longest task during the run', 'longDuringRun', 'ms', '< 100 ms'],

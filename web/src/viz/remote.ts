@@ -63,6 +63,9 @@ function rgbOf(ctx: CanvasRenderingContext2D, css: string): [number, number, num
 
 const images = new WeakMap<HTMLCanvasElement, ImageData>();
 
+/** A cell's alpha by its shade (0-255), in the pixel's top byte: busier is more opaque. */
+const ALPHA = Uint32Array.from({ length: 256 }, (_, s) => Math.round(115 + 0.55 * s) << 24);
+
 /**
  * Paints the aggregates `b` into an image of b.buckets × (CPUs × strip) pixels: each cell in
  * the kind it is drawn in (b.drawn, else computed here), more opaque the more rows touch it.
@@ -84,23 +87,31 @@ export function paintAnswer(
   const ctx = image.getContext('2d');
   if (!ctx) return { t0: b.t0, t1: b.t1, image };
   const { drawn, shade } = b.drawn && b.shade ? b : toDrawn(b, PRIORITY);
-  const rgb = new Map<number, [number, number, number]>();
+  const d = drawn as Uint8Array;
+  const sh = shade as Uint8Array;
   let data = images.get(image);
   if (!data || data.width !== W || data.height !== H)
     images.set(image, (data = ctx.createImageData(W, H)));
   const px = new Uint32Array(data.data.buffer);
   px.fill(0);
+  // Per cell two table reads: each kind's colour (little-endian ABGR, alpha 0, found the
+  // first time the kind is met) and each shade's alpha. The profile of a 512-CPU pan had this
+  // loop first, when it parsed a colour out of a Map and rounded the alpha per cell.
+  const colour = new Int32Array(256).fill(-1);
   const rows = strip > 3 ? strip - 1 : strip;
   for (let cpu = 0; cpu < b.cpus; cpu++) {
+    const base = cpu * b.buckets;
+    const line = cpu * strip * W;
     for (let x = 0; x < b.buckets; x++) {
-      const c = cpu * b.buckets + x;
-      const k = (drawn as Uint8Array)[c];
+      const k = d[base + x];
       if (k === NO_KIND) continue;
-      let col = rgb.get(k);
-      if (!col) rgb.set(k, (col = rgbOf(ctx, palette(kindVar(k)))));
-      const a = Math.round(115 + 0.55 * (shade as Uint8Array)[c]);
-      const v = ((a << 24) | (col[2] << 16) | (col[1] << 8) | col[0]) >>> 0;
-      let o = cpu * strip * W + x;
+      let col = colour[k];
+      if (col < 0) {
+        const [r, g, bl] = rgbOf(ctx, palette(kindVar(k)));
+        col = colour[k] = (bl << 16) | (g << 8) | r;
+      }
+      const v = (ALPHA[sh[base + x]] | col) >>> 0;
+      let o = line + x;
       for (let y = 0; y < rows; y++, o += W) px[o] = v;
     }
   }
@@ -206,8 +217,16 @@ export function renderRemoteTop(
       .ticks(Math.max(2, Math.floor((plot[1] - plot[0]) / 110)))
       .tickFormat((d) => formatNs(Number(d))),
   );
-  // A label every few CPUs, so labels never overlap (rewritten only when the layout changes).
-  if (labelled.get(svg) !== layout) {
+  // A label every few CPUs, so labels never overlap (rewritten only when the layout changes:
+  // each frame brings a new layout object, so it is compared by value; at 512 CPUs the join
+  // over every lane was a third of a pan step's script).
+  const was = labelled.get(svg);
+  if (
+    !was ||
+    was.cpus !== layout.cpus ||
+    was.strip !== layout.strip ||
+    was.plot[0] !== layout.plot[0]
+  ) {
     labelled.set(svg, layout);
     renderLabels(top, layout);
   }
