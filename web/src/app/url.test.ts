@@ -65,6 +65,18 @@ describe('url state', () => {
     });
   });
 
+  it('carries the rows above which an imported recording stays in its worker', () => {
+    const s = { ...base, remoteAbove: 10_000 };
+    expect(writeUrl(s)).toContain('remote=10000');
+    expect(readUrl(writeUrl(s))).toEqual(s);
+    expect(readUrl('?scenario=x')).not.toHaveProperty('remoteAbove');
+    const bad = parseUrl('?scenario=x&remote=lots');
+    expect(bad.url).not.toHaveProperty('remoteAbove');
+    expect(bad.ignored).toEqual([
+      'remote=lots: the rows above which a recording stays in its worker: 0 or more',
+    ]);
+  });
+
   it('packs the user’s own scenario text with lz-string and unpacks it', () => {
     const text = '[scenario]\ntitle = "mine"\n# ünïcode & = ?\n'.repeat(20);
     const s = { ...base, scenario: null, custom: { name: 'mine.toml', text } };
