@@ -109,13 +109,16 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
   live.current.props = props;
   live.current.width = width;
 
+  // The theme's colours, read once per theme: reading computed style after a frame's changes
+  // forces a style recalculation, which every answer would otherwise pay.
+  const palette = useRef<((name: string) => string) | null>(null);
   const recolour = useCallback(() => {
     const b = live.current.buckets;
     const box = boxRef.current;
     if (!b || !box) return;
     const strip = remoteLayout(b.cpus, 0).strip;
     const canvas = canvasRef.current ?? undefined;
-    live.current.painted = paintAnswer(b, strip, toPalette(box), canvas);
+    live.current.painted = paintAnswer(b, strip, (palette.current ??= toPalette(box)), canvas);
   }, []);
 
   const draw = useCallback(() => {
@@ -228,6 +231,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
   // A theme change repaints the cells in the new palette.
   useEffect(() => {
     const repaint = () => {
+      palette.current = null;
       recolour();
       schedule();
     };
@@ -236,7 +240,13 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       attributes: true,
       attributeFilter: ['data-theme'],
     });
-    return () => observer.disconnect();
+    // Following the system's theme, the page has no attribute to watch.
+    const system = window.matchMedia?.('(prefers-color-scheme: dark)');
+    system?.addEventListener('change', repaint);
+    return () => {
+      observer.disconnect();
+      system?.removeEventListener('change', repaint);
+    };
   }, [recolour, schedule]);
 
   useEffect(() => {
