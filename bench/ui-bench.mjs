@@ -39,7 +39,9 @@
 //   worker B/event what the simulator worker keeps of the run: its WASM memory (the simulator's
 //                  own trace, high-water mark), its JavaScript copy of the columns (runs up to
 //                  2 M rows only) and the window index; for a recording above 2 M rows, what
-//                  its import worker keeps (packed columns, recorded fields, window index)
+//                  its import worker keeps (packed columns, recorded fields, window index);
+//                  and what that worker holds in all after a forced collection (JS heap plus
+//                  array buffers, WASM memory included: CDP Runtime.getHeapUsage), per row
 // Options: --runs N (default 3) --flushes N (default 2000) --cpus N (default 128) --port N
 //          --detail (print every zoom and pan step: frame, handler and draw time, marks drawn)
 //          --trace FILE (record a Chromium trace of the zoom steps and rank where the time goes)
@@ -167,6 +169,49 @@ function chromiumCpu(marker) {
   return { all, main };
 }
 const CPU_MARKER = `--explicitly-allowed-ports=${PORT}`;
+
+/**
+ * Each worker's used JS heap plus array-buffer backing stores (WASM memory included) after a
+ * forced collection, by its script's URL: what it really holds, beside what it says it keeps.
+ * Workers are reached through the browser's CDP session (Playwright's page sessions do not
+ * reach them), one non-flat session each.
+ */
+async function workerHeaps(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  let next = 1;
+  const waiting = new Map();
+  cdp.on('Target.receivedMessageFromTarget', (e) => {
+    const m = JSON.parse(e.message);
+    waiting.get(m.id)?.(m.result ?? null);
+    waiting.delete(m.id);
+  });
+  const call = (sessionId, method) =>
+    new Promise((r) => {
+      const id = next++;
+      waiting.set(id, r);
+      cdp.send('Target.sendMessageToTarget', {
+        sessionId,
+        message: JSON.stringify({ id, method, params: {} }),
+      });
+    });
+  const out = [];
+  try {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    for (const t of targetInfos.filter((x) => x.type === 'worker')) {
+      const { sessionId } = await cdp.send('Target.attachToTarget', {
+        targetId: t.targetId,
+        flatten: false,
+      });
+      await call(sessionId, 'HeapProfiler.collectGarbage');
+      const u = await call(sessionId, 'Runtime.getHeapUsage');
+      if (u) out.push({ url: t.url, bytes: u.usedSize + (u.backingStorageSize ?? 0) });
+      await cdp.send('Target.detachFromTarget', { sessionId });
+    }
+  } finally {
+    await cdp.detach();
+  }
+  return out;
+}
 
 const pct = (xs, p) => {
   if (!xs.length) return NaN;
@@ -415,6 +460,11 @@ async function measureOnce(browser, c) {
     await cdp.send('HeapProfiler.collectGarbage');
     const usage = await cdp.send('Runtime.getHeapUsage');
     const heap = usage.usedSize + (usage.backingStorageSize ?? NaN);
+    // The worker that keeps the trace: the import's for a recording, else the simulator's.
+    const heaps = await workerHeaps(browser).catch(() => []);
+    const keeper = heaps.find((h) =>
+      c.recording ? /\/worker-[^/]*\.js/.test(h.url) : /simWorker/.test(h.url),
+    );
     const frames = (xs) => xs.filter((s) => s.drew).map((s) => s.frame);
     const draws = (xs) => xs.filter((s) => s.drew).map((s) => s.draw);
     // A recording has no run: run-start belongs to the page's first run. Its worker figures
@@ -475,6 +525,7 @@ async function measureOnce(browser, c) {
       longInteractCount: after.length,
       heapMB: heap / 2 ** 20,
       workerB: w && w.rows ? (w.wasmBytes + w.columnBytes + (w.indexBytes ?? 0)) / w.rows : NaN,
+      workerHeapB: keeper && load.rows ? keeper.bytes / load.rows : NaN,
       workerWasmB: w && w.rows ? w.wasmBytes / w.rows : NaN,
       workerColsB: w && w.rows ? w.columnBytes / w.rows : NaN,
       workerIndexB: w && w.rows ? (w.indexBytes ?? 0) / w.rows : NaN,
@@ -523,6 +574,8 @@ const FIGURES = [
   ['  of which WASM memory', 'workerWasmB', 'B', ''],
   ['  of which JS columns (runs ≤ 2 M rows; recordings)', 'workerColsB', 'B', ''],
   ['  of which window index (grid, long spans)', 'workerIndexB', 'B', ''],
+  // All it holds (its JS heap and buffers, WASM memory included) after a forced collection.
+  ['worker heap + buffers after GC, per row', 'workerHeapB', 'B', ''],
   // Before 'done' is sent, so not inside "first render"; printed so the two can be added.
   ['worker pass building the window index', 'indexMs', 'ms', ''],
   ['page load → first render (wall clock)', 'wall', 'ms', ''],
