@@ -40,8 +40,9 @@
 //                  own trace, high-water mark), its JavaScript copy of the columns (runs up to
 //                  2 M rows only) and the window index; for a recording above 2 M rows, what
 //                  its import worker keeps (packed columns, recorded fields, window index);
-//                  and what that worker holds in all after a forced collection (JS heap plus
-//                  array buffers, WASM memory included: CDP Runtime.getHeapUsage), per row
+//                  and what that worker's JavaScript holds after a forced collection (JS heap
+//                  plus array buffers, CDP Runtime.getHeapUsage; WASM memory is not counted
+//                  there: a 1 M-row run's worker shows its 47 B column copy and index), per row
 // Options: --runs N (default 3) --flushes N (default 2000) --cpus N (default 128) --port N
 //          --detail (print every zoom and pan step: frame, handler and draw time, marks drawn)
 //          --trace FILE (record a Chromium trace of the zoom steps and rank where the time goes)
@@ -171,7 +172,7 @@ function chromiumCpu(marker) {
 const CPU_MARKER = `--explicitly-allowed-ports=${PORT}`;
 
 /**
- * Each worker's used JS heap plus array-buffer backing stores (WASM memory included) after a
+ * Each worker's used JS heap plus array-buffer backing stores (not its WASM memory) after a
  * forced collection, by its script's URL: what it really holds, beside what it says it keeps.
  * Workers are reached through the browser's CDP session (Playwright's page sessions do not
  * reach them), one non-flat session each.
@@ -574,8 +575,8 @@ const FIGURES = [
   ['  of which WASM memory', 'workerWasmB', 'B', ''],
   ['  of which JS columns (runs ≤ 2 M rows; recordings)', 'workerColsB', 'B', ''],
   ['  of which window index (grid, long spans)', 'workerIndexB', 'B', ''],
-  // All it holds (its JS heap and buffers, WASM memory included) after a forced collection.
-  ['worker heap + buffers after GC, per row', 'workerHeapB', 'B', ''],
+  // What its JavaScript really holds after a forced collection (WASM memory not included).
+  ['worker JS heap + buffers after GC, per row', 'workerHeapB', 'B', ''],
   // Before 'done' is sent, so not inside "first render"; printed so the two can be added.
   ['worker pass building the window index', 'indexMs', 'ms', ''],
   ['page load → first render (wall clock)', 'wall', 'ms', ''],
