@@ -15,7 +15,7 @@ pub struct Race {
     pub scenario: &'static str,
     /// Settings that make the faulty design, on top of the scenario's own: empty where the
     /// scenario itself is the faulty design (its story shows the race); set where the story
-    /// shows the kernel's design and the race is one of its cases (R11).
+    /// shows the kernel's design and the race is one of its cases (R7, R11).
     pub faulty: &'static [&'static str],
     /// These put the mechanism back.
     pub fixed: &'static [&'static str],
@@ -40,6 +40,13 @@ pub const RACES: &[Race] = &[
         scenario: "x86-r6-lazy-freed-tables",
         faulty: &[],
         fixed: &["lazy_freed_tables=ipi"],
+    },
+    Race {
+        id: "R7",
+        title: "switch_mm vs flush ordering (store buffering)",
+        scenario: "x86-r7-switch-mm-order",
+        faulty: &["switch_mm_barrier=none"],
+        fixed: &["switch_mm_barrier=full"],
     },
     Race {
         id: "R11",

@@ -4,8 +4,8 @@
 use super::setting::{Default, Kind, Setting, MAX_NS};
 use crate::budget;
 use crate::config::{
-    Arch, CpuIdImpl, Dist, FlushInfo, LockMode, Mapping, Preempt, PtiUserFlush, SkipRule, TlbIndex,
-    WaitMask, WorkOp, MAX_CPUS,
+    Arch, CpuIdImpl, Dist, FlushInfo, LockMode, Mapping, Preempt, PtiUserFlush, SkipRule,
+    SwitchMmBarrier, TlbIndex, WaitMask, WorkOp, MAX_CPUS,
 };
 use crate::presets;
 
@@ -198,6 +198,12 @@ pub static PTI_USER_FLUSH: Setting = Setting {
     doc: "With pti=on, how a flushed user page leaves the user PCID: invpcid (INVPCID at once, CPUs that have it), deferred (user_pcid_flush_mask: the next return to user space flushes the whole user PCID), none (INVLPG only, replaying R11).",
     value: Some(|c| c.design.pti_user_flush.name().into()),
     ..setting("pti_user_flush", "design", Kind::Choice(PtiUserFlush::NAMES), Default::Name("invpcid"))
+};
+pub static SWITCH_MM_BARRIER: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "What orders switch_mm_irqs_off()'s stores (loaded_mm = LOADED_MM_SWITCHING, is_lazy = false) before its read of next's tlb_gen: full (the kernel since 83b0177a6c48, 2025: the atomic cpumask_set_cpu() or an explicit smp_mb()); none (no smp_mb() when the CPU's bit is already in mm_cpumask, as after 209954cbc7d0's lazy cpumask and before that fix): the stores wait in the store buffer (costs.store_buffer_drain_ns), a flush that increments tlb_gen meanwhile does not see the CPU and sends no IPI, and the CPU keeps its stale entries with CR3_NOFLUSH (R7).",
+    value: Some(|c| c.design.switch_mm_barrier.name().into()),
+    ..setting("switch_mm_barrier", "design", Kind::Choice(SwitchMmBarrier::NAMES), Default::Name("full"))
 };
 pub static INVLPGB: Setting = Setting {
     arch: Some(Arch::X86),
@@ -486,6 +492,7 @@ pub static SETTINGS: &[&Setting] = &[
     &CEILING,
     &PTI,
     &PTI_USER_FLUSH,
+    &SWITCH_MM_BARRIER,
     &INVLPGB,
     &GLOBAL_ASID,
     &ASID_TRANSITION,
