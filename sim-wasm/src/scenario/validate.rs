@@ -130,8 +130,10 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
             (given, _) => v::PTI.on_off(given)?,
         },
         pti_user_flush: v::PTI_USER_FLUSH.choice(d.pti_user_flush.as_deref(), PtiUserFlush::ALL)?,
-        switch_mm_barrier: v::SWITCH_MM_BARRIER
-            .choice(d.switch_mm_barrier.as_deref(), SwitchMmBarrier::ALL)?,
+        switch_mm_barrier: match (d.switch_mm_barrier.as_deref(), kernel) {
+            (None, Some(k)) => k.switch_mm_barrier,
+            (given, _) => v::SWITCH_MM_BARRIER.choice(given, SwitchMmBarrier::ALL)?,
+        },
         invlpgb: match (d.invlpgb.as_ref(), kernel) {
             (None, Some(k)) => k.has_invlpgb && crate::arch::x86::kernels::has_invlpgb(preset_id),
             (given, _) => v::INVLPGB.on_off(given)?,

@@ -231,7 +231,7 @@ pub static TLBSYNC_PINNED: Setting = Setting {
 };
 pub static KERNEL: Setting = Setting {
     arch: Some(Arch::X86),
-    doc: "Sets every x86 design toggle the scenario leaves out as this kernel had it: 4.13 (no PCID, unaligned descriptor on the stack, pinned, per-CPU wait mask), 4.14 (PCID, 10af6235e0d3), 4.15 (PTI where the CPU is Meltdown-affected, aa8c6248f8c7), 5.3 (per-CPU descriptor, 3db6d5a5ecaf), 6.15 (INVLPGB where the CPU has it, 4afeb0ed1753), 7.3 (2026: aligned stack descriptor ed15468787dd, task-local wait mask 9a560af15fd3, preemptible wait a5a162fe1ae1). Absent: each toggle's own default.",
+    doc: "Sets every x86 design toggle the scenario leaves out as this kernel had it: 4.13 (no PCID, unaligned descriptor on the stack, pinned, per-CPU wait mask), 4.14 (PCID, 10af6235e0d3), 4.15 (PTI where the CPU is Meltdown-affected, aa8c6248f8c7), 5.3 (per-CPU descriptor, 3db6d5a5ecaf), 6.15 (INVLPGB where the CPU has it, 4afeb0ed1753; switch_mm_barrier none since the lazy mm_cpumask of 209954cbc7d0), 7.3 (2026: aligned stack descriptor ed15468787dd, task-local wait mask 9a560af15fd3, preemptible wait a5a162fe1ae1; switch_mm_barrier full again since 83b0177a6c48). Absent: each toggle's own default.",
     ..setting("kernel", "design", Kind::Choice(crate::arch::x86::kernels::NAMES), Default::Derived("none: each toggle's own default"))
 };
 pub static THREADS: Setting = Setting {
