@@ -115,6 +115,21 @@ pub enum PtiUserFlush {
 }
 
 names!(PtiUserFlush { Invpcid => "invpcid", Deferred => "deferred", None => "none" });
+
+/// x86 `switch_mm_irqs_off()`: what orders this CPU's store of `LOADED_MM_SWITCHING` (and
+/// `is_lazy = false`) before its read of `next->context.tlb_gen` (race R7, invariant I5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwitchMmBarrier {
+    /// The kernel since 83b0177a6c48 (2025): the atomic `cpumask_set_cpu()` when the bit was
+    /// clear, else an explicit `smp_mb()`.
+    Full,
+    /// No `smp_mb()` when this CPU's bit is already in `mm_cpumask(next)` (as in the kernels
+    /// between 209954cbc7d0's lazy cpumask and that fix): the stores wait in the store buffer
+    /// while the `tlb_gen` read goes ahead. A newly set bit is still a locked RMW, a barrier.
+    None,
+}
+
+names!(SwitchMmBarrier { Full => "full", None => "none" });
 pub use crate::locks::LockMode;
 
 /// Shape of the remote interrupts-off windows drawn by busy threads.
@@ -195,6 +210,8 @@ pub struct Design {
     /// switch on every kernel entry and exit, kernel entries not global.
     pub pti: bool,
     pub pti_user_flush: PtiUserFlush,
+    /// x86: the barrier between `switch_mm`'s publishing stores and its `tlb_gen` read (R7).
+    pub switch_mm_barrier: SwitchMmBarrier,
     /// AMD INVLPGB/TLBSYNC with global ASIDs (the 2025 series).
     pub invlpgb: bool,
     /// Assign a global ASID at the first eligible flush instead of about one in 32.

@@ -72,6 +72,12 @@ pub trait Arch: Sync {
     /// reaches the interconnect). `data` is what the arch stored.
     fn on_timer(&self, _w: &mut World, _cpu: CpuId, _data: u32) {}
 
+    /// What a timer with this `data` is, and what it does when it fires, for a
+    /// counterexample's steps ("CPU 1's <what> <does>").
+    fn timer_label(&self, _data: u32) -> (&'static str, &'static str) {
+        ("queued broadcast", "reaches the interconnect")
+    }
+
     /// A TLB hit found another mm's entry under the current tag: the invariant that breaks
     /// and why, in this architecture's terms.
     fn tag_alias_invariant(&self) -> (&'static str, &'static str);

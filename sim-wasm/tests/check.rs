@@ -91,6 +91,11 @@ fn r6_lazy_cpus_skipped_while_tables_are_freed_break_i4() {
 }
 
 #[test]
+fn r7_switch_mm_without_its_barrier_misses_a_concurrent_flush() {
+    race_verdicts("R7");
+}
+
+#[test]
 fn r11_pti_user_pcid_keeps_a_flushed_page_without_invpcid_or_deferred_flush() {
     race_verdicts("R11");
 }
@@ -108,7 +113,7 @@ fn r16_walk_in_flight_breaks_without_dsb_before_the_decrement() {
 #[test]
 fn every_race_in_the_table_has_a_test_above() {
     let ids: Vec<&str> = RACES.iter().map(|r| r.id).collect();
-    assert_eq!(ids, ["R1", "R6", "R11", "R15", "R16"]);
+    assert_eq!(ids, ["R1", "R6", "R7", "R11", "R15", "R16"]);
 }
 
 #[test]
@@ -119,6 +124,34 @@ fn the_same_scenario_gives_the_same_counterexample() {
     let (a, b) = (a.counterexample.unwrap(), b.counterexample.unwrap());
     assert_eq!(a.path, b.path);
     assert!(!a.path.is_empty());
+}
+
+/// R7's counterexample is the store-buffering order: CPU 1's switch reads `tlb_gen` (its
+/// `SwitchMm` row) before CPU 0 increments it, and CPU 0 picks its targets before CPU 1's
+/// buffered stores become visible; the same each time it is computed.
+#[test]
+fn r7_counterexample_is_the_store_buffering_order_every_time() {
+    let faulty = ["switch_mm_barrier=none"];
+    let a = check("x86-r7-switch-mm-order", &faulty);
+    assert_eq!(a, check("x86-r7-switch-mm-order", &faulty));
+    let cx = a.counterexample.unwrap();
+    assert_eq!(cx.invariant, "I3");
+    let find = |what: &str| {
+        cx.steps
+            .iter()
+            .rposition(|s| s.label.contains(what))
+            .unwrap_or_else(|| panic!("no step {what}: {:#?}", cx.steps))
+    };
+    let inc = find("TlbGenIncremented");
+    let drain = find("become visible");
+    let read = cx.steps[..inc]
+        .iter()
+        .rposition(|s| s.cpu == 1 && s.label.contains("SwitchMm"))
+        .expect("CPU 1 switched before the increment");
+    assert!(read < inc && inc < drain, "{:#?}", cx.steps);
+    assert_eq!(cx.steps[drain].cpu, 1);
+    assert_eq!(cx.steps[drain + 1].label, "CPU 1's switch_mm writes CR3");
+    assert_eq!(cx.violation_step as usize, cx.steps.len());
 }
 
 #[test]

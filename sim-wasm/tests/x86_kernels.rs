@@ -1,7 +1,7 @@
 //! `kernel=<version>`: which toggles each kernel sets, that a scenario's own toggle wins, and
 //! that the machine decides PTI and INVLPGB; then one workload replayed across the history.
 
-use tlbscope_sim::config::{Config, FlushInfo, Preempt, WaitMask};
+use tlbscope_sim::config::{Config, FlushInfo, Preempt, SwitchMmBarrier, WaitMask};
 use tlbscope_sim::scenario::parse;
 use tlbscope_sim::session::Session;
 
@@ -23,6 +23,13 @@ fn each_kernel_sets_the_toggles_it_had() {
         (d("5.3").preempt, d("5.3").wait_mask),
         (Preempt::Pinned, WaitMask::PerCpu)
     );
+    // R7: the barrier was always there but between the lazy cpumask and its fix.
+    let barriers: Vec<SwitchMmBarrier> = ["4.13", "4.14", "4.15", "5.3", "6.15", "7.3"]
+        .iter()
+        .map(|k| d(k).switch_mm_barrier)
+        .collect();
+    use SwitchMmBarrier::{Full, None as Missing};
+    assert_eq!(barriers, [Full, Full, Full, Full, Missing, Full]);
     let new = d("7.3");
     assert_eq!(
         (new.flush_info, new.preempt, new.wait_mask),

@@ -4,6 +4,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
+import { finishCheck, openChecker } from '../../web/src/sim/check';
+import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
 import { expect, test } from './fixtures';
 
 const STEP3 = './?scenario=x86-flush-info-story&step=3&embed=1';
@@ -302,4 +304,54 @@ test('the embed, its link notice and the forced themes have no serious accessibi
       serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     ).toEqual([]);
   }
+});
+
+// A `view=counterexample` link embedded: the counterexample's numbered steps are drawn on their
+// CPUs' lanes as in the explorer, and the embed's controls step through them. R7's missing
+// barrier: the expected steps come from the same WASM build's checker run in Node.
+test('an embedded counterexample draws its numbered steps and steps through them', async ({
+  sim,
+}, info) => {
+  test.setTimeout(90_000);
+  initSimulatorForNode();
+  const set = ['switch_mm_barrier=none'];
+  const { report } = finishCheck(
+    openChecker(readScenario('x86-r7-switch-mm-order'), set),
+    () => {},
+    () => 0,
+  );
+  const cx = report.counterexample!;
+  const last = cx.steps.length;
+  const page = sim.page;
+  for (const [w, h, theme] of [
+    [480, 270, 'light'],
+    [1440, 900, 'dark'],
+    [1440, 900, 'light'],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto(
+      `./?scenario=x86-r7-switch-mm-order&set=${set[0]}&view=counterexample&cx=14&embed=1&theme=${theme}`,
+    );
+    await sim.waitForIdle();
+    const badges = page.locator('.timeline g.cx-step');
+    await expect(badges).toHaveCount(last, { timeout: 60_000 });
+    for (const s of cx.steps)
+      await expect(page.locator(`.timeline g.cx-step[data-step="${s.n}"]`)).toHaveAttribute(
+        'data-cpu',
+        String(s.cpu),
+      );
+    await expect(page.locator('.timeline g.cx-step.violation')).toHaveAttribute(
+      'data-step',
+      String(cx.violation_step),
+    );
+    await expect(page.locator('.timeline g.cx-step.current')).toHaveAttribute('data-step', '14');
+    await expect(page.locator('.embed-step')).toHaveText(`Step 14 of ${last}`);
+    await expect.poll(() => clipped(page)).toEqual([]);
+    await page.screenshot({ path: info.outputPath(`embed-cx-${w}x${h}-${theme}.png`) });
+  }
+  await page.getByRole('button', { name: 'Next step of the counterexample' }).click();
+  await expect(page.locator('.timeline g.cx-step.current')).toHaveAttribute('data-step', '15');
+  await expect(page.locator('.embed-step')).toHaveText(`Step 15 of ${last}`);
+  await expect.poll(() => page.url()).toContain('cx=15');
+  expect(sim.consoleErrors).toEqual([]);
 });

@@ -45,6 +45,18 @@ describe('tlbscope check', () => {
     for (const x of r.runs) expect(x.states).toBeGreaterThan(10);
   });
 
+  it('prints R7 as the missing barrier violating with its counterexample and the kernel holding', () => {
+    const out = cli('check', '--race', 'R7');
+    expect(out.status).toBe(0);
+    expect(out.stdout).toMatch(
+      /faulty \(switch_mm_barrier=none\) \[as expected\]:\nVIOLATED: I3 in (\d+) steps \((\d+) states/,
+    );
+    expect(out.stdout).toMatch(/CPU 1's switch_mm's buffered stores .* become visible/);
+    expect(out.stdout).toMatch(
+      /fixed \(switch_mm_barrier=full\) \[as expected\]:\nholds in every interleaving \(\d+ states/,
+    );
+  });
+
   it('exits 4 at a bound and 2 on bad input, naming what is wrong', () => {
     const cut = cli(
       'check',
@@ -63,7 +75,7 @@ describe('tlbscope check', () => {
     );
     const race = cli('check', '--race', 'R99');
     expect(race.status).toBe(2);
-    expect(race.stderr).toMatch(/--race R99: the checker answers R1, R6, R11, R15, R16/);
+    expect(race.stderr).toMatch(/--race R99: the checker answers R1, R6, R7, R11, R15, R16/);
   });
 
   it('--reduce none and por give the same proof, por firing fewer transitions', () => {

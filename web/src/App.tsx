@@ -143,6 +143,7 @@ export function App() {
               url={url}
               fileName={fileName}
               fullLink={here({ ...url, embed: false, origin: null })}
+              cx={cx}
             />
           </ErrorBoundary>
         )}

@@ -50,7 +50,9 @@ fn who(w: &World, ev: Event) -> (u16, String) {
         }
         Event::IpiArrive { cpu, .. } => (cpu, format!("the IPI to CPU {cpu}")),
         Event::HandlerNext { cpu } => (cpu, format!("CPU {cpu}'s IPI handler")),
-        Event::ArchTimer { cpu, .. } => (cpu, format!("CPU {cpu}'s queued broadcast")),
+        Event::ArchTimer { cpu, data } => {
+            (cpu, format!("CPU {cpu}'s {}", w.arch.timer_label(data).0))
+        }
     }
 }
 
@@ -68,7 +70,7 @@ fn label(w: &World, ev: Event, from: usize) -> String {
         Event::Wake { .. } => "wakes",
         Event::IpiArrive { .. } => "arrives",
         Event::HandlerNext { .. } => "goes on",
-        Event::ArchTimer { .. } => "reaches the interconnect",
+        Event::ArchTimer { data, .. } => w.arch.timer_label(data).1,
     };
     let mut kinds: Vec<String> = Vec::new();
     for i in from..w.trace.len() {

@@ -245,9 +245,12 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H) {
         broadcasts,
         next_broadcast,
         tlbsync_owed,
+        switching,
     } = x86;
     (cpu_tlbstate, global_asid, asid_transition, next_global_asid).hash(h);
     (invlpgb_done_at, broadcasts, next_broadcast, tlbsync_owed).hash(h);
+    // A switch between its `tlb_gen` read and its CR3 write, with its store buffer (R7).
+    switching.hash(h);
     let a = arm64;
     if a.jobs.is_empty() && a.walk.iter().all(Option::is_none) && a.free_at == 0 {
         a.hash(h);

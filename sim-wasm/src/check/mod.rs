@@ -3,7 +3,8 @@
 //!
 //! At every state the choices are the pending events that would act (`World::enabled_events`,
 //! less the few that must wait for another, `order.rs`):
-//! task steps and wakes, IPI arrivals, IPI-handler steps, arm64 interconnect timers. Time is
+//! task steps and wakes, IPI arrivals, IPI-handler steps, arm64 interconnect timers, x86
+//! `switch_mm`'s store-buffer drain and CR3 write (the visibility order of race R7). Time is
 //! abstracted to order: any pending event may go first, as if every other were delayed (a CPU
 //! can always be slower), and the clock only moves forward (`max(now, due)`). Each choice runs
 //! `World::fire`, the same `handle` a normal run uses; there is no second copy of the protocol.

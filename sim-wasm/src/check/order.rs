@@ -7,12 +7,31 @@
 //! | edge | encoded in the simulator as |
 //! |---|---|
 //! | arm64: a task's `DSB ISH` completes only after its own broadcast `TLBI`s were performed on every PE | the task's step ends at `served_until + dsb_ish_ns`, after the interconnect's timer at `served_from` (`arch/arm64/tlbi.rs`) |
+//! | x86: a task runs on only after its CPU's `switch_mm` wrote CR3 | the CR3 timer is due within the switch's cost, the task's step after it (`arch/x86/switch_mm.rs`) |
+//! | x86: the CR3 write (serializing) retires only after the switch's buffered stores drained | the drain timer is queued first, at the same time |
 
 use crate::ids::Ns;
 use crate::machine::{Ev, Event, World};
 
 pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
     let mut v = w.enabled_events();
+    let switching = &w.arch_state.x86.switching;
+    if switching.iter().any(Option::is_some) {
+        v.retain(|&(_, _, e)| match e.unpack() {
+            Event::Step { task, .. } => w
+                .tasks
+                .get(task as usize)
+                .is_none_or(|t| switching.get(t.cpu.index()).is_none_or(Option::is_none)),
+            Event::ArchTimer { cpu, data } if data == crate::arch::x86::switch_mm::TIMER_CR3 => {
+                switching
+                    .get(cpu as usize)
+                    .copied()
+                    .flatten()
+                    .is_none_or(|s| !s.buffered)
+            }
+            _ => true,
+        });
+    }
     let broadcasting: Vec<u16> = v
         .iter()
         .filter_map(|&(_, _, e)| match e.unpack() {

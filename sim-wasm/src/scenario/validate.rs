@@ -11,7 +11,7 @@ use super::tasks::validate_task;
 use crate::budget;
 use crate::config::{
     Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, LockMode, Mapping,
-    Preempt, PtiUserFlush, SkipRule, TlbIndex, WaitMask, WorkOp, Workload,
+    Preempt, PtiUserFlush, SkipRule, SwitchMmBarrier, TlbIndex, WaitMask, WorkOp, Workload,
 };
 use crate::error::SimError;
 use crate::ids::CpuId;
@@ -130,6 +130,10 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
             (given, _) => v::PTI.on_off(given)?,
         },
         pti_user_flush: v::PTI_USER_FLUSH.choice(d.pti_user_flush.as_deref(), PtiUserFlush::ALL)?,
+        switch_mm_barrier: match (d.switch_mm_barrier.as_deref(), kernel) {
+            (None, Some(k)) => k.switch_mm_barrier,
+            (given, _) => v::SWITCH_MM_BARRIER.choice(given, SwitchMmBarrier::ALL)?,
+        },
         invlpgb: match (d.invlpgb.as_ref(), kernel) {
             (None, Some(k)) => k.has_invlpgb && crate::arch::x86::kernels::has_invlpgb(preset_id),
             (given, _) => v::INVLPGB.on_off(given)?,

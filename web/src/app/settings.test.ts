@@ -38,6 +38,10 @@ describe('settings by architecture', () => {
     expect(arm).toContain('broadcast_skip');
     expect(arm).toContain('dsb_before_dec');
     expect(arm).not.toContain('pcid');
+    const barrier = settingsFor('x86').find((s) => s.key === 'switch_mm_barrier');
+    expect(barrier?.values).toEqual(['full', 'none']);
+    expect(barrier?.help).toContain('83b0177a6c48');
+    expect(arm).not.toContain('switch_mm_barrier');
     for (const shared of ['arch', 'machine', 'cpus', 'tlb_index']) {
       expect(x86).toContain(shared);
       expect(arm).toContain(shared);

@@ -79,6 +79,11 @@ const SHOWN: readonly Shown[] = [
     help: 'ipi: freed page tables interrupt lazy CPUs too (mainline); skip: they are skipped like any lazy CPU (race R6).',
   },
   {
+    key: 'switch_mm_barrier',
+    label: 'switch_mm barrier',
+    help: 'full: switch_mm_irqs_off() publishes LOADED_MM_SWITCHING before it reads tlb_gen (the atomic cpumask_set_cpu() or smp_mb(), 83b0177a6c48, 2025); none: no smp_mb() when its mm_cpumask bit is already set (209954cbc7d0 until that fix), so the stores wait in the store buffer and a concurrent flush can miss the CPU (race R7).',
+  },
+  {
     key: 'broadcast_skip',
     label: 'Skip TLBI broadcast',
     help: 'The 2020 series: flush locally when only this CPU runs the mm (nr_active_mm), broadcast otherwise.',

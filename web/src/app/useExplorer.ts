@@ -2,6 +2,7 @@
 // selection every view shares, the guided step, playback, and the machine state at the cursor.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { extentOf, nextRow, prevRow } from '../model/events';
+import { paddedWindow } from '../model/guide';
 import { counterpart, differingRows, matchFlushes } from '../model/flushMatch';
 import type { RecordedRun } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
@@ -83,6 +84,11 @@ export function useExplorer(
   // A new run, or a new step, shows the step's window (or the whole run) with nothing selected;
   // unless a link asked for more, which waits until the runs are those the URL names.
   const stepWindow = guide.frame?.window ?? null;
+  // A counterexample's last step is often the run's last row: padded, its badge is whole.
+  const defaultWindow = useMemo<[number, number]>(
+    () => stepWindow ?? (check ? paddedWindow(fullExtent) : fullExtent),
+    [stepWindow, check, fullExtent],
+  );
   // A recording answers no request of the URL's: once loaded it is what A shows.
   const freshA =
     a !== null && (a === recording || ranWith(a, text, url.overrides, url.seed, check));
@@ -114,7 +120,7 @@ export function useExplorer(
       if (value.step !== urlRef.current.step)
         setUrl({ ...urlRef.current, step: value.step }, { replace: true });
       const w = value.view.window;
-      view.set(w ? [Math.max(w[0], extent[0]), Math.min(w[1], extent[1])] : (stepWindow ?? extent));
+      view.set(w ? [Math.max(w[0], extent[0]), Math.min(w[1], extent[1])] : defaultWindow);
       const rowB = value.view.selectedB ?? null;
       setSelected(value.view.selected);
       if (rowB !== null) setSelectedB(rowB);
@@ -129,18 +135,18 @@ export function useExplorer(
       if (ignored.length) ignoredRef.current(ignored);
       return;
     }
-    view.set(stepWindow ?? fullExtent);
+    view.set(defaultWindow);
     setSelected(null);
     setCursor(null);
-  }, [a, b, freshA, freshB, fullExtent, stepWindow, view, restores, setUrl, setSelected]);
+  }, [a, b, freshA, freshB, fullExtent, defaultWindow, view, restores, setUrl, setSelected]);
 
   /** Where the user looks, as a link writes it (null where it is the view's default). */
   const viewState = useCallback((): ViewState => {
     const w = view.get();
-    const def = stepWindow ?? fullExtent;
+    const def = defaultWindow;
     const isDefault = Math.abs(w[0] - def[0]) < 0.05 && Math.abs(w[1] - def[1]) < 0.05;
     return { cursor, window: isDefault ? null : w, selected, selectedB, spacing };
-  }, [view, stepWindow, fullExtent, cursor, selected, selectedB, spacing]);
+  }, [view, defaultWindow, cursor, selected, selectedB, spacing]);
 
   // Selecting an event also puts the cursor on it, so the machine state shown is its moment.
   const selectRow = useCallback(

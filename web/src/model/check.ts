@@ -6,8 +6,8 @@ import type { Snapshot } from './snapshot';
 
 /**
  * The page checks scenarios of at most this many CPUs. Each CPU adds its own pending events to
- * every state, so the interleavings multiply with it: the 4-CPU race scenarios take 50 to
- * 60,000 states, while 8 CPUs (x86-r8-plus-one-rule) pass the CLI's and the page's
+ * every state, so the interleavings multiply with it: the race scenarios of 2 to 4 CPUs take 46
+ * to 31,632 states, while 8 CPUs (x86-r8-plus-one-rule) pass the CLI's and the page's
  * 1,000,000-state bound before any answer. Past the bound the answer is "bound reached", never "holds".
  */
 export const MAX_CHECK_CPUS = 4;

@@ -2,13 +2,23 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario, type RunResult } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { extentOf } from './events';
-import { highlightRows, stepFrame, WINDOW_PAD } from './guide';
+import { highlightRows, paddedWindow, stepFrame, WINDOW_PAD } from './guide';
 import { lensIntervals } from './lens';
 
 let run: RunResult;
 beforeAll(() => {
   initSimulatorForNode();
   run = runScenario(readScenario('x86-flush-info-story'));
+});
+
+describe('paddedWindow', () => {
+  it('widens a counterexample’s run by WINDOW_PAD on each side, so its last step is whole', () => {
+    expect(paddedWindow([1000, 11000])).toEqual([
+      1000 - 10000 * WINDOW_PAD,
+      11000 + 10000 * WINDOW_PAD,
+    ]);
+    expect(paddedWindow([5, 5])).toEqual([4, 6]);
+  });
 });
 
 describe('stepFrame', () => {

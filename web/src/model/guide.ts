@@ -48,6 +48,15 @@ export interface StepFrame {
 export const WINDOW_PAD = 0.04;
 
 /**
+ * `extent` widened by `WINDOW_PAD` on each side: the default window of a counterexample, whose
+ * violation is often the run's last row (its numbered badge would sit on the edge, half cut).
+ */
+export function paddedWindow(extent: readonly [number, number]): [number, number] {
+  const pad = Math.max(1, (extent[1] - extent[0]) * WINDOW_PAD);
+  return [extent[0] - pad, extent[1] + pad];
+}
+
+/**
  * The frame of a step: its window (or the run's extent) widened to hold every interval it
  * points at whole, then padded on both sides; its CPUs (the step's `cpus`, else those of the
  * highlighted rows and intervals). Padding because a mark drawn at a window's very edge (a

@@ -136,6 +136,21 @@ describe('renderTimeline on a small trace', () => {
     expect(Number(line?.getAttribute('y2'))).toBe(stats.scales.height);
   });
 
+  it('puts the cursor’s time on its right, or on its left where the plot would cut it off', () => {
+    const { model } = draw(small);
+    const [t0, t1] = model.pos.extentNs;
+    const label = (t: number) => {
+      const { top, stats } = draw(small, { cursor: t });
+      const text = top.querySelector('g.cursor text');
+      return {
+        dx: Number(text?.getAttribute('x')) - stats.scales.x(t),
+        anchor: text?.getAttribute('text-anchor'),
+      };
+    };
+    expect(label(t0 + (t1 - t0) * 0.2)).toEqual({ dx: 4, anchor: 'start' });
+    expect(label(t1)).toEqual({ dx: -4, anchor: 'end' });
+  });
+
   it('redraws in place instead of appending duplicates', () => {
     const { top, base, model } = draw(small);
     const state = {

@@ -33,6 +33,9 @@ pub struct X86Costs {
     pub invlpgb_complete_ns: u64,
     /// Pages one INVLPGB may cover (`invlpgb_count_max`, from CPUID), a count.
     pub invlpgb_count_max: u64,
+    /// `switch_mm_barrier = none`: how long `switch_mm`'s buffered stores stay invisible to
+    /// other CPUs after its `tlb_gen` read (the serializing CR3 write retires once they drain).
+    pub store_buffer_drain_ns: u64,
 }
 
 impl Default for X86Costs {
@@ -48,6 +51,7 @@ impl Default for X86Costs {
             invlpgb_ns: 50,
             invlpgb_complete_ns: 1_000,
             invlpgb_count_max: 8,
+            store_buffer_drain_ns: 40,
         }
     }
 }

@@ -41,16 +41,18 @@ pub enum FuncResult {
 /// Trims cpumasks at most once per second per mm (`should_trim_cpumask`).
 const TRIM_PERIOD_NS: Ns = 1_000_000_000;
 
-/// `should_flush_tlb(cpu, info)`, evaluated by the initiator for each remote CPU.
+/// `should_flush_tlb(cpu, info)`, evaluated by the initiator for each remote CPU, on what it
+/// can see of that CPU (a switch's buffered stores not yet: `switch_mm::visible_loaded`).
 fn should_flush_tlb(w: &World, cpu: CpuId, info: &FlushTlbInfo) -> bool {
-    let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
-    if ts.is_lazy {
+    let (loaded, lazy) = super::switch_mm::visible_loaded(w, cpu);
+    if lazy {
         return false;
     }
-    if info.mm == MmId::INIT_MM || ts.loaded_mm == info.mm {
-        return true;
+    match loaded {
+        // LOADED_MM_SWITCHING: it might end up with either mm.
+        None => true,
+        Some(mm) => info.mm == MmId::INIT_MM || mm == info.mm || info.trim_cpumask,
     }
-    info.trim_cpumask
 }
 
 /// `flush_tlb_func(info)` on `cpu`: applies its effects now and returns (cost, span row).

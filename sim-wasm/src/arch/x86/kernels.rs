@@ -3,7 +3,7 @@
 //! (the +1 rule, the ceiling, lazy TLB and `freed_tables`) keep their present values for every
 //! kernel: the model's lazy TLB is the one since 4.19.
 
-use crate::config::{FlushInfo, Preempt, WaitMask};
+use crate::config::{FlushInfo, Preempt, SwitchMmBarrier, WaitMask};
 
 /// What one kernel sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +17,10 @@ pub struct Kernel {
     pub has_pti: bool,
     /// Whether the kernel uses INVLPGB; it is on only where the CPU has it.
     pub has_invlpgb: bool,
+    /// `switch_mm_irqs_off()`'s barrier before its `tlb_gen` read (R7): always there (the
+    /// unconditional atomic `cpumask_set_cpu()`) until 209954cbc7d0 (6.14) skipped the atomic
+    /// when the bit is set, and again since 83b0177a6c48 (6.18) added `smp_mb()` for that case.
+    pub switch_mm_barrier: SwitchMmBarrier,
     /// The commit of this step's change and what it changed.
     pub change: &'static str,
 }
@@ -31,6 +35,7 @@ pub const KERNELS: &[Kernel] = &[
         wait_mask: WaitMask::PerCpu,
         has_pti: false,
         has_invlpgb: false,
+        switch_mm_barrier: SwitchMmBarrier::Full,
         change: "before PCID: every switch of address space flushes the TLB; the flush descriptor is an unaligned local variable",
     },
     Kernel {
@@ -60,7 +65,8 @@ pub const KERNELS: &[Kernel] = &[
         pcid: true,
         has_pti: true,
         has_invlpgb: true,
-        change: "4afeb0ed1753 x86/mm: Enable broadcast TLB invalidation for multi-threaded processes: INVLPGB and global ASIDs on AMD CPUs that have them",
+        switch_mm_barrier: SwitchMmBarrier::None,
+        change: "4afeb0ed1753 x86/mm: Enable broadcast TLB invalidation for multi-threaded processes: INVLPGB and global ASIDs on AMD CPUs that have them; since 209954cbc7d0 x86/mm/tlb: Update mm_cpumask lazily (6.14) a switch back to an mm whose cpumask bit is still set has no barrier before its tlb_gen read (R7)",
         ..KERNELS_4_13
     },
     Kernel {
@@ -71,7 +77,8 @@ pub const KERNELS: &[Kernel] = &[
         wait_mask: WaitMask::Task,
         has_pti: true,
         has_invlpgb: true,
-        change: "ed15468787dd x86/mm: Move flush_tlb_info back to the stack (aligned, c86f522bb57b), 9a560af15fd3 smp: task-local IPI cpumask, a5a162fe1ae1 x86/mm: Re-enable preemption before flush_tlb_multi(): the wait for remote CPUs is preemptible",
+        switch_mm_barrier: SwitchMmBarrier::Full,
+        change: "ed15468787dd x86/mm: Move flush_tlb_info back to the stack (aligned, c86f522bb57b), 9a560af15fd3 smp: task-local IPI cpumask, a5a162fe1ae1 x86/mm: Re-enable preemption before flush_tlb_multi(): the wait for remote CPUs is preemptible; 83b0177a6c48 x86/mm: Fix SMP ordering in switch_mm_irqs_off() (6.18): smp_mb() where the cpumask bit was already set",
     },
 ];
 
@@ -83,6 +90,7 @@ const KERNELS_4_13: Kernel = Kernel {
     wait_mask: WaitMask::PerCpu,
     has_pti: false,
     has_invlpgb: false,
+    switch_mm_barrier: SwitchMmBarrier::Full,
     change: "",
 };
 

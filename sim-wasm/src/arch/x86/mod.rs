@@ -52,7 +52,7 @@ impl Arch for X86 {
             // switched CR3 in and will switch it out to the new task.
             pti::kernel_entry(w, cpu).saturating_add(w.touch_kernel(cpu))
         };
-        kernel.saturating_add(switch_mm::switch_mm_irqs_off(w, cpu, next))
+        kernel.saturating_add(switch_mm::switch_mm_sched(w, cpu, next))
     }
 
     fn enter_lazy_tlb(&self, w: &mut World, cpu: CpuId) {
@@ -81,8 +81,23 @@ impl Arch for X86 {
         flush::flush_tlb_func(w, cpu, desc, false, handler)
     }
 
-    fn on_timer(&self, w: &mut World, _cpu: CpuId, data: u32) {
-        invlpgb::performed(w, data);
+    fn on_timer(&self, w: &mut World, cpu: CpuId, data: u32) {
+        match data {
+            switch_mm::TIMER_DRAIN => switch_mm::drain(w, cpu),
+            switch_mm::TIMER_CR3 => switch_mm::cr3(w, cpu),
+            id => invlpgb::performed(w, id),
+        }
+    }
+
+    fn timer_label(&self, data: u32) -> (&'static str, &'static str) {
+        match data {
+            switch_mm::TIMER_DRAIN => (
+                "switch_mm's buffered stores (LOADED_MM_SWITCHING, is_lazy = false)",
+                "become visible",
+            ),
+            switch_mm::TIMER_CR3 => ("switch_mm", "writes CR3"),
+            _ => ("INVLPGB", "is performed on every CPU"),
+        }
     }
 
     fn speculative_walk(&self, w: &mut World, cpu: CpuId) {

@@ -55,6 +55,23 @@ impl Default for TlbState {
     }
 }
 
+/// A `switch_mm_irqs_off()` to another mm between its `tlb_gen` read and its CR3 write
+/// (`switch_mm.rs`, race R7): what it decided, and whether its stores are still buffered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PendingSwitch {
+    pub next: MmId,
+    pub asid: u16,
+    /// The CR3 write will flush the slot (no `CR3_NOFLUSH`).
+    pub need_flush: bool,
+    /// `next->context.tlb_gen` as read.
+    pub gen: u64,
+    /// The stores of `loaded_mm = LOADED_MM_SWITCHING` and `is_lazy = false` are still in
+    /// this CPU's store buffer: other CPUs read `loaded_mm` (the previous mm) and
+    /// `was_lazy`. False once they are visible: other CPUs read `LOADED_MM_SWITCHING`.
+    pub buffered: bool,
+    pub was_lazy: bool,
+}
+
 /// Everything x86 keeps besides the generic per-CPU and per-mm state.
 #[derive(Clone, Debug, Default)]
 pub struct X86State {
@@ -75,6 +92,8 @@ pub struct X86State {
     pub next_broadcast: u32,
     /// Tasks whose flush still owes its TLBSYNC.
     pub tlbsync_owed: std::collections::BTreeSet<u32>,
+    /// Per CPU: its `switch_mm_irqs_off()` between the `tlb_gen` read and the CR3 write.
+    pub switching: Vec<Option<PendingSwitch>>,
 }
 
 impl X86State {
@@ -89,6 +108,7 @@ impl X86State {
             broadcasts: Default::default(),
             next_broadcast: 0,
             tlbsync_owed: Default::default(),
+            switching: vec![None; cpus as usize],
         }
     }
 }

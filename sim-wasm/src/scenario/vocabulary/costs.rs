@@ -312,6 +312,12 @@ pub static COSTS: &[Cost] = &[
         field: |c| &mut c.x86.invlpgb_count_max,
     },
     Cost {
+        name: "store_buffer_drain_ns",
+        unit: "ns",
+        doc: "x86, `switch_mm_barrier = none` only (race R7): how long `switch_mm_irqs_off()`'s stores of `loaded_mm = LOADED_MM_SWITCHING` and `is_lazy = false` wait in the store buffer after the `tlb_gen` read went ahead of them, i.e. until other CPUs can see them; the CR3 write that follows is serializing (Intel SDM vol. 3, \"Serializing Instructions\": MOV to a control register drains the store buffer) and retires only then. Capped at the switch's own cost. Estimate from the mechanism: committing a store to a line another CPU holds shared (the flusher reads `loaded_mm` on every shootdown) takes one cross-core ownership transfer, about `cacheline_transfer_ns`; 40 ns is the lower end. Unused with `full`, whose `smp_mb()` waits for the drain before the read (inside `switch_mm_ns`).",
+        field: |c| &mut c.x86.store_buffer_drain_ns,
+    },
+    Cost {
         name: "mmap_lock_ns",
         unit: "ns",
         doc: "`design.locks`: service time of one read acquisition + release of an mm's `mmap_lock` (or a VMA's lock), the time its rwsem count line is held by one CPU's atomic add and sub; readers share the lock but queue for this line. Estimate: about two cross-core line transfers (≈ `cacheline_transfer_ns` each). Only the wait behind other holders is charged; the uncontended cost is inside `page_fault_ns` / `syscall_ns`.",

@@ -86,6 +86,7 @@ pub fn json() -> Value {
                 format!("preempt={}", k.preempt.name()),
                 format!("pcid={}", if k.pcid { "on" } else { "off" }),
                 format!("wait_mask={}", k.wait_mask.name()),
+                format!("switch_mm_barrier={}", k.switch_mm_barrier.name()),
             ];
             if !k.has_pti {
                 set.push("pti=off".into());

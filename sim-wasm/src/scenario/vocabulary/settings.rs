@@ -4,8 +4,8 @@
 use super::setting::{Default, Kind, Setting, MAX_NS};
 use crate::budget;
 use crate::config::{
-    Arch, CpuIdImpl, Dist, FlushInfo, LockMode, Mapping, Preempt, PtiUserFlush, SkipRule, TlbIndex,
-    WaitMask, WorkOp, MAX_CPUS,
+    Arch, CpuIdImpl, Dist, FlushInfo, LockMode, Mapping, Preempt, PtiUserFlush, SkipRule,
+    SwitchMmBarrier, TlbIndex, WaitMask, WorkOp, MAX_CPUS,
 };
 use crate::presets;
 
@@ -199,6 +199,12 @@ pub static PTI_USER_FLUSH: Setting = Setting {
     value: Some(|c| c.design.pti_user_flush.name().into()),
     ..setting("pti_user_flush", "design", Kind::Choice(PtiUserFlush::NAMES), Default::Name("invpcid"))
 };
+pub static SWITCH_MM_BARRIER: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "What orders switch_mm_irqs_off()'s stores (loaded_mm = LOADED_MM_SWITCHING, is_lazy = false) before its read of next's tlb_gen: full (the kernel since 83b0177a6c48, 2025: the atomic cpumask_set_cpu() or an explicit smp_mb()); none (no smp_mb() when the CPU's bit is already in mm_cpumask, as after 209954cbc7d0's lazy cpumask and before that fix): the stores wait in the store buffer (costs.store_buffer_drain_ns), a flush that increments tlb_gen meanwhile does not see the CPU and sends no IPI, and the CPU keeps its stale entries with CR3_NOFLUSH (R7).",
+    value: Some(|c| c.design.switch_mm_barrier.name().into()),
+    ..setting("switch_mm_barrier", "design", Kind::Choice(SwitchMmBarrier::NAMES), Default::Name("full"))
+};
 pub static INVLPGB: Setting = Setting {
     arch: Some(Arch::X86),
     doc: "AMD broadcast invalidation (Zen 3 and later; the 2025 series): an mm active on more than 3 CPUs gets a global ASID, and its flushes become INVLPGB + TLBSYNC instead of IPIs. Needs pcid=on.",
@@ -225,7 +231,7 @@ pub static TLBSYNC_PINNED: Setting = Setting {
 };
 pub static KERNEL: Setting = Setting {
     arch: Some(Arch::X86),
-    doc: "Sets every x86 design toggle the scenario leaves out as this kernel had it: 4.13 (no PCID, unaligned descriptor on the stack, pinned, per-CPU wait mask), 4.14 (PCID, 10af6235e0d3), 4.15 (PTI where the CPU is Meltdown-affected, aa8c6248f8c7), 5.3 (per-CPU descriptor, 3db6d5a5ecaf), 6.15 (INVLPGB where the CPU has it, 4afeb0ed1753), 7.3 (2026: aligned stack descriptor ed15468787dd, task-local wait mask 9a560af15fd3, preemptible wait a5a162fe1ae1). Absent: each toggle's own default.",
+    doc: "Sets every x86 design toggle the scenario leaves out as this kernel had it: 4.13 (no PCID, unaligned descriptor on the stack, pinned, per-CPU wait mask), 4.14 (PCID, 10af6235e0d3), 4.15 (PTI where the CPU is Meltdown-affected, aa8c6248f8c7), 5.3 (per-CPU descriptor, 3db6d5a5ecaf), 6.15 (INVLPGB where the CPU has it, 4afeb0ed1753; switch_mm_barrier none since the lazy mm_cpumask of 209954cbc7d0), 7.3 (2026: aligned stack descriptor ed15468787dd, task-local wait mask 9a560af15fd3, preemptible wait a5a162fe1ae1; switch_mm_barrier full again since 83b0177a6c48). Absent: each toggle's own default.",
     ..setting("kernel", "design", Kind::Choice(crate::arch::x86::kernels::NAMES), Default::Derived("none: each toggle's own default"))
 };
 pub static THREADS: Setting = Setting {
@@ -486,6 +492,7 @@ pub static SETTINGS: &[&Setting] = &[
     &CEILING,
     &PTI,
     &PTI_USER_FLUSH,
+    &SWITCH_MM_BARRIER,
     &INVLPGB,
     &GLOBAL_ASID,
     &ASID_TRANSITION,

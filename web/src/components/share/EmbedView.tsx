@@ -2,6 +2,7 @@
 // a one-line caption saying what it shows and where the numbers come from, and minimal step
 // controls. It fills the frame it is given (FitBox) and never takes focus by itself, so the
 // host page keeps its keys until the viewer clicks into the diagram.
+import type { CounterexampleView } from '../../app/useCounterexample';
 import type { Explorer } from '../../app/useExplorer';
 import type { UrlState } from '../../app/url';
 import { initiatorOf } from '../../model/ipis';
@@ -28,10 +29,13 @@ interface Props {
   fileName: string;
   /** The same view, full page, for "open in tlbscope". */
   fullLink: string;
+  /** A `view=counterexample` link's counterexample: its numbered steps on A's lanes. */
+  cx: CounterexampleView;
 }
 
-export function EmbedView({ x, url, fileName, fullLink }: Props) {
+export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
   const { a, b, guide } = x;
+  const steps = cx.cx?.steps.length ?? 0;
   const timeline = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => (
     <ErrorBoundary label={`timeline ${side}`} resetKey={r.trace.version}>
       <Timeline
@@ -45,7 +49,8 @@ export function EmbedView({ x, url, fileName, fullLink }: Props) {
         onCursorChange={x.setCursor}
         selected={side === 'A' ? x.selected : x.selectedB}
         onSelect={side === 'A' ? x.selectRow : x.selectRowB}
-        highlight={side === 'A' ? guide.highlight : undefined}
+        highlight={side === 'A' ? (cx.highlight ?? guide.highlight) : undefined}
+        steps={side === 'A' ? cx.marks : null}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}
         focus={guide.frame?.cpus}
@@ -86,6 +91,29 @@ export function EmbedView({ x, url, fileName, fullLink }: Props) {
             {b && timeline(b, 'B', url.overridesB)}
           </FitBox>
           <nav className="embed-controls" aria-label="Steps">
+            {steps > 0 && cx.current !== null && (
+              <>
+                <button
+                  type="button"
+                  onClick={() => cx.move(-1)}
+                  disabled={cx.current <= 1}
+                  aria-label="Previous step of the counterexample"
+                >
+                  ← Step
+                </button>
+                <span className="embed-step" aria-live="polite" data-embed-cx-step={cx.current}>
+                  Step {cx.current} of {steps}
+                </span>
+                <button
+                  type="button"
+                  onClick={() => cx.move(1)}
+                  disabled={cx.current >= steps}
+                  aria-label="Next step of the counterexample"
+                >
+                  Step →
+                </button>
+              </>
+            )}
             {guide.steps.length > 0 && (
               <>
                 <button

@@ -88,6 +88,9 @@ export function renderOverlay(
 
   const cx = state.cursor === null ? null : x(pos.toPos(state.cursor));
   const visible = cx !== null && cx >= left && cx <= right;
+  // Near the right edge the time goes on the cursor's left, or the plot would cut it off.
+  const flip =
+    visible && (cx as number) + 4 + formatNs(state.cursor as number).length * LABEL_CHAR_PX > right;
   g.selectAll('g.cursor')
     .data(visible ? [state.cursor as number] : [])
     .join((enter) => {
@@ -107,8 +110,12 @@ export function renderOverlay(
     .call((c) =>
       c
         .select('text')
-        .attr('x', (cx ?? 0) + 4)
+        .attr('x', (cx ?? 0) + (flip ? -4 : 4))
+        .attr('text-anchor', flip ? 'end' : 'start')
         .attr('y', 11)
         .text((t) => formatNs(t)),
     );
 }
+
+/** About the widest a character of the cursor's time label gets (11–12 px sans-serif). */
+const LABEL_CHAR_PX = 8;
