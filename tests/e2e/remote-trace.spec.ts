@@ -3,7 +3,9 @@
 // timeline draws as marks exactly the rows that the same run in Node (same WASM build) has
 // touching the new window, and the inspector explains a clicked row with its causal chain,
 // read from the worker.
-import { causalChain, describeRow } from '../../web/src/model/events';
+import { causalChain, describeRow, rowsInWindow } from '../../web/src/model/events';
+import { toArrows } from '../../web/src/model/ipis';
+import { LENS_KINDS, lensIntervals } from '../../web/src/model/lens';
 import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
 import { kindName, type Trace } from '../../web/src/trace/trace';
@@ -24,7 +26,8 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
 }) => {
   test.setTimeout(240_000);
   initSimulatorForNode();
-  const { trace } = runScenario(readScenario('x86-munmap-shootdown'), { overrides: SET });
+  const run = runScenario(readScenario('x86-munmap-shootdown'), { overrides: SET });
+  const { trace } = run;
   expect(trace.n).toBeGreaterThan(2_000_000);
   let end = 0;
   for (let i = 0; i < trace.n; i++) end = Math.max(end, trace.time[i] + trace.dur[i]);
@@ -42,10 +45,6 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
   await expect(box).toBeVisible();
   await expect(box.locator('.timeline-status')).toContainText(
     `of ${trace.n.toLocaleString('en-US')} rows`,
-  );
-  // The event log does not pretend the run is empty: it says where the events are.
-  await expect(page.getByTestId('remote-log')).toContainText(
-    `${trace.n.toLocaleString('en-US')} events stay in the simulator's worker`,
   );
 
   // Pan right (D, 15 % of the window a press) and wait for the address to follow.
@@ -87,6 +86,65 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
     expect(d.cpu).toBe(trace.cpu[d.row]);
     expect(d.kind).toBe(kindName(trace.kind[d.row]));
   }
+
+  // The event log lists the window's rows (those starting in it) as the page's log lists a
+  // run on the page: read from the worker, compared with the same run in Node.
+  const logged = () =>
+    page
+      .locator('.event-log tbody tr')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-row'))));
+  const startsIn = (a: number, b: number) => rowsInWindow(trace, a, b, Infinity).rows;
+  const logOuter = startsIn(t0 - 0.1, t1 + 0.1);
+  const logInner = startsIn(t0 + 0.1, t1 - 0.1);
+  await expect.poll(async () => (await logged()).length).toBeGreaterThanOrEqual(logInner.length);
+  const listed = await logged();
+  expect(logInner.every((r) => listed.includes(r))).toBe(true);
+  expect(listed.every((r) => logOuter.includes(r))).toBe(true);
+  const firstRow = page.locator('.event-log tbody tr').first();
+  await expect(firstRow.locator('td').nth(3)).toContainText(describeRow(trace, listed[0]));
+  await expect(page.getByTestId('log-status')).toContainText(
+    `${listed.length.toLocaleString('en-US')} events in view`,
+  );
+
+  // IPI and ack arrows in the window: those ipis.ts finds in the whole run in Node.
+  const arrows = toArrows(trace);
+  const arrowRows = (a: number, b: number) => {
+    const out: number[] = [];
+    for (let j = 0; j < arrows.n; j++) {
+      const s0 = trace.time[arrows.fromRow[j]];
+      const s1 = trace.time[arrows.toRow[j]];
+      if (Math.min(s0, s1) <= b && Math.max(s0, s1) >= a) out.push(arrows.row[j]);
+    }
+    return out;
+  };
+  const arrowInner = arrowRows(t0 + 0.1, t1 - 0.1);
+  const arrowOuter = new Set(arrowRows(t0 - 0.1, t1 + 0.1));
+  expect(arrowInner.length).toBeGreaterThan(0);
+  const lines = box.locator('svg line.arrow');
+  await expect.poll(async () => (await lines.count()) >= arrowInner.length).toBe(true);
+  const drawnArrows = await lines.evaluateAll((els) =>
+    els.map((e) => Number(e.getAttribute('data-row'))),
+  );
+  expect(arrowInner.filter((r) => !drawnArrows.includes(r))).toEqual([]);
+  expect(drawnArrows.filter((r) => !arrowOuter.has(r))).toEqual([]);
+
+  // The latency lens: the window's intervals, as lens.ts finds them in the whole run.
+  const ctx = run.info.costs.context_switch_ns ?? 0;
+  const lens = lensIntervals(trace, LENS_KINDS, ctx);
+  const lensIn = (a: number, b: number) =>
+    lens.filter((iv) => iv.start <= b && iv.end >= a).map((iv) => `${iv.kind}@${iv.row}`);
+  const lensInner = lensIn(t0 + 0.1, t1 - 0.1);
+  const lensOuter = new Set(lensIn(t0 - 0.1, t1 + 0.1));
+  expect(lensInner.length).toBeGreaterThan(0);
+  await page.getByLabel('Latency lens').check();
+  const brackets = box.locator('svg g.lens');
+  await expect.poll(async () => (await brackets.count()) >= lensInner.length).toBe(true);
+  const drawnLens = await brackets.evaluateAll((els) =>
+    els.map((e) => `${e.getAttribute('data-lens')}@${e.getAttribute('data-row')}`),
+  );
+  expect(lensInner.filter((k) => !drawnLens.includes(k))).toEqual([]);
+  expect(drawnLens.filter((k) => !lensOuter.has(k))).toEqual([]);
+  await expect(box.locator('.timeline-status')).toContainText(`${drawnLens.length} lens waits`);
 
   // Click a wide mark whose row has causes: the inspector shows it and its chain.
   const pick =

@@ -73,9 +73,16 @@ export function ExplorerView(props: Props) {
   const lensOn = lensPick?.key === lensKey ? lensPick.on : stepLens.length > 0;
   const lensKinds = stepLens.length ? stepLens : LENS_KINDS;
   const lensOf = (r: RunResult | null) =>
-    r && lensOn && !isRecorded(r)
+    r && lensOn && !isRecorded(r) && !r.trace.remote
       ? lensIntervals(r.trace, lensKinds, r.info.costs.context_switch_ns ?? 0)
       : null;
+  // A run kept in its worker: the timeline asks the worker for the window's intervals.
+  const lensAskOf = (r: RunResult | null) =>
+    r && lensOn && !isRecorded(r) && r.trace.remote
+      ? { kinds: lensKinds, contextSwitchNs: r.info.costs.context_switch_ns ?? 0 }
+      : null;
+  const lensAskA = useMemo(() => lensAskOf(a), [a, lensOn, lensKinds]);
+  const lensAskB = useMemo(() => lensAskOf(b), [b, lensOn, lensKinds]);
   const lensA = useMemo(() => lensOf(a), [a, lensOn, lensKinds]);
   const lensB = useMemo(() => lensOf(b), [b, lensOn, lensKinds]);
   const lensSubject = useMemo(() => new Set(stepLens), [stepLens]);
@@ -161,6 +168,7 @@ export function ExplorerView(props: Props) {
         matched={side === 'A' ? x.matchedA : x.matchedB}
         focus={guide.frame?.cpus}
         lens={side === 'A' ? lensA : lensB}
+        lensAsk={side === 'A' ? lensAskA : lensAskB}
         generations={gensOn}
         lensSubject={side === 'A' ? lensSubject : undefined}
         spacing={x.spacing}
@@ -288,11 +296,15 @@ export function ExplorerView(props: Props) {
                     on={lensOn}
                     onChange={(on) => setLensPick({ key: lensKey, on })}
                     note={
-                      lensA && (
+                      lensA ? (
                         <span className="muted">
                           {' '}
                           ({lensA.length === 0 ? 'no waits in this run' : `${lensA.length} shown`})
                         </span>
+                      ) : (
+                        lensAskA && (
+                          <span className="muted"> (the window's, counted on the timeline)</span>
+                        )
                       )
                     }
                   />

@@ -19,6 +19,9 @@ import {
   type PaintedAnswer,
   type RemoteRows,
 } from '../viz/remote';
+import { renderRemoteOverlay } from '../viz/remoteOverlay';
+import type { LensInterval } from '../model/lens';
+import type { WindowArrow } from '../model/windowTrace';
 import { attachInteractions } from '../viz/zoom';
 import type { WindowStore } from '../app/windowStore';
 import type { Trace } from '../trace/trace';
@@ -26,6 +29,8 @@ import '../viz/timeline.css';
 
 /** Rows the page asks for and draws as marks: fewer in the window than this, else pixels. */
 export const REMOTE_ROW_LIMIT = 400;
+/** Most IPI and ack arrows drawn (SVG lines); more in the window: none, as the cells say. */
+export const REMOTE_ARROW_LIMIT = 600;
 /** Least time between two questions to the worker, in ms. */
 const ASK_MS = 80;
 const HINT = 'Ctrl+wheel or W/S zoom · drag or A/D pan · 0 reset';
@@ -41,6 +46,8 @@ export interface RemoteTimelineProps {
   label?: string;
   fullExtent?: [number, number];
   onRendered?: () => void;
+  /** The latency lens is on: its intervals in the window are asked of the worker. */
+  lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
 }
 
 interface Live {
@@ -52,6 +59,10 @@ interface Live {
   /** The rows of the window they were asked for (null: too many, or not asked yet). */
   rows: (RemoteRows & { t0: number; t1: number; total: number }) | null;
   rendered: boolean;
+  /** The lens's intervals in the window asked for last; null: none, or too wide to read. */
+  lens: { t0: number; t1: number; intervals: LensInterval[] | null } | null;
+  /** The window's arrows, when few enough to draw. */
+  arrows: WindowArrow[] | null;
 }
 
 /** The rows of `r` touching [t0, t1] (after a pan, the last answer's edges are off screen). */
@@ -105,6 +116,8 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     painted: null,
     rows: null,
     rendered: false,
+    lens: null,
+    arrows: null,
   });
   live.current.props = props;
   live.current.width = width;
@@ -129,11 +142,25 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     placeAnswer(canvas, clip, lay, win, painted);
     const shown = rowsIn(rows, win);
     const marks = renderRemoteTop(top, lay, win, shown, p.cursor, p.selected);
+    const lens = p.lensAsk ? live.current.lens : null;
+    const extra = renderRemoteOverlay(
+      top,
+      lay,
+      win,
+      lens?.intervals ?? null,
+      shown ? live.current.arrows : null,
+      p.selected,
+    );
     if (statusRef.current) {
       const n = (p.trace.remote?.rows ?? 0).toLocaleString('en-US');
+      const lensText = !lens
+        ? ''
+        : lens.intervals
+          ? ` · ${extra.lens.toLocaleString('en-US')} lens waits`
+          : ' · zoom in for the lens';
       const text = shown
-        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window · ${HINT}`
-        : `${n} rows kept in the simulator's worker; each pixel column shows what falls in it · zoom in for the rows · ${HINT}`;
+        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText} · ${HINT}`
+        : `${n} rows kept in the simulator's worker; each pixel column shows what falls in it · zoom in for the rows${lensText} · ${HINT}`;
       // Written only when it changes: a text change costs the page a layout.
       if (statusRef.current.textContent !== text) statusRef.current.textContent = text;
     }
@@ -184,7 +211,27 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     const settled = () => {
       if (--a.inFlight === 0 && a.again) ask();
     };
-    a.inFlight = 2;
+    const lensAsk = live.current.props.lensAsk;
+    a.inFlight = lensAsk ? 4 : 3;
+    if (lensAsk)
+      client
+        .lens(t0, t1, lensAsk.kinds, lensAsk.contextSwitchNs)
+        .then((l) => {
+          if (!l) return;
+          live.current.lens = { t0, t1, intervals: l.intervals };
+          schedule();
+        })
+        .catch(() => {})
+        .finally(settled);
+    client
+      .arrows(t0, t1, REMOTE_ARROW_LIMIT)
+      .then((r) => {
+        if (!r) return;
+        live.current.arrows = r.arrows;
+        schedule();
+      })
+      .catch(() => {})
+      .finally(settled);
     client
       .lanes(t0, t1, w, PRIORITY)
       .then((b) => {
@@ -225,6 +272,14 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     schedule();
   }, [width, ask, schedule]);
   useEffect(() => schedule(), [cursor, selected, schedule]);
+  const lensKey = props.lensAsk
+    ? `${props.lensAsk.kinds.join()}:${props.lensAsk.contextSwitchNs}`
+    : '';
+  useEffect(() => {
+    live.current.lens = null;
+    if (lensKey) ask();
+    schedule();
+  }, [lensKey, ask, schedule]);
   // A theme change repaints the cells in the new palette.
   useEffect(() => {
     const repaint = () => {

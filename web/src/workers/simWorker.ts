@@ -120,7 +120,10 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'lanes' ||
     req.type === 'rows' ||
     req.type === 'memory' ||
-    req.type === 'chain'
+    req.type === 'chain' ||
+    req.type === 'log' ||
+    req.type === 'lens' ||
+    req.type === 'arrows'
   ) {
     queries.push(req);
     return;
