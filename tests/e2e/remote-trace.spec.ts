@@ -3,6 +3,7 @@
 // timeline draws as marks exactly the rows that the same run in Node (same WASM build) has
 // touching the new window, and the inspector explains a clicked row with its causal chain,
 // read from the worker.
+import { readFileSync } from 'node:fs';
 import { causalChain, describeRow, rowsInWindow } from '../../web/src/model/events';
 import { toArrows } from '../../web/src/model/ipis';
 import { LENS_KINDS, lensIntervals } from '../../web/src/model/lens';
@@ -144,7 +145,34 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
   );
   expect(lensInner.filter((k) => !drawnLens.includes(k))).toEqual([]);
   expect(drawnLens.filter((k) => !lensOuter.has(k))).toEqual([]);
-  await expect(box.locator('.timeline-status')).toContainText(`${drawnLens.length} lens waits`);
+  await expect(box.locator('.timeline-status')).toContainText(
+    `${drawnLens.length} lens wait${drawnLens.length === 1 ? '' : 's'}`,
+  );
+
+  // The Perfetto export of a run kept in its worker is its visible window: every row touching
+  // the window, each slice at its row's time and CPU in the same run in Node.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: /visible window as a Perfetto trace/ }).click(),
+  ]);
+  const doc = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
+    metadata: Record<string, unknown>;
+    traceEvents: { ph: string; ts: number; dur?: number; pid: number; args?: { row?: number } }[];
+  };
+  expect(doc.metadata['tlbscope-run-rows']).toBe(trace.n);
+  const slices = doc.traceEvents.filter((e) => e.ph === 'X');
+  const exported = slices.map((e) => e.args?.row as number);
+  expect(inner.filter((r) => !exported.includes(r))).toEqual([]);
+  expect(exported.filter((r) => !outer.has(r))).toEqual([]);
+  for (const e of slices) {
+    const r = e.args?.row as number;
+    expect(e.pid).toBe(trace.cpu[r] + 1);
+    expect(e.ts).toBeCloseTo(trace.time[r] / 1000, 3);
+    expect(e.dur).toBeCloseTo(trace.dur[r] / 1000, 3);
+  }
+  await expect(page.getByTestId('perfetto-progress')).toHaveText(
+    `Exported ${slices.length.toLocaleString('en-US')} rows of the window.`,
+  );
 
   // Click a wide mark whose row has causes: the inspector shows it and its chain.
   const pick =

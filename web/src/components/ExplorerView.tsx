@@ -369,8 +369,8 @@ export function ExplorerView(props: Props) {
                 <SummaryPanel summary={a.summary} trace={a.trace} onShow={x.selectRow} />
               )}
               <p className="export">
-                <PerfettoButton run={a} label="A" />
-                {b && <PerfettoButton run={b} label="B" />}
+                <PerfettoButton run={a} label="A" window={x.view.get} />
+                {b && <PerfettoButton run={b} label="B" window={x.view.get} />}
               </p>
             </ErrorBoundary>
             <ErrorBoundary label="the inspector" resetKey={a.trace.version}>

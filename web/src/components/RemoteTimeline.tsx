@@ -156,7 +156,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       const lensText = !lens
         ? ''
         : lens.intervals
-          ? ` · ${extra.lens.toLocaleString('en-US')} lens waits`
+          ? ` · ${extra.lens.toLocaleString('en-US')} lens wait${extra.lens === 1 ? '' : 's'}`
           : ' · zoom in for the lens';
       const text = shown
         ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText} · ${HINT}`

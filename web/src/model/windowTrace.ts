@@ -8,7 +8,7 @@
 // read): the margin is one window's width each side, and a flush's IPIs, handlers and acks lie
 // within its span. In practice that leaves a wakeup latency longer than the window. Zoomed
 // out, the window is too wide to read and the answer is null (the page says to zoom in).
-import { EventKind, toTrace, type Trace } from '../trace/trace';
+import { EventKind, toTrace, type Columns, type Trace } from '../trace/trace';
 import type { LensInterval } from './lens';
 import { toArrows } from './ipis';
 import {
@@ -76,13 +76,26 @@ export function toWindowTrace(
     rows = Int32Array.from([...rows, ...extra]).sort();
     cols = readRows(src, rows);
   }
+  return localTrace(rows, cols, ix.cpus, []);
+}
+
+/**
+ * Rows of a run (ascending) and their columns as a trace of their own: parents renumbered
+ * into it, a parent not among the rows becoming −1. Takes `columns` over (parents rewritten).
+ */
+export function localTrace(
+  rows: Int32Array,
+  columns: Columns,
+  cpus: number,
+  strings: readonly string[],
+): WindowTrace {
   const local = new Map<number, number>();
   rows.forEach((r, j) => local.set(r, j));
   for (let j = 0; j < rows.length; j++) {
-    const p = cols.parent[j];
-    cols.parent[j] = p >= 0 ? (local.get(p) ?? -1) : p;
+    const p = columns.parent[j];
+    columns.parent[j] = p >= 0 ? (local.get(p) ?? -1) : p;
   }
-  return { trace: toTrace({ ...cols, cpus: ix.cpus, strings: [] }), rows };
+  return { trace: toTrace({ ...columns, cpus, strings: [...strings] }), rows };
 }
 
 /** A lens interval touches [t0, t1]. */

@@ -92,7 +92,9 @@ export type QueryRequest =
       contextSwitchNs: number;
     }
   /** IPI and ack arrows touching [t0, t1] (ipis.ts on the window), at most `limit`. */
-  | { type: 'arrows'; id: number; run: number; t0: number; t1: number; limit: number };
+  | { type: 'arrows'; id: number; run: number; t0: number; t1: number; limit: number }
+  /** As 'rows', for an export of the window (its own type, so the timeline's do not overtake it). */
+  | { type: 'export'; id: number; run: number; t0: number; t1: number; limit: number };
 
 /** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
 export type QueryMessage =
@@ -105,6 +107,8 @@ export type QueryMessage =
   | { type: 'log'; id: number; first: number; total: number; columns: Columns }
   /** null: the window (with its margin) has too many rows to read; zoom in. */
   | { type: 'lens'; id: number; intervals: LensInterval[] | null }
+  /** As 'rows' (total -1: too many to read; more than listed: over the limit). */
+  | { type: 'export'; id: number; rows: Int32Array; columns: Columns; total: number }
   /** null: too many rows to read, or more arrows than `limit` (`total`, -1 when not counted). */
   | { type: 'arrows'; id: number; arrows: WindowArrow[] | null; total: number }
   | {

@@ -107,6 +107,8 @@ export interface TraceWindow {
     t1: number,
     limit: number,
   ): Promise<{ arrows: WindowArrow[] | null; total: number } | null>;
+  /** The rows touching [t0, t1] for an export (as `rows`, asked apart from the timeline's). */
+  exportRows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
 }
 
 /** A page of a window's event log, as the worker read it. */
@@ -165,6 +167,12 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
       session
         .query({ type: 'arrows', id: 0, run, t0, t1, limit })
         .then((m) => (m?.type === 'arrows' ? { arrows: m.arrows, total: m.total } : null)),
+    exportRows: (t0, t1, limit) =>
+      session
+        .query({ type: 'export', id: 0, run, t0, t1, limit })
+        .then((m) =>
+          m?.type === 'export' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
+        ),
   };
 }
 
@@ -381,7 +389,8 @@ export class SimSession {
       msg.type !== 'chain' &&
       msg.type !== 'log' &&
       msg.type !== 'lens' &&
-      msg.type !== 'arrows'
+      msg.type !== 'arrows' &&
+      msg.type !== 'export'
     )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);

@@ -123,7 +123,8 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'chain' ||
     req.type === 'log' ||
     req.type === 'lens' ||
-    req.type === 'arrows'
+    req.type === 'arrows' ||
+    req.type === 'export'
   ) {
     queries.push(req);
     return;

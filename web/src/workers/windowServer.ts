@@ -183,7 +183,7 @@ export class WindowServer {
     const rows = found?.rows ?? new Int32Array(0);
     const total = found ? found.total : -1;
     const columns = readRows(this.src, rows);
-    reply({ type: 'rows', id: req.id, rows, columns, total }, [
+    reply({ type: req.type, id: req.id, rows, columns, total }, [
       rows.buffer,
       ...Object.values(columns).map((c: Float64Array) => c.buffer),
     ]);
