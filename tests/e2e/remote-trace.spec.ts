@@ -174,6 +174,23 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
     `Exported ${slices.length.toLocaleString('en-US')} rows of the window.`,
   );
 
+  // The SVG export draws what the screen shows: the window's cells as an image, and as marks
+  // exactly the rows drawn on screen (those touching the window), arrows and lens brackets
+  // (an export inlines styles and drops classes: marks are found by their data attributes).
+  const [svgFile] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export Per-CPU timeline as SVG' }).click(),
+  ]);
+  const svgText = readFileSync(await svgFile.path(), 'utf8');
+  const svgRows = [...svgText.matchAll(/<rect[^>]*data-row="(\d+)"/g)].map((m) => Number(m[1]));
+  expect(svgRows.sort((x, y) => x - y)).toEqual([...drawnRows].sort((x, y) => x - y));
+  expect(svgText).toContain('<image');
+  expect(
+    [...svgText.matchAll(/<line[^>]*data-kind="(IpiArrow|AckArrow|UnpairedIpi)"/g)].length,
+  ).toBe(drawnArrows.length);
+  expect([...svgText.matchAll(/data-lens="/g)].length).toBe(drawnLens.length);
+  expect(svgText).toContain(`a run of ${trace.n.toLocaleString('en-US')} rows kept in the`);
+
   // Click a wide mark whose row has causes: the inspector shows it and its chain.
   const pick =
     drawn.find((d) => d.width >= 4 && trace.parent[d.row] >= 0) ?? drawn.find((d) => d.width >= 4)!;

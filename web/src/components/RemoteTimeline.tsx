@@ -20,6 +20,10 @@ import {
   type RemoteRows,
 } from '../viz/remote';
 import { renderRemoteOverlay } from '../viz/remoteOverlay';
+import { download } from '../app/download';
+import { exportRemoteSvg } from '../viz/exportRemote';
+import { svgToPng, type ExportText } from '../viz/exportTimeline';
+import { ExportButtons } from './ExportButtons';
 import type { LensInterval } from '../model/lens';
 import type { WindowArrow } from '../model/windowTrace';
 import { attachInteractions } from '../viz/zoom';
@@ -46,6 +50,8 @@ export interface RemoteTimelineProps {
   label?: string;
   fullExtent?: [number, number];
   onRendered?: () => void;
+  /** Title, caption and state link for an export, read when the user exports; none: no export. */
+  exportText?: () => ExportText & { fileName: string };
   /** The latency lens is on: its intervals in the window are asked of the worker. */
   lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
 }
@@ -348,6 +354,25 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     };
   }, [ask, drawNow]);
 
+  // What the screen shows: the window's cells and whatever the top layer draws over them.
+  const exportAs = useCallback(async (format: 'svg' | 'png') => {
+    const { props: p, win, painted, buckets, rows } = live.current;
+    const text = p.exportText?.();
+    const box = boxRef.current;
+    const top = topRef.current;
+    if (!text || !box || !top) return;
+    const n = (p.trace.remote?.rows ?? 0).toLocaleString('en-US');
+    const shown = rowsIn(rows, win)?.rows.length ?? 0;
+    const caption = `${text.caption} Drawn as: per-pixel cells of a run of ${n} rows kept in the simulator's worker${shown ? `, and the window's ${shown} rows as marks` : ''}.`;
+    const lay = remoteLayout(p.trace.cpus, live.current.width);
+    const out = exportRemoteSvg(box, top, lay, win, painted, buckets, { ...text, caption });
+    if (format === 'svg') {
+      download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
+    } else {
+      download(await svgToPng(out, text.link), `${text.fileName}.png`);
+    }
+  }, []);
+
   const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
   return (
     <div
@@ -362,6 +387,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       <div className="timeline-bar">
         {label && <span className="timeline-label">{label}</span>}
         <span className="timeline-status" ref={statusRef} />
+        {props.exportText && <ExportButtons what={name} onExport={exportAs} />}
       </div>
       <div className="timeline-plot" style={{ height: layout.height }}>
         <div className="remote-cells" ref={clipRef}>
