@@ -1,7 +1,7 @@
 // The event log's table and its controls, shared by the log of a run on the page (EventLog.tsx)
 // and the log of a run kept in its worker (RemoteLog.tsx), so both filter, select and scroll
 // the same way.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { describeRow } from '../model/events';
 import type { FlushMatch } from '../model/flushMatch';
 import { kindName, type Trace } from '../trace/trace';
@@ -48,14 +48,69 @@ interface Props {
   onSelectB?: (row: number) => void;
   /** Paging controls, below the count line. */
   pager?: ReactNode;
+  /**
+   * Render only the rows scrolled into view (one line each, VIRTUAL_ROW px tall): a page of a
+   * run kept in its worker arrives mid-zoom, and laying out all of it is a long task.
+   */
+  virtual?: boolean;
 }
+
+/** Height of a row of a virtual log, in px (app.css .event-log.virtual). */
+export const VIRTUAL_ROW = 24;
+/** Rows rendered beyond the scrolled view, each side. */
+const OVERSCAN = 12;
 
 export function LogTable(props: Props) {
   const { entries, compare, filter, selected, selectedB, onSelect, onSelectB } = props;
+  const isSelected = (s: Side, row: number) => (s === 'A' ? row === selected : row === selectedB);
   const listRef = useRef<HTMLTableSectionElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const virtual = !!props.virtual;
+  const [view, setView] = useState({ top: 0, height: 400 });
+  useEffect(() => {
+    if (!virtual) return;
+    const box = boxRef.current;
+    if (!box) return;
+    let frame = 0;
+    const read = () => {
+      frame = 0;
+      setView((v) =>
+        v.top === box.scrollTop && v.height === box.clientHeight
+          ? v
+          : { top: box.scrollTop, height: box.clientHeight },
+      );
+    };
+    const onScroll = () => {
+      if (!frame) frame = requestAnimationFrame(read);
+    };
+    read();
+    box.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      box.removeEventListener('scroll', onScroll);
+      cancelAnimationFrame(frame);
+    };
+  }, [virtual]);
+  // A virtual log scrolls the selected row into view by its index (it may not be rendered).
+  useEffect(() => {
+    if (!virtual) return;
+    const box = boxRef.current;
+    const at = entries.findIndex((e) => isSelected(e.side, e.row));
+    if (!box || at < 0) return;
+    const head = box.querySelector('thead')?.getBoundingClientRect().height ?? VIRTUAL_ROW;
+    const top = at * VIRTUAL_ROW;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (top + VIRTUAL_ROW > box.scrollTop + box.clientHeight - head)
+      box.scrollTop = top + VIRTUAL_ROW - box.clientHeight + head;
+    // isSelected follows from the selections.
+  }, [virtual, selected, selectedB, entries]);
+  const first = virtual ? Math.max(0, Math.floor(view.top / VIRTUAL_ROW) - OVERSCAN) : 0;
+  const last = virtual
+    ? Math.min(entries.length, Math.ceil((view.top + view.height) / VIRTUAL_ROW) + OVERSCAN)
+    : entries.length;
   // The selected row is scrolled into the log's own view only: the page stays where the reader
   // (or a guided step that selects an event) put it.
   useEffect(() => {
+    if (virtual) return;
     const row = listRef.current?.querySelector<HTMLElement>('[aria-selected="true"]');
     const box = row?.closest<HTMLElement>('.log-scroll');
     if (!row || !box) return;
@@ -64,10 +119,9 @@ export function LogTable(props: Props) {
     if (top < head) box.scrollTop += top - head;
     else if (top + row.offsetHeight > box.clientHeight)
       box.scrollTop += top + row.offsetHeight - box.clientHeight;
-  }, [selected, selectedB, entries]);
-  const isSelected = (s: Side, row: number) => (s === 'A' ? row === selected : row === selectedB);
+  }, [virtual, selected, selectedB, entries]);
   return (
-    <section className="event-log" aria-label="Event log">
+    <section className={virtual ? 'event-log virtual' : 'event-log'} aria-label="Event log">
       <h2>Event log</h2>
       {compare && (
         <label className="muted log-filter">
@@ -84,11 +138,21 @@ export function LogTable(props: Props) {
         {props.status}
       </p>
       {props.pager}
-      <div className="log-scroll" tabIndex={0} role="region" aria-label="Events in view">
-        <table>
+      <div
+        className="log-scroll"
+        ref={boxRef}
+        tabIndex={0}
+        role="region"
+        aria-label="Events in view"
+      >
+        <table aria-rowcount={virtual ? entries.length + 1 : undefined}>
           <thead>
             <tr>
-              {compare && <th scope="col">Run</th>}
+              {compare && (
+                <th scope="col" className="run-col">
+                  Run
+                </th>
+              )}
               <th scope="col">Time</th>
               <th scope="col">CPU</th>
               <th scope="col">Event</th>
@@ -96,11 +160,14 @@ export function LogTable(props: Props) {
             </tr>
           </thead>
           <tbody ref={listRef}>
-            {entries.map(({ side, row, trace: t, at: i }) => {
+            {first > 0 && <tr aria-hidden="true" style={{ height: first * VIRTUAL_ROW }} />}
+            {entries.slice(first, last).map(({ side, row, trace: t, at: i }, j) => {
               const sel = isSelected(side, row);
+              const what = `${describeRow(t, i)}${t.dur[i] > 0 ? ` (${formatNs(t.dur[i])})` : ''}`;
               return (
                 <tr
                   key={`${side}${row}`}
+                  aria-rowindex={virtual ? first + j + 2 : undefined}
                   data-row={row}
                   data-side={side}
                   aria-selected={sel}
@@ -111,13 +178,13 @@ export function LogTable(props: Props) {
                   <td>{formatNs(t.time[i])}</td>
                   <td>{t.cpu[i]}</td>
                   <td>{kindName(t.kind[i])}</td>
-                  <td>
-                    {describeRow(t, i)}
-                    {t.dur[i] > 0 ? ` (${formatNs(t.dur[i])})` : ''}
-                  </td>
+                  <td title={virtual ? what : undefined}>{what}</td>
                 </tr>
               );
             })}
+            {last < entries.length && (
+              <tr aria-hidden="true" style={{ height: (entries.length - last) * VIRTUAL_ROW }} />
+            )}
           </tbody>
         </table>
       </div>

@@ -3,7 +3,7 @@
 // in the window, as events.ts rowsInWindow lists them for a run on the page), so the page holds
 // one page of rows, never the run. One run pages through the window; A and B are listed like
 // the page's log, their first rows merged by time.
-import { useDeferredValue, useEffect, useState } from 'react';
+import { startTransition, useDeferredValue, useEffect, useState } from 'react';
 import { rowsInWindow } from '../model/events';
 import { toTrace, type Trace } from '../trace/trace';
 import { traceWindowOf } from '../workers/session';
@@ -89,8 +89,12 @@ export function RemoteLog(props: EventLogProps) {
             x.row - y.row,
         );
         const total = (pages as SidePage[]).reduce((s, p) => s + p.total, 0);
-        setShown({ key, entries: all.slice(0, LIMIT), total, offset });
-        setFailed(null);
+        // A transition: React renders the new page in slices that yield to input, so a page
+        // arriving mid-zoom costs no long task.
+        startTransition(() => {
+          setShown({ key, entries: all.slice(0, LIMIT), total, offset });
+          setFailed(null);
+        });
       },
       (err: unknown) => live && setFailed(String(err)),
     );
@@ -152,6 +156,7 @@ export function RemoteLog(props: EventLogProps) {
       onSelect={onSelect}
       onSelectB={onSelectB}
       pager={pager}
+      virtual
     />
   );
 }

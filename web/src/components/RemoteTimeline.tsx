@@ -218,7 +218,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       if (--a.inFlight === 0 && a.again) ask();
     };
     const lensAsk = live.current.props.lensAsk;
-    a.inFlight = lensAsk ? 4 : 3;
+    a.inFlight = lensAsk ? 3 : 2;
     if (lensAsk)
       client
         .lens(t0, t1, lensAsk.kinds, lensAsk.contextSwitchNs)
@@ -229,15 +229,6 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
         })
         .catch(() => {})
         .finally(settled);
-    client
-      .arrows(t0, t1, REMOTE_ARROW_LIMIT)
-      .then((r) => {
-        if (!r) return;
-        live.current.arrows = r.arrows;
-        schedule();
-      })
-      .catch(() => {})
-      .finally(settled);
     client
       .lanes(t0, t1, w, PRIORITY)
       .then((b) => {
@@ -252,9 +243,16 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       .rows(t0, t1, REMOTE_ROW_LIMIT)
       .then((r) => {
         if (!r) return;
-        live.current.rows =
-          r.total >= 0 && r.total <= REMOTE_ROW_LIMIT ? { ...r, t0, t1, total: r.total } : null;
+        const few = r.total >= 0 && r.total <= REMOTE_ROW_LIMIT;
+        live.current.rows = few ? { ...r, t0, t1, total: r.total } : null;
         schedule();
+        // Arrows are drawn with the rows only: asked once the window's rows are few.
+        if (!few) return;
+        return client.arrows(t0, t1, REMOTE_ARROW_LIMIT).then((x) => {
+          if (!x) return;
+          live.current.arrows = x.arrows;
+          schedule();
+        });
       })
       .catch(() => {})
       .finally(settled);
