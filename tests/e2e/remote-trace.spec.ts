@@ -5,6 +5,7 @@
 // read from the worker.
 import { readFileSync } from 'node:fs';
 import { causalChain, describeRow, rowsInWindow } from '../../web/src/model/events';
+import { matchFlushes } from '../../web/src/model/flushMatch';
 import { toArrows } from '../../web/src/model/ipis';
 import { LENS_KINDS, lensIntervals } from '../../web/src/model/lens';
 import { runScenario } from '../../web/src/sim/run';
@@ -247,5 +248,40 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
   const at = wideOuter.indexOf(second[0]);
   expect([300, 301]).toContain(at);
   expect(second).toEqual(wideOuter.slice(at, at + second.length));
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('A/B with runs kept in their workers matches their flushes as the page matches smaller runs', async ({
+  sim,
+}) => {
+  test.setTimeout(240_000);
+  initSimulatorForNode();
+  const setB = [...SET, 'preempt=preemptible_wait'];
+  const a = runScenario(readScenario('x86-munmap-shootdown'), { overrides: SET }).trace;
+  const b = runScenario(readScenario('x86-munmap-shootdown'), { overrides: setB }).trace;
+  expect(Math.min(a.n, b.n)).toBeGreaterThan(2_000_000);
+  const m = matchFlushes(a, b);
+  const inA = m.pairs.filter((p) => p.a).length;
+  const inB = m.pairs.filter((p) => p.b).length;
+  const both = m.pairs.filter((p) => p.a && p.b).length;
+  const differ = m.pairs.filter((p) => p.diffs.length > 0).length;
+  expect(differ).toBeGreaterThan(0);
+
+  const q = new URLSearchParams({ scenario: 'x86-munmap-shootdown', compare: '1' });
+  for (const s of SET) q.append('set', s);
+  for (const s of setB) q.append('setB', s);
+  const { page } = sim;
+  await page.goto(`./?${q}`);
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 200_000 });
+  await expect(page.locator('.timeline.remote')).toHaveCount(2);
+  await expect(page.locator('[data-match-summary]')).toContainText(
+    `${inA} flushes in A, ${inB} in B; ${both} matched by CPU, mm and order; ${differ} differ.`,
+    { timeout: 60_000 },
+  );
+  // The first pair listed is Node's first, with the same words for what differs.
+  const first = page.locator('.flush-matches tbody tr').first();
+  await expect(first).toHaveAttribute('data-pair', m.pairs[0].key);
+  // Both latency distributions are drawn from the flushes the workers sent.
+  await expect(page.locator('.distribution figcaption')).not.toContainText('Reading');
   expect(sim.consoleErrors).toEqual([]);
 });

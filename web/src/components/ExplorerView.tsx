@@ -351,7 +351,7 @@ export function ExplorerView(props: Props) {
                       b={b.summary}
                       measuredA={isRecorded(a) ? a.recording.name : undefined}
                     />
-                    <Distribution a={a.trace} b={b.trace} />
+                    <Distribution a={a.trace} b={b.trace} match={x.match} />
                   </div>
                   {x.match && (
                     <FlushMatches
@@ -360,6 +360,7 @@ export function ExplorerView(props: Props) {
                       selectedB={x.selectedB}
                       onSelectA={x.selectRow}
                       onSelectB={x.selectRowB}
+                      outlined={!a.trace.remote && !b.trace.remote}
                     />
                   )}
                 </>

@@ -6,6 +6,7 @@ import type { CheckReport } from '../sim/check';
 import type { ScenarioInfo } from '../sim/scenario';
 import type { LaneBuckets } from '../model/traceWindow';
 import type { LensInterval } from '../model/lens';
+import type { FlushFacts, Violated } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
 import type { Columns, Summary } from '../trace/trace';
 
@@ -93,6 +94,8 @@ export type QueryRequest =
     }
   /** IPI and ack arrows touching [t0, t1] (ipis.ts on the window), at most `limit`. */
   | { type: 'arrows'; id: number; run: number; t0: number; t1: number; limit: number }
+  /** The run's flushes as flushMatch.ts flushesOf finds them (A/B matching); `strings`: the run's. */
+  | { type: 'flushes'; id: number; run: number; strings: string[] }
   /** As 'rows', for an export of the window (its own type, so the timeline's do not overtake it). */
   | { type: 'export'; id: number; run: number; t0: number; t1: number; limit: number };
 
@@ -107,6 +110,8 @@ export type QueryMessage =
   | { type: 'log'; id: number; first: number; total: number; columns: Columns }
   /** null: the window (with its margin) has too many rows to read; zoom in. */
   | { type: 'lens'; id: number; intervals: LensInterval[] | null }
+  /** The run's flushes and the violations no flush explains (no per-row flush: rows stay). */
+  | { type: 'flushes'; id: number; flushes: FlushFacts[]; unattributed: Violated[] }
   /** As 'rows' (total -1: too many to read; more than listed: over the limit). */
   | { type: 'export'; id: number; rows: Int32Array; columns: Columns; total: number }
   /** null: too many rows to read, or more arrows than `limit` (`total`, -1 when not counted). */

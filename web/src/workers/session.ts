@@ -9,6 +9,7 @@ import { toTrace, type Trace } from '../trace/trace';
 import type { LaneBuckets } from '../model/traceWindow';
 import type { Columns } from '../trace/trace';
 import type { LensInterval } from '../model/lens';
+import type { FlushesOf } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
 import type {
   CheckRequest,
@@ -107,6 +108,8 @@ export interface TraceWindow {
     t1: number,
     limit: number,
   ): Promise<{ arrows: WindowArrow[] | null; total: number } | null>;
+  /** The run's flushes (flushMatch.ts flushesOf, read in the worker; `flushOf` is empty). */
+  flushes(strings: readonly string[]): Promise<FlushesOf | null>;
   /** The rows touching [t0, t1] for an export (as `rows`, asked apart from the timeline's). */
   exportRows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
 }
@@ -167,6 +170,14 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
       session
         .query({ type: 'arrows', id: 0, run, t0, t1, limit })
         .then((m) => (m?.type === 'arrows' ? { arrows: m.arrows, total: m.total } : null)),
+    flushes: (strings) =>
+      session
+        .query({ type: 'flushes', id: 0, run, strings: [...strings] })
+        .then((m) =>
+          m?.type === 'flushes'
+            ? { flushes: m.flushes, unattributed: m.unattributed, flushOf: new Int32Array(0) }
+            : null,
+        ),
     exportRows: (t0, t1, limit) =>
       session
         .query({ type: 'export', id: 0, run, t0, t1, limit })
@@ -390,7 +401,8 @@ export class SimSession {
       msg.type !== 'log' &&
       msg.type !== 'lens' &&
       msg.type !== 'arrows' &&
-      msg.type !== 'export'
+      msg.type !== 'export' &&
+      msg.type !== 'flushes'
     )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);

@@ -124,7 +124,8 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'log' ||
     req.type === 'lens' ||
     req.type === 'arrows' ||
-    req.type === 'export'
+    req.type === 'export' ||
+    req.type === 'flushes'
   ) {
     queries.push(req);
     return;

@@ -13,6 +13,7 @@ import { columnSource } from '../model/rowSource';
 import { rowsInWindow as logRows } from '../model/events';
 import { toArrows } from '../model/ipis';
 import { lensIntervals } from '../model/lens';
+import { flushesOf } from '../model/flushMatch';
 
 let trace: Trace;
 let end: number;
@@ -154,6 +155,10 @@ describe('window questions to the worker that keeps the trace', () => {
     expect(arrows!.arrows!.map((x) => x.row).sort((x, y) => x - y)).toEqual(
       wantArrows.sort((x, y) => x - y),
     );
+    // The run's flushes, scanned in the worker: flushesOf's on the page's copy.
+    const flushes = await w.flushes(trace.strings);
+    expect(flushes!.flushes).toEqual(flushesOf(trace).flushes);
+    expect(flushes!.flushes.length).toBe(60);
     // More arrows than the page will draw: counted, none listed.
     const few = await w.arrows(t0, t1, wantArrows.length - 1);
     expect(few!.arrows).toBeNull();

@@ -5,7 +5,9 @@
 // of zoom steps collapses to its last step; each question overtaken gets a 'stale' reply so no
 // promise on the page waits for ever.
 // No worker globals here: simWorker.ts wires it to postMessage, tests to a fake worker.
+import { FlushScan, type FlushesOf } from '../model/flushMatch';
 import {
+  SLICE,
   readRows,
   sourceRowsInWindow,
   toRowIndex,
@@ -127,6 +129,11 @@ export class WindowServer {
       this.chain(req.id, req.row, reply);
       return;
     }
+    if (req.type === 'flushes') {
+      const { flushes, unattributed } = (this.flushFacts ??= this.scanFlushes(req.strings));
+      reply({ type: 'flushes', id: req.id, flushes, unattributed });
+      return;
+    }
     const problem = windowProblem(req.t0, req.t1);
     if (problem) {
       reply({ type: 'query-error', id: req.id, message: problem });
@@ -187,6 +194,30 @@ export class WindowServer {
       rows.buffer,
       ...Object.values(columns).map((c: Float64Array) => c.buffer),
     ]);
+  }
+
+  private flushFacts: FlushesOf | null = null;
+
+  /** flushesOf over the run, a slice at a time (the same scan the page runs on a trace). */
+  private scanFlushes(strings: readonly string[]): FlushesOf {
+    const scan = new FlushScan(0, this.cpus, strings);
+    const src = this.src;
+    for (let lo = 0; lo < src.rows; lo += SLICE) {
+      const hi = Math.min(src.rows, lo + SLICE);
+      scan.feed(
+        {
+          kind: src.read('kind', lo, hi),
+          parent: src.read('parent', lo, hi),
+          cpu: src.read('cpu', lo, hi),
+          time: src.read('time', lo, hi),
+          dur: src.read('dur', lo, hi),
+          mm: src.read('mm', lo, hi),
+          arg: src.read('arg', lo, hi),
+        },
+        lo,
+      );
+    }
+    return scan.result();
   }
 
   /** One page of the event log: consecutive rows starting in the window. */
