@@ -55,13 +55,17 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
   await page.keyboard.press('d');
   await page.keyboard.press('d');
   await expect.poll(() => new URL(page.url()).searchParams.get('win')).not.toBe(before);
+  // Settled: the address holds still for a second (under load the two steps may rest apart).
   let win = '';
   await expect
-    .poll(async () => {
-      const was = win;
-      win = new URL(page.url()).searchParams.get('win') ?? '';
-      return win === was;
-    })
+    .poll(
+      async () => {
+        const was = win;
+        win = new URL(page.url()).searchParams.get('win') ?? '';
+        return win === was;
+      },
+      { intervals: [1000] },
+    )
     .toBe(true);
   const [t0, t1] = win.split(',').map(Number);
   expect(t0).toBeGreaterThan(mid - span / 2);
@@ -196,6 +200,9 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
   const svgRows = [...svgText.matchAll(/<rect[^>]*data-row="(\d+)"/g)].map((m) => Number(m[1]));
   expect(svgRows.sort((x, y) => x - y)).toEqual([...drawnRows].sort((x, y) => x - y));
   expect(svgText).toContain('<image');
+  // Its legend names the kinds in view, as the local export's does.
+  expect(svgText).toContain('csd_lock_wait: waiting for acks');
+  expect(svgText).toContain('IPI sent → handled');
   expect(
     [...svgText.matchAll(/<line[^>]*data-kind="(IpiArrow|AckArrow|UnpairedIpi)"/g)].length,
   ).toBe(drawnArrows.length);

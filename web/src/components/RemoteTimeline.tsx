@@ -360,10 +360,14 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     const top = topRef.current;
     if (!text || !box || !top) return;
     const n = (p.trace.remote?.rows ?? 0).toLocaleString('en-US');
-    const shown = rowsIn(rows, win)?.rows.length ?? 0;
+    const inWin = rowsIn(rows, win);
+    const shown = inWin?.rows.length ?? 0;
     const caption = `${text.caption} Drawn as: per-pixel cells of a run of ${n} rows kept in the simulator's worker${shown ? `, and the window's ${shown} rows as marks` : ''}.`;
     const lay = remoteLayout(p.trace.cpus, live.current.width);
-    const out = exportRemoteSvg(box, top, lay, win, painted, buckets, { ...text, caption });
+    const out = exportRemoteSvg(box, top, lay, win, painted, buckets, inWin?.columns.kind ?? [], {
+      ...text,
+      caption,
+    });
     if (format === 'svg') {
       download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
     } else {

@@ -3,14 +3,22 @@
 // CPU labels, the window's rows as marks, arrows, lens brackets) as vector, with the page's
 // styles inlined, composed with title, legend and caption like the local timeline's export.
 import { legendOfKinds } from '../model/legend';
-import type { LaneBuckets } from '../model/traceWindow';
+import { NO_KIND, type LaneBuckets } from '../model/traceWindow';
 import { toPalette } from './columns';
 import { composeDiagram, inlineStyles, serializeDiagram, SVG_NS } from './exportSvg';
 import { swatchesOf, type ExportedSvg, type ExportText } from './exportTimeline';
 import { REMOTE_AXIS, type PaintedAnswer, type RemoteLayout } from './remote';
 
-/** The kinds any cell of `b` holds (its kind masks OR-ed over every CPU and bucket). */
+/**
+ * The kinds any cell of `b` holds (its kind masks OR-ed over every CPU and bucket; an answer
+ * asked with a priority carries only the kind each cell is drawn in).
+ */
 export function kindsOf(b: LaneBuckets | null): Set<number> {
+  if (b?.drawn) {
+    const out = new Set<number>();
+    for (const k of b.drawn) if (k !== NO_KIND) out.add(k);
+    return out;
+  }
   let lo = 0;
   let hi = 0;
   for (let c = 0; b && c < b.count.length; c++) {
@@ -32,6 +40,8 @@ export function exportRemoteSvg(
   [t0, t1]: [number, number],
   painted: PaintedAnswer | null,
   buckets: LaneBuckets | null,
+  /** Kinds of the rows drawn as marks. */
+  rowKinds: Iterable<number>,
   text: ExportText,
   scale = 2,
 ): ExportedSvg {
@@ -77,6 +87,7 @@ export function exportRemoteSvg(
   const panel = getComputedStyle(box);
   // Arrows are drawn only when few: the legend names them when they are.
   const kinds = kindsOf(buckets);
+  for (const k of rowKinds) kinds.add(k);
   const entries = legendOfKinds(kinds, 0).filter(
     (e) => e.mark === 'span' || top.querySelector(`line.arrow-${e.mark}`) !== null,
   );

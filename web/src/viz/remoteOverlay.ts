@@ -13,6 +13,9 @@ import { REMOTE_AXIS, type RemoteLayout } from './remote';
 import { formatNs } from './scales';
 
 const KIND_NAME = ['ipi', 'ack', 'unpaired'] as const;
+/** Each top SVG's clip id (two remote timelines can share a page). */
+const clipIds = new WeakMap<SVGSVGElement, string>();
+let nextClip = 1;
 
 /** Draws `lens` and `arrows` (either may be null: nothing) for window [t0, t1]. */
 export function renderRemoteOverlay(
@@ -23,7 +26,7 @@ export function renderRemoteOverlay(
   arrows: readonly WindowArrow[] | null,
   selected: number | null,
 ): { lens: number; arrows: number } {
-  const { plot, strip } = layout;
+  const { plot, strip, cpus } = layout;
   const x = scaleLinear().domain([t0, t1]).range(plot);
   const clampX = (t: number) => Math.max(plot[0], Math.min(plot[1], x(t)));
   const top = select(svg);
@@ -48,6 +51,19 @@ export function renderRemoteOverlay(
             .attr('class', (d) => `arrowhead arrowhead-${d}`),
         ),
     );
+  // Arrows reaching outside the window end at the plot's edge, as the local timeline's do.
+  let clipId = clipIds.get(svg);
+  if (!clipId) clipIds.set(svg, (clipId = `remote-clip-${nextClip++}`));
+  defs
+    .selectAll<SVGClipPathElement, number>('clipPath')
+    .data([0])
+    .join((enter) => enter.append('clipPath').call((c) => c.append('rect')))
+    .attr('id', clipId)
+    .select('rect')
+    .attr('x', plot[0])
+    .attr('y', REMOTE_AXIS)
+    .attr('width', Math.max(0, plot[1] - plot[0]))
+    .attr('height', cpus * strip);
   const mid = (cpu: number) => REMOTE_AXIS + cpu * strip + strip / 2;
   const shownArrows = arrows ?? [];
   top
@@ -55,6 +71,7 @@ export function renderRemoteOverlay(
     .data([0])
     .join('g')
     .attr('class', 'remote-arrows')
+    .attr('clip-path', `url(#${clipId})`)
     .selectAll<SVGLineElement, WindowArrow>('line')
     .data(shownArrows, (a) => `${a.kind}:${a.row}`)
     .join((enter) => enter.append('line').call((l) => l.append('title')))
