@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { extentOf, nextRow, prevRow } from '../model/events';
 import { paddedWindow } from '../model/guide';
 import { counterpart, differingRows, matchFlushes } from '../model/flushMatch';
+import { useRemoteMatch } from './useRemoteMatch';
 import type { RecordedRun } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
 import { checkAgainstRun } from './linkCheck';
@@ -165,7 +166,14 @@ export function useExplorer(
     [b],
   );
   // The two runs' flushes matched one to one, and where they differ (A/B only).
-  const match = useMemo(() => (a && b ? matchFlushes(a.trace, b.trace) : null), [a, b]);
+  // A run kept in its worker sends its flushes from there (useRemoteMatch.ts).
+  const remote = !!(a?.trace.remote || b?.trace.remote);
+  const localMatch = useMemo(
+    () => (a && b && !remote ? matchFlushes(a.trace, b.trace) : null),
+    [a, b, remote],
+  );
+  const remoteMatch = useRemoteMatch(remote ? a : null, remote ? b : null);
+  const match = remote ? remoteMatch : localMatch;
   const differing = useMemo(() => (match ? differingRows(match) : null), [match]);
   const matchedA = match && selectedB !== null ? counterpart(match, 'B', selectedB) : null;
   const matchedB = match && selected !== null ? counterpart(match, 'A', selected) : null;

@@ -72,9 +72,16 @@ export function ExplorerView(props: Props) {
   const lensOn = lensPick?.key === lensKey ? lensPick.on : stepLens.length > 0;
   const lensKinds = stepLens.length ? stepLens : LENS_KINDS;
   const lensOf = (r: RunResult | null) =>
-    r && lensOn && !isRecorded(r)
+    r && lensOn && !isRecorded(r) && !r.trace.remote
       ? lensIntervals(r.trace, lensKinds, r.info.costs.context_switch_ns ?? 0)
       : null;
+  // A run kept in its worker: the timeline asks the worker for the window's intervals.
+  const lensAskOf = (r: RunResult | null) =>
+    r && lensOn && !isRecorded(r) && r.trace.remote
+      ? { kinds: lensKinds, contextSwitchNs: r.info.costs.context_switch_ns ?? 0 }
+      : null;
+  const lensAskA = useMemo(() => lensAskOf(a), [a, lensOn, lensKinds]);
+  const lensAskB = useMemo(() => lensAskOf(b), [b, lensOn, lensKinds]);
   const lensA = useMemo(() => lensOf(a), [a, lensOn, lensKinds]);
   const lensB = useMemo(() => lensOf(b), [b, lensOn, lensKinds]);
   const lensSubject = useMemo(() => new Set(stepLens), [stepLens]);
@@ -160,6 +167,7 @@ export function ExplorerView(props: Props) {
         matched={side === 'A' ? x.matchedA : x.matchedB}
         focus={guide.frame?.cpus}
         lens={side === 'A' ? lensA : lensB}
+        lensAsk={side === 'A' ? lensAskA : lensAskB}
         generations={gensOn}
         lensSubject={side === 'A' ? lensSubject : undefined}
         spacing={x.spacing}
@@ -291,11 +299,15 @@ export function ExplorerView(props: Props) {
                     on={lensOn}
                     onChange={(on) => setLensPick({ key: lensKey, on })}
                     note={
-                      lensA && (
+                      lensA ? (
                         <span className="muted">
                           {' '}
                           ({lensA.length === 0 ? 'no waits in this run' : `${lensA.length} shown`})
                         </span>
+                      ) : (
+                        lensAskA && (
+                          <span className="muted"> (the window's, counted on the timeline)</span>
+                        )
                       )
                     }
                   />
@@ -342,7 +354,7 @@ export function ExplorerView(props: Props) {
                       b={b.summary}
                       measuredA={isRecorded(a) ? a.recording.name : undefined}
                     />
-                    <Distribution a={a.trace} b={b.trace} />
+                    <Distribution a={a.trace} b={b.trace} match={x.match} />
                   </div>
                   {x.match && (
                     <FlushMatches
@@ -351,6 +363,7 @@ export function ExplorerView(props: Props) {
                       selectedB={x.selectedB}
                       onSelectA={x.selectRow}
                       onSelectB={x.selectRowB}
+                      outlined={!a.trace.remote && !b.trace.remote}
                     />
                   )}
                 </>
@@ -360,8 +373,8 @@ export function ExplorerView(props: Props) {
                 <SummaryPanel summary={a.summary} trace={a.trace} onShow={x.selectRow} />
               )}
               <p className="export">
-                <PerfettoButton run={a} label="A" />
-                {b && <PerfettoButton run={b} label="B" />}
+                <PerfettoButton run={a} label="A" window={x.view.get} />
+                {b && <PerfettoButton run={b} label="B" window={x.view.get} />}
               </p>
             </ErrorBoundary>
             <ErrorBoundary label="the inspector" resetKey={a.trace.version}>

@@ -19,6 +19,13 @@ import {
   type PaintedAnswer,
   type RemoteRows,
 } from '../viz/remote';
+import { renderRemoteOverlay } from '../viz/remoteOverlay';
+import { download } from '../app/download';
+import { exportRemoteSvg } from '../viz/exportRemote';
+import { svgToPng, type ExportText } from '../viz/exportTimeline';
+import { ExportButtons } from './ExportButtons';
+import type { LensInterval } from '../model/lens';
+import type { WindowArrow } from '../model/windowTrace';
 import { attachInteractions } from '../viz/zoom';
 import type { WindowStore } from '../app/windowStore';
 import type { Trace } from '../trace/trace';
@@ -26,6 +33,8 @@ import '../viz/timeline.css';
 
 /** Rows the page asks for and draws as marks: fewer in the window than this, else pixels. */
 export const REMOTE_ROW_LIMIT = 400;
+/** Most IPI and ack arrows drawn (SVG lines); more in the window: none, as the cells say. */
+export const REMOTE_ARROW_LIMIT = 600;
 /** Least time between two questions to the worker, in ms. */
 const ASK_MS = 80;
 const HINT = 'Ctrl+wheel or W/S zoom · drag or A/D pan · 0 reset';
@@ -41,6 +50,10 @@ export interface RemoteTimelineProps {
   label?: string;
   fullExtent?: [number, number];
   onRendered?: () => void;
+  /** Title, caption and state link for an export, read when the user exports; none: no export. */
+  exportText?: () => ExportText & { fileName: string };
+  /** The latency lens is on: its intervals in the window are asked of the worker. */
+  lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
 }
 
 interface Live {
@@ -52,6 +65,10 @@ interface Live {
   /** The rows of the window they were asked for (null: too many, or not asked yet). */
   rows: (RemoteRows & { t0: number; t1: number; total: number }) | null;
   rendered: boolean;
+  /** The lens's intervals in the window asked for last; null: none, or too wide to read. */
+  lens: { t0: number; t1: number; intervals: LensInterval[] | null } | null;
+  /** The window's arrows, when few enough to draw. */
+  arrows: WindowArrow[] | null;
 }
 
 /** The rows of `r` touching [t0, t1] (after a pan, the last answer's edges are off screen). */
@@ -105,6 +122,8 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     painted: null,
     rows: null,
     rendered: false,
+    lens: null,
+    arrows: null,
   });
   live.current.props = props;
   live.current.width = width;
@@ -132,11 +151,25 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     placeAnswer(canvas, clip, lay, win, painted);
     const shown = rowsIn(rows, win);
     const marks = renderRemoteTop(top, lay, win, shown, p.cursor, p.selected);
+    const lens = p.lensAsk ? live.current.lens : null;
+    const extra = renderRemoteOverlay(
+      top,
+      lay,
+      win,
+      lens?.intervals ?? null,
+      shown ? live.current.arrows : null,
+      p.selected,
+    );
     if (statusRef.current) {
       const n = (p.trace.remote?.rows ?? 0).toLocaleString('en-US');
+      const lensText = !lens
+        ? ''
+        : lens.intervals
+          ? ` · ${extra.lens.toLocaleString('en-US')} lens wait${extra.lens === 1 ? '' : 's'}`
+          : ' · zoom in for the lens';
       const text = shown
-        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window · ${HINT}`
-        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows · ${HINT}`;
+        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText} · ${HINT}`
+        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows${lensText} · ${HINT}`;
       // Written only when it changes: a text change costs the page a layout.
       if (statusRef.current.textContent !== text) statusRef.current.textContent = text;
     }
@@ -187,7 +220,18 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     const settled = () => {
       if (--a.inFlight === 0 && a.again) ask();
     };
-    a.inFlight = 2;
+    const lensAsk = live.current.props.lensAsk;
+    a.inFlight = lensAsk ? 3 : 2;
+    if (lensAsk)
+      client
+        .lens(t0, t1, lensAsk.kinds, lensAsk.contextSwitchNs)
+        .then((l) => {
+          if (!l) return;
+          live.current.lens = { t0, t1, intervals: l.intervals };
+          schedule();
+        })
+        .catch(() => {})
+        .finally(settled);
     client
       .lanes(t0, t1, w, PRIORITY)
       .then((b) => {
@@ -202,9 +246,16 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       .rows(t0, t1, REMOTE_ROW_LIMIT)
       .then((r) => {
         if (!r) return;
-        live.current.rows =
-          r.total >= 0 && r.total <= REMOTE_ROW_LIMIT ? { ...r, t0, t1, total: r.total } : null;
+        const few = r.total >= 0 && r.total <= REMOTE_ROW_LIMIT;
+        live.current.rows = few ? { ...r, t0, t1, total: r.total } : null;
         schedule();
+        // Arrows are drawn with the rows only: asked once the window's rows are few.
+        if (!few) return;
+        return client.arrows(t0, t1, REMOTE_ARROW_LIMIT).then((x) => {
+          if (!x) return;
+          live.current.arrows = x.arrows;
+          schedule();
+        });
       })
       .catch(() => {})
       .finally(settled);
@@ -228,6 +279,14 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     schedule();
   }, [width, ask, schedule]);
   useEffect(() => schedule(), [cursor, selected, schedule]);
+  const lensKey = props.lensAsk
+    ? `${props.lensAsk.kinds.join()}:${props.lensAsk.contextSwitchNs}`
+    : '';
+  useEffect(() => {
+    live.current.lens = null;
+    if (lensKey) ask();
+    schedule();
+  }, [lensKey, ask, schedule]);
   // A theme change repaints the cells in the new palette.
   useEffect(() => {
     const repaint = () => {
@@ -303,6 +362,29 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     };
   }, [ask, drawNow]);
 
+  // What the screen shows: the window's cells and whatever the top layer draws over them.
+  const exportAs = useCallback(async (format: 'svg' | 'png') => {
+    const { props: p, win, painted, buckets, rows } = live.current;
+    const text = p.exportText?.();
+    const box = boxRef.current;
+    const top = topRef.current;
+    if (!text || !box || !top) return;
+    const n = (p.trace.remote?.rows ?? 0).toLocaleString('en-US');
+    const inWin = rowsIn(rows, win);
+    const shown = inWin?.rows.length ?? 0;
+    const caption = `${text.caption} Drawn as: per-pixel cells of a run of ${n} rows kept in the simulator's worker${shown ? `, and the window's ${shown} rows as marks` : ''}.`;
+    const lay = remoteLayout(p.trace.cpus, live.current.width);
+    const out = exportRemoteSvg(box, top, lay, win, painted, buckets, inWin?.columns.kind ?? [], {
+      ...text,
+      caption,
+    });
+    if (format === 'svg') {
+      download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
+    } else {
+      download(await svgToPng(out, text.link), `${text.fileName}.png`);
+    }
+  }, []);
+
   const name = `Per-CPU timeline${label ? ` ${label}` : ''}`;
   return (
     <div
@@ -317,6 +399,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       <div className="timeline-bar">
         {label && <span className="timeline-label">{label}</span>}
         <span className="timeline-status" ref={statusRef} />
+        {props.exportText && <ExportButtons what={name} onExport={exportAs} />}
       </div>
       <div className="timeline-plot" style={{ height: layout.height }}>
         <div className="remote-cells" ref={clipRef}>

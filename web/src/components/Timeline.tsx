@@ -52,6 +52,8 @@ export interface TimelineProps {
   /** Latency-lens intervals to draw (model/lens.ts), and the kinds the step points at. */
   lens?: readonly LensInterval[] | null;
   lensSubject?: ReadonlySet<string>;
+  /** A run kept in its worker (Trace.remote): the lens is on, its intervals asked of the worker. */
+  lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
   /** Each mm's tlb_gen chart under the lanes (default on). */
   generations?: boolean;
   spacing?: Spacing;

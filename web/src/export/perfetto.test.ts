@@ -11,6 +11,8 @@ import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, toTrace, type Trace } from '../trace/trace';
 import { perfettoChunks, toPerfettoJson, type ExportInfo } from './perfetto';
+import { columnSource, readRows, sourceRowsInWindow, toRowIndex } from '../model/rowSource';
+import { localTrace } from '../model/windowTrace';
 import schema from './perfetto.schema.json';
 
 interface Ev {
@@ -89,6 +91,33 @@ describe('a model run', () => {
     expect([...flows.values()].every((p) => p.join('') === 'stf')).toBe(true);
     const gens = slices.filter((s) => s.args?.gen !== undefined);
     expect(gens.length).toBe(trace.gen.filter((g) => g > 0).length);
+  });
+
+  test("a window of a run kept in its worker names the run's rows and the window", () => {
+    const src = columnSource(trace);
+    const last = trace.time[trace.n - 1];
+    const [t0, t1] = [last * 0.3, last * 0.6];
+    const found = sourceRowsInWindow(toRowIndex(src, trace.cpus, 64), src, t0, t1, 1e6, 1e6)!;
+    const w = localTrace(found.rows, readRows(src, found.rows), trace.cpus, trace.strings);
+    const json = toPerfettoJson(w.trace, {
+      title: 't',
+      source: 's',
+      window: { rows: w.rows, t0, t1, runRows: trace.n },
+    });
+    const doc = JSON.parse(json) as { traceEvents: Ev[]; metadata: Record<string, unknown> };
+    expect(validate(doc)).toBe(true);
+    expect(doc.metadata['tlbscope-window-ns']).toEqual([t0, t1]);
+    const slices = doc.traceEvents.filter((e) => e.ph === 'X');
+    expect(slices.map((e) => e.args?.row)).toEqual(Array.from(found.rows));
+    for (const e of slices) {
+      const i = e.args?.row as number;
+      expect(e.ts).toBeCloseTo(trace.time[i] / 1000, 3);
+      expect(e.pid).toBe(trace.cpu[i] + 1);
+      // A parent inside the window is named by its row in the run; one outside is left out.
+      const p = trace.parent[i];
+      expect(e.args?.parent).toBe(p >= 0 && found.rows.includes(p) ? p : undefined);
+    }
+    expect(slices.some((e) => e.args?.parent !== undefined)).toBe(true);
   });
 
   test('the streamed chunks join to the same document', () => {

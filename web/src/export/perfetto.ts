@@ -22,6 +22,11 @@ export interface ExportInfo {
   /** "predicted by the tlbscope model ..." or "recorded on ..." */
   source: string;
   extras?: RowExtras;
+  /**
+   * A window of a run kept in its worker (model/windowTrace.ts): the run's row number of each
+   * of the trace's rows (args `row` and `parent` name those), and the window, in ns.
+   */
+  window?: { rows: Int32Array; t0: number; t1: number; runRows: number };
 }
 
 export const EVENTS_TRACK = 9;
@@ -35,13 +40,18 @@ export function tidOf(cpu: number, track: number, lane: number): number {
 /** µs with ns precision, as the format wants. */
 const us = (ns: number) => Math.round(ns) / 1000;
 
-function rowArgs(trace: Trace, i: number, x: RowExtras | undefined): Record<string, unknown> {
-  const a: Record<string, unknown> = { row: i, arg: trace.arg[i] };
+function rowArgs(
+  trace: Trace,
+  i: number,
+  x: RowExtras | undefined,
+  rowOf: (i: number) => number,
+): Record<string, unknown> {
+  const a: Record<string, unknown> = { row: rowOf(i), arg: trace.arg[i] };
   if (trace.gen[i]) a.gen = trace.gen[i];
   if (trace.mm[i]) a.mm = trace.mm[i];
   if (trace.asid[i]) a.asid = trace.asid[i];
   if (trace.addr[i]) a.addr = trace.addr[i];
-  if (trace.parent[i] >= 0) a.parent = trace.parent[i];
+  if (trace.parent[i] >= 0) a.parent = rowOf(trace.parent[i]);
   const r = x?.reason?.[i] ?? -1;
   if (r >= 0) {
     a.reason = reasonName(r);
@@ -105,11 +115,21 @@ export function assignThreads(trace: Trace): Int32Array {
 /** The export as JSON text chunks (join them, or write them one by one). */
 export function* perfettoChunks(trace: Trace, info: ExportInfo): Generator<string> {
   const x = info.extras;
+  const w = info.window;
+  const rowOf = w ? (i: number) => w.rows[i] : (i: number) => i;
   const tid = assignThreads(trace);
   yield `{"displayTimeUnit":"ns","metadata":${JSON.stringify({
     'tlbscope-title': info.title,
     'tlbscope-source': info.source,
     'tlbscope-rows': trace.n,
+    ...(w
+      ? {
+          'tlbscope-window-ns': [w.t0, w.t1],
+          'tlbscope-run-rows': w.runRows,
+          'tlbscope-note':
+            'the rows touching the window, of the flushes touching it, and their causes; args.row is the row in the whole run',
+        }
+      : {}),
   })},"traceEvents":[\n`;
   let first = true;
   const emit = (e: object) => {
@@ -149,7 +169,7 @@ export function* perfettoChunks(trace: Trace, info: ExportInfo): Generator<strin
       dur: us(trace.dur[i]),
       pid: trace.cpu[i] + 1,
       tid: tid[i],
-      args: rowArgs(trace, i, x),
+      args: rowArgs(trace, i, x, rowOf),
     });
     if (batch.length > 1 << 16) {
       yield batch;

@@ -2,7 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind } from '../trace/trace';
-import { counterpart, differingRows, differs, flushesOf, matchFlushes } from './flushMatch';
+import {
+  counterpart,
+  differingRows,
+  differs,
+  FlushScan,
+  flushesOf,
+  matchFacts,
+  matchFlushes,
+} from './flushMatch';
 
 beforeAll(() => initSimulatorForNode());
 
@@ -165,5 +173,44 @@ describe('extra IPIs and extra waits (other scenarios, one toggle each)', () => 
     expect(wait.a).toBe(waited(a, p.a!.row));
     expect(wait.b).toBe(waited(b, p.b!.row));
     expect(differs(wait.a as number, wait.b as number)).toBe(true);
+  });
+});
+
+describe('flushes scanned a slice at a time (a run kept in its worker)', () => {
+  it('are the flushes flushesOf finds in the whole trace, and match the same', () => {
+    const run = (set: string[]) =>
+      runScenario(readScenario('x86-munmap-shootdown'), { overrides: set }).trace;
+    const a = run(['cpus=8', 'flushes=40']);
+    const b = run(['cpus=8', 'flushes=40', 'preempt=preemptible_wait']);
+    const sliced = (t: typeof a) => {
+      // Keeps no row's flush, and slices that cut flushes in two.
+      const scan = new FlushScan(0, t.cpus, t.strings);
+      for (let lo = 0; lo < t.n; lo += 97) {
+        const hi = Math.min(t.n, lo + 97);
+        scan.feed(
+          {
+            kind: t.kind.subarray(lo, hi),
+            parent: t.parent.subarray(lo, hi),
+            cpu: t.cpu.subarray(lo, hi),
+            time: t.time.subarray(lo, hi),
+            dur: t.dur.subarray(lo, hi),
+            mm: t.mm.subarray(lo, hi),
+            arg: t.arg.subarray(lo, hi),
+          },
+          lo,
+        );
+      }
+      return scan.result();
+    };
+    const whole = flushesOf(a);
+    expect(whole.flushes.length).toBeGreaterThan(10);
+    expect(whole.flushes.some((f) => f.ipis > 0 && f.wait > 0)).toBe(true);
+    expect(sliced(a).flushes).toEqual(whole.flushes);
+    expect(sliced(a).unattributed).toEqual(whole.unattributed);
+    expect(sliced(a).flushOf).toHaveLength(0);
+    const m = matchFlushes(a, b);
+    const r = matchFacts(sliced(a), flushesOf(b));
+    expect(r.pairs).toEqual(m.pairs);
+    expect(m.pairs.some((p) => p.diffs.length > 0)).toBe(true);
   });
 });

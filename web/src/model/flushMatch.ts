@@ -6,7 +6,7 @@
 // order per initiating CPU and address space, but at different times (a task delayed in one
 // run flushes later), so a flush is matched by (CPU, mm, its ordinal among that CPU's flushes
 // of that mm), never by time.
-import { EventKind, type Trace } from '../trace/trace';
+import { EventKind, type Columns, type Trace } from '../trace/trace';
 
 /** One flush_tlb_mm_range() and what it caused (its rows by the trace's `parent` links). */
 export interface FlushFacts {
@@ -72,73 +72,135 @@ export function differs(a: number, b: number): boolean {
   return Math.abs(a - b) >= Math.max(50, 0.01 * Math.max(Math.abs(a), Math.abs(b)));
 }
 
-/** Every flush of a trace, in trace order, and each row's flush. */
-export function flushesOf(trace: Trace): {
+/** What flushesOf finds: every flush in trace order, each row's flush, unattributed violations. */
+export interface FlushesOf {
   flushes: FlushFacts[];
+  /** Each row's FlushRange row (or -1); empty when the rows stayed where they were read. */
   flushOf: Int32Array;
   unattributed: Violated[];
-} {
-  const { n, kind, parent, cpu, time, dur, mm, arg } = trace;
-  // Enum members and per-row lookups in locals and typed arrays: this loop runs over every
-  // row of multi-million-row traces.
-  const FLUSH = EventKind.FlushRange;
-  const PREEMPT = EventKind.PreemptOff;
-  const VIOLATED = EventKind.InvariantViolated;
-  const WAIT = EventKind.IpiWait;
-  const SENT = EventKind.IpiSent;
-  const BROADCAST = EventKind.TlbiBroadcast;
-  const flushOf = new Int32Array(n).fill(-1);
-  const flushes: FlushFacts[] = [];
-  // Index in `flushes` of each FlushRange row.
-  const factsOf = new Int32Array(n).fill(-1);
+}
+
+/** Every flush of a trace, in trace order, and each row's flush. */
+export function flushesOf(trace: Trace): FlushesOf {
+  const scan = new FlushScan(trace.n, trace.cpus, trace.strings);
+  scan.feed(trace, 0);
+  return scan.result();
+}
+
+/**
+ * flushesOf as a pass over the trace a slice at a time (rows in order, each slice's columns
+ * with the row number of its first row), so a run kept in its worker is read from its store
+ * without a copy: the page's and the worker's flush facts are the same function's.
+ */
+export class FlushScan {
+  private readonly flushes: FlushFacts[] = [];
+  private readonly unattributed: Violated[] = [];
+  /** Each row's flush, while `rows` ≥ 0 is kept (the page's); else only the flushes'. */
+  private readonly flushOf: Int32Array;
+  /** Each row's flush for rows not kept: recent rows, which later rows name as parents. */
+  private readonly recent = new Map<number, number>();
+  /** Index in `flushes` of each FlushRange row. */
+  private readonly factsOf = new Map<number, number>();
   // The latest preemption-off span per CPU: the one a flush starting now sits in.
-  const preempt = new Int32Array(Math.max(1, trace.cpus)).fill(-1);
+  private readonly preemptAt: Float64Array;
+  private readonly preemptDur: Float64Array;
   // The latest flush per mm: where a later violation of that mm is attributed.
-  const lastOfMm = new Map<number, FlushFacts>();
-  const unattributed: Violated[] = [];
-  for (let i = 0; i < n; i++) {
-    const k = kind[i];
-    const p = parent[i];
-    // Parents precede their children in the trace; a link forward is ignored, not followed.
-    if (k === FLUSH) flushOf[i] = i;
-    else if (p >= 0 && p < i) flushOf[i] = flushOf[p];
-    if (k === PREEMPT) {
-      if (cpu[i] < preempt.length) preempt[cpu[i]] = i;
-    } else if (k === FLUSH) {
-      const po = cpu[i] < preempt.length ? preempt[cpu[i]] : -1;
-      const covered = po >= 0 && time[po] <= time[i] && time[po] + dur[po] > time[i];
-      const f: FlushFacts = {
-        row: i,
-        cpu: cpu[i],
-        mm: mm[i],
-        pages: arg[i],
-        start: time[i],
-        latency: dur[i],
-        wait: 0,
-        preemptOff: covered ? dur[po] : 0,
-        ipis: 0,
-        broadcasts: 0,
-        violations: [],
-      };
-      factsOf[i] = flushes.length;
-      flushes.push(f);
-      lastOfMm.set(mm[i], f);
-    } else if (k === VIOLATED) {
-      const text = trace.strings[arg[i]] ?? 'invariant violated';
-      const colon = text.indexOf(':');
-      const v = { row: i, invariant: colon > 0 ? text.slice(0, colon) : text, text };
-      const f = lastOfMm.get(mm[i]);
-      if (f) f.violations.push(v);
-      else unattributed.push(v);
-    } else if (flushOf[i] >= 0 && (k === WAIT || k === SENT || k === BROADCAST)) {
-      const f = flushes[factsOf[flushOf[i]]];
-      if (k === WAIT) f.wait += dur[i];
-      else if (k === SENT) f.ipis++;
-      else f.broadcasts++;
+  private readonly lastOfMm = new Map<number, FlushFacts>();
+
+  /** `keep`: how many rows to keep each row's flush for (0: none, as a worker does). */
+  constructor(
+    keep: number,
+    private readonly cpus: number,
+    private readonly strings: readonly string[],
+  ) {
+    this.flushOf = new Int32Array(keep).fill(-1);
+    this.preemptAt = new Float64Array(Math.max(1, cpus)).fill(NaN);
+    this.preemptDur = new Float64Array(Math.max(1, cpus));
+  }
+
+  private flushOfRow(r: number): number {
+    return r < this.flushOf.length ? this.flushOf[r] : (this.recent.get(r) ?? -1);
+  }
+
+  feed(
+    c: Pick<Columns, 'kind' | 'parent' | 'cpu' | 'time' | 'dur' | 'mm' | 'arg'>,
+    base: number,
+  ): void {
+    const { kind, parent, cpu, time, dur, mm, arg } = c;
+    // Enum members in locals: this loop runs over every row of multi-million-row traces.
+    const FLUSH = EventKind.FlushRange;
+    const PREEMPT = EventKind.PreemptOff;
+    const VIOLATED = EventKind.InvariantViolated;
+    const WAIT = EventKind.IpiWait;
+    const SENT = EventKind.IpiSent;
+    const BROADCAST = EventKind.TlbiBroadcast;
+    const kept = this.flushOf.length;
+    const n = kind.length;
+    for (let j = 0; j < n; j++) {
+      const i = base + j;
+      const k = kind[j];
+      const p = parent[j];
+      // Parents precede their children in the trace; a link forward is ignored, not followed.
+      const f0 = k === FLUSH ? i : p >= 0 && p < i ? this.flushOfRow(p) : -1;
+      if (i < kept) this.flushOf[i] = f0;
+      else if (f0 >= 0) this.recent.set(i, f0);
+      if (k === PREEMPT) {
+        if (cpu[j] < this.cpus) {
+          this.preemptAt[cpu[j]] = time[j];
+          this.preemptDur[cpu[j]] = dur[j];
+        }
+      } else if (k === FLUSH) {
+        const at = cpu[j] < this.cpus ? this.preemptAt[cpu[j]] : NaN;
+        const pd = cpu[j] < this.cpus ? this.preemptDur[cpu[j]] : 0;
+        const covered = at <= time[j] && at + pd > time[j];
+        const f: FlushFacts = {
+          row: i,
+          cpu: cpu[j],
+          mm: mm[j],
+          pages: arg[j],
+          start: time[j],
+          latency: dur[j],
+          wait: 0,
+          preemptOff: covered ? pd : 0,
+          ipis: 0,
+          broadcasts: 0,
+          violations: [],
+        };
+        this.factsOf.set(i, this.flushes.length);
+        this.flushes.push(f);
+        this.lastOfMm.set(mm[j], f);
+      } else if (k === VIOLATED) {
+        const text = this.strings[arg[j]] ?? 'invariant violated';
+        const colon = text.indexOf(':');
+        const v = { row: i, invariant: colon > 0 ? text.slice(0, colon) : text, text };
+        const f = this.lastOfMm.get(mm[j]);
+        if (f) f.violations.push(v);
+        else this.unattributed.push(v);
+      } else if (f0 >= 0 && (k === WAIT || k === SENT || k === BROADCAST)) {
+        const f = this.flushes[this.factsOf.get(f0) as number];
+        if (k === WAIT) f.wait += dur[j];
+        else if (k === SENT) f.ipis++;
+        else f.broadcasts++;
+      }
+    }
+    // Rows not kept are remembered for a while only: a row's causes are in its own flush,
+    // long before which nothing names them (a flush spans far fewer rows than this).
+    if (this.recent.size > RECENT_ROWS) {
+      const cut = base + n - RECENT_ROWS / 2;
+      for (const r of this.recent.keys()) {
+        if (r >= cut) break;
+        this.recent.delete(r);
+      }
     }
   }
-  return { flushes, flushOf, unattributed };
+
+  result(): FlushesOf {
+    return { flushes: this.flushes, flushOf: this.flushOf, unattributed: this.unattributed };
+  }
 }
+
+/** Rows not kept whose flush a scan remembers (see FlushScan.feed). */
+const RECENT_ROWS = 1 << 20;
 
 function diffsOf(a: FlushFacts | null, b: FlushFacts | null): FlushDiff[] {
   if (!a || !b) return [{ kind: 'only', a: a ? 'A' : null, b: b ? 'B' : null }];
@@ -161,8 +223,11 @@ function diffsOf(a: FlushFacts | null, b: FlushFacts | null): FlushDiff[] {
 
 /** Matches the flushes of A and B by (CPU, mm, ordinal) and lists what differs in each pair. */
 export function matchFlushes(a: Trace, b: Trace): FlushMatch {
-  const fa = flushesOf(a);
-  const fb = flushesOf(b);
+  return matchFacts(flushesOf(a), flushesOf(b));
+}
+
+/** matchFlushes on each side's flushesOf (a side kept in its worker sends its own). */
+export function matchFacts(fa: FlushesOf, fb: FlushesOf): FlushMatch {
   // B's flushes per (CPU, mm), in order: A's k-th flush of a (CPU, mm) meets B's k-th.
   const base = (f: FlushFacts) => f.cpu * 65536 + f.mm;
   const ofB = new Map<number, FlushFacts[]>();

@@ -27,12 +27,16 @@ export type LegendEntry =
 export function legendEntries(trace: Pick<Trace, 'n' | 'kind' | 'parent'>): LegendEntry[] {
   const seen = new Set<number>();
   for (let i = 0; i < trace.n; i++) seen.add(trace.kind[i]);
+  return legendOfKinds(seen, seen.has(EventKind.IpiSent) ? unpairedSends(trace) : 0);
+}
+
+/** The legend for the kinds `seen` (a window's, when the rows are not on the page). */
+export function legendOfKinds(seen: ReadonlySet<number>, unpaired: number): LegendEntry[] {
   const out: LegendEntry[] = SPANS.filter(([k]) => seen.has(k)).map(([kind, label]) => ({
     mark: 'span',
     kind,
     label,
   }));
-  const unpaired = seen.has(EventKind.IpiSent) ? unpairedSends(trace) : 0;
   if (seen.has(EventKind.IpiSent) && seen.has(EventKind.IpiHandler)) {
     out.push({ mark: 'ipi', label: 'IPI sent → handled' });
   }

@@ -230,10 +230,17 @@ export function sourceRowsInWindow(
   return { rows: all.slice(0, Math.max(0, limit)), total: all.length };
 }
 
-/** Every column at `rows` (any order), read from the source one short range at a time. */
-export function readRows(src: RowSource, rows: Int32Array): Columns {
+/**
+ * Every column (or those `names`) at `rows` (any order), read from the source one short range
+ * at a time.
+ */
+export function readRows(
+  src: RowSource,
+  rows: Int32Array,
+  names: readonly (keyof Columns)[] = COLUMN_NAMES,
+): Columns {
   const out = {} as Record<keyof Columns, Columns[keyof Columns]>;
-  for (const name of COLUMN_NAMES) {
+  for (const name of names) {
     const probe = src.read(name, 0, 0);
     const col = new (probe.constructor as new (n: number) => Columns[typeof name])(rows.length);
     // Runs of nearby rows are read as one range (a window's rows mostly are).

@@ -2,7 +2,7 @@
 // screen), into elements of its own beside the live timeline (so the page's style sheets and
 // theme apply to it), then copied out with those styles inlined. Marks stay vector while the
 // view draws them as SVG; dense canvas lanes go in as an embedded raster image at `scale`.
-import { legendEntries } from '../model/legend';
+import { legendEntries, type LegendEntry } from '../model/legend';
 import { BANDS, bandOf } from '../model/markShape';
 import type { TimelineModel } from '../model/timelineModel';
 import { EventKind } from '../trace/trace';
@@ -112,7 +112,15 @@ export function exportTimelineSvg(
 }
 
 function legendOf(model: TimelineModel, color: (name: string) => string): LegendSwatch[] {
-  return legendEntries(model.trace).map((e): LegendSwatch => {
+  return swatchesOf(legendEntries(model.trace), color);
+}
+
+/** The legend's entries as the exported diagram's swatches, in the page's colours. */
+export function swatchesOf(
+  entries: readonly LegendEntry[],
+  color: (name: string) => string,
+): LegendSwatch[] {
+  return entries.map((e): LegendSwatch => {
     switch (e.mark) {
       case 'span':
         return {

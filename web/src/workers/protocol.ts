@@ -5,6 +5,9 @@ import type { Spacing } from '../model/spacing';
 import type { CheckReport } from '../sim/check';
 import type { ScenarioInfo } from '../sim/scenario';
 import type { LaneBuckets } from '../model/traceWindow';
+import type { LensInterval } from '../model/lens';
+import type { FlushFacts, Violated } from '../model/flushMatch';
+import type { WindowArrow } from '../model/windowTrace';
 import type { Columns, Summary } from '../trace/trace';
 
 /**
@@ -81,7 +84,28 @@ export type QueryRequest =
   | { type: 'rows'; id: number; run: number; t0: number; t1: number; limit: number }
   | { type: 'memory'; id: number; run: number }
   /** Row `row` and the rows that caused it (parent links), for the inspector. */
-  | { type: 'chain'; id: number; run: number; row: number };
+  | { type: 'chain'; id: number; run: number; row: number }
+  /**
+   * The event log's page of a window: rows starting in [t0, t1] (events.ts rowsInWindow),
+   * from the `offset`-th, at most `limit`.
+   */
+  | { type: 'log'; id: number; run: number; t0: number; t1: number; offset: number; limit: number }
+  /** The latency lens's intervals touching [t0, t1] (lens.ts on the window, windowTrace.ts). */
+  | {
+      type: 'lens';
+      id: number;
+      run: number;
+      t0: number;
+      t1: number;
+      kinds: string[];
+      contextSwitchNs: number;
+    }
+  /** IPI and ack arrows touching [t0, t1] (ipis.ts on the window), at most `limit`. */
+  | { type: 'arrows'; id: number; run: number; t0: number; t1: number; limit: number }
+  /** The run's flushes as flushMatch.ts flushesOf finds them (A/B matching); `strings`: the run's. */
+  | { type: 'flushes'; id: number; run: number; strings: string[] }
+  /** As 'rows', for an export of the window (its own type, so the timeline's do not overtake it). */
+  | { type: 'export'; id: number; run: number; t0: number; t1: number; limit: number };
 
 /** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
 export type QueryMessage =
@@ -90,6 +114,16 @@ export type QueryMessage =
   | { type: 'rows'; id: number; rows: Int32Array; columns: Columns; total: number }
   /** The chain's rows, oldest cause first, the asked row last. */
   | { type: 'chain'; id: number; rows: Int32Array; columns: Columns }
+  /** Rows first … first + columns' length − 1 (consecutive), of `total` starting in the window. */
+  | { type: 'log'; id: number; first: number; total: number; columns: Columns }
+  /** null: the window (with its margin) has too many rows to read; zoom in. */
+  | { type: 'lens'; id: number; intervals: LensInterval[] | null }
+  /** The run's flushes and the violations no flush explains (no per-row flush: rows stay). */
+  | { type: 'flushes'; id: number; flushes: FlushFacts[]; unattributed: Violated[] }
+  /** As 'rows' (total -1: too many to read; more than listed: over the limit). */
+  | { type: 'export'; id: number; rows: Int32Array; columns: Columns; total: number }
+  /** null: too many rows to read, or more arrows than `limit` (`total`, -1 when not counted). */
+  | { type: 'arrows'; id: number; arrows: WindowArrow[] | null; total: number }
   | {
       type: 'memory';
       id: number;

@@ -8,6 +8,9 @@ import type { ScenarioInfo } from '../sim/scenario';
 import { toTrace, type Trace } from '../trace/trace';
 import type { LaneBuckets } from '../model/traceWindow';
 import type { Columns } from '../trace/trace';
+import type { LensInterval } from '../model/lens';
+import type { FlushesOf } from '../model/flushMatch';
+import type { WindowArrow } from '../model/windowTrace';
 import type {
   CheckRequest,
   DescribeRequest,
@@ -90,6 +93,34 @@ export interface TraceWindow {
   rows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
   memory(): Promise<WorkerMemory | null>;
   chain(row: number): Promise<ChainRows | null>;
+  /** One page of the event log of [t0, t1] (rows starting in it, from `offset`). */
+  log(t0: number, t1: number, offset: number, limit: number): Promise<LogPage | null>;
+  /** The latency lens's intervals touching [t0, t1]; `intervals` null: zoom in. */
+  lens(
+    t0: number,
+    t1: number,
+    kinds: readonly string[],
+    contextSwitchNs: number,
+  ): Promise<{ intervals: LensInterval[] | null } | null>;
+  /** IPI and ack arrows touching [t0, t1]; `arrows` null when more than `limit` (or unread). */
+  arrows(
+    t0: number,
+    t1: number,
+    limit: number,
+  ): Promise<{ arrows: WindowArrow[] | null; total: number } | null>;
+  /** The run's flushes (flushMatch.ts flushesOf, read in the worker; `flushOf` is empty). */
+  flushes(strings: readonly string[]): Promise<FlushesOf | null>;
+  /** The rows touching [t0, t1] for an export (as `rows`, asked apart from the timeline's). */
+  exportRows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
+}
+
+/** A page of a window's event log, as the worker read it. */
+export interface LogPage {
+  /** The run's row number of the page's first row; the others follow it. */
+  first: number;
+  /** Rows starting in the window in all. */
+  total: number;
+  columns: Columns;
 }
 
 // Traces kept by some other worker than a SimSession's (an imported recording's).
@@ -135,6 +166,34 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
       session
         .query({ type: 'chain', id: 0, run, row })
         .then((m) => (m?.type === 'chain' ? { rows: m.rows, columns: m.columns } : null)),
+    log: (t0, t1, offset, limit) =>
+      session
+        .query({ type: 'log', id: 0, run, t0, t1, offset, limit })
+        .then((m) =>
+          m?.type === 'log' ? { first: m.first, total: m.total, columns: m.columns } : null,
+        ),
+    lens: (t0, t1, kinds, contextSwitchNs) =>
+      session
+        .query({ type: 'lens', id: 0, run, t0, t1, kinds: [...kinds], contextSwitchNs })
+        .then((m) => (m?.type === 'lens' ? { intervals: m.intervals } : null)),
+    arrows: (t0, t1, limit) =>
+      session
+        .query({ type: 'arrows', id: 0, run, t0, t1, limit })
+        .then((m) => (m?.type === 'arrows' ? { arrows: m.arrows, total: m.total } : null)),
+    flushes: (strings) =>
+      session
+        .query({ type: 'flushes', id: 0, run, strings: [...strings] })
+        .then((m) =>
+          m?.type === 'flushes'
+            ? { flushes: m.flushes, unattributed: m.unattributed, flushOf: new Int32Array(0) }
+            : null,
+        ),
+    exportRows: (t0, t1, limit) =>
+      session
+        .query({ type: 'export', id: 0, run, t0, t1, limit })
+        .then((m) =>
+          m?.type === 'export' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
+        ),
   };
 }
 
@@ -348,7 +407,12 @@ export class SimSession {
       msg.type !== 'lanes' &&
       msg.type !== 'rows' &&
       msg.type !== 'memory' &&
-      msg.type !== 'chain'
+      msg.type !== 'chain' &&
+      msg.type !== 'log' &&
+      msg.type !== 'lens' &&
+      msg.type !== 'arrows' &&
+      msg.type !== 'export' &&
+      msg.type !== 'flushes'
     )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);

@@ -102,7 +102,12 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'lanes' ||
     req.type === 'rows' ||
     req.type === 'memory' ||
-    req.type === 'chain'
+    req.type === 'chain' ||
+    req.type === 'log' ||
+    req.type === 'lens' ||
+    req.type === 'arrows' ||
+    req.type === 'export' ||
+    req.type === 'flushes'
   ) {
     queries.push(req);
     return;

@@ -10,6 +10,10 @@ import type { QueryRequest, RunRequest, WorkerMessage } from './protocol';
 import { overviewOf, SimSession, traceWindowOf } from './session';
 import { LatestQueue, WindowServer } from './windowServer';
 import { columnSource } from '../model/rowSource';
+import { rowsInWindow as logRows } from '../model/events';
+import { toArrows } from '../model/ipis';
+import { lensIntervals } from '../model/lens';
+import { flushesOf } from '../model/flushMatch';
 
 let trace: Trace;
 let end: number;
@@ -116,6 +120,49 @@ describe('window questions to the worker that keeps the trace', () => {
     // The grid (12 B a cell, about one cell per four rows of a CPU) and the few long spans.
     expect(mem!.indexBytes).toBeGreaterThanOrEqual(trace.n * 3 * 0.9);
     expect(mem!.indexBytes).toBeLessThan(trace.n * 8);
+  });
+
+  it("lists the event log, lens and arrows of a window as the page's functions do on the run", async () => {
+    const { w } = await session();
+    const [t0, t1] = [end * 0.4, end * 0.45];
+    const want = logRows(trace, t0, t1, Infinity);
+    expect(want.total).toBeGreaterThan(40);
+    const page = await w.log(t0, t1, 20, 15);
+    expect(page!.total).toBe(want.total);
+    expect(page!.first).toBe(want.rows[20]);
+    expect(Array.from(page!.columns.time)).toEqual(
+      want.rows.slice(20, 35).map((r) => trace.time[r]),
+    );
+    expect(Array.from(page!.columns.arg)).toEqual(want.rows.slice(20, 35).map((r) => trace.arg[r]));
+
+    const touches = (a: number, b: number) => Math.min(a, b) <= t1 && Math.max(a, b) >= t0;
+    const lens = await w.lens(t0, t1, ['nonpreempt_wait', 'irqs_off_delay'], 0);
+    const wantLens = lensIntervals(trace, ['nonpreempt_wait', 'irqs_off_delay']).filter((iv) =>
+      touches(iv.start, iv.end),
+    );
+    expect(wantLens.length).toBeGreaterThan(0);
+    expect(lens!.intervals!.map((iv) => `${iv.kind}@${iv.row}`).sort()).toEqual(
+      wantLens.map((iv) => `${iv.kind}@${iv.row}`).sort(),
+    );
+
+    const arrows = await w.arrows(t0, t1, 5000);
+    const a = toArrows(trace);
+    const wantArrows: number[] = [];
+    for (let j = 0; j < a.n; j++)
+      if (touches(trace.time[a.fromRow[j]], trace.time[a.toRow[j]])) wantArrows.push(a.row[j]);
+    expect(wantArrows.length).toBeGreaterThan(0);
+    expect(arrows!.total).toBe(wantArrows.length);
+    expect(arrows!.arrows!.map((x) => x.row).sort((x, y) => x - y)).toEqual(
+      wantArrows.sort((x, y) => x - y),
+    );
+    // The run's flushes, scanned in the worker: flushesOf's on the page's copy.
+    const flushes = await w.flushes(trace.strings);
+    expect(flushes!.flushes).toEqual(flushesOf(trace).flushes);
+    expect(flushes!.flushes.length).toBe(60);
+    // More arrows than the page will draw: counted, none listed.
+    const few = await w.arrows(t0, t1, wantArrows.length - 1);
+    expect(few!.arrows).toBeNull();
+    expect(few!.total).toBe(wantArrows.length);
   });
 
   it('a burst of zoom steps is answered for its last step only; the others resolve null', async () => {

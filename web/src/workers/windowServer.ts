@@ -5,7 +5,9 @@
 // of zoom steps collapses to its last step; each question overtaken gets a 'stale' reply so no
 // promise on the page waits for ever.
 // No worker globals here: simWorker.ts wires it to postMessage, tests to a fake worker.
+import { FlushScan, type FlushesOf } from '../model/flushMatch';
 import {
+  SLICE,
   readRows,
   sourceRowsInWindow,
   toRowIndex,
@@ -14,6 +16,8 @@ import {
   type RowSource,
 } from '../model/rowSource';
 import { toDrawn, type LaneBuckets } from '../model/traceWindow';
+import { lensIntervals } from '../model/lens';
+import { arrowsInWindow, lensInWindow, logRange, toWindowTrace } from '../model/windowTrace';
 import type { QueryMessage, QueryRequest } from './protocol';
 
 /** Most rows one 'rows' answer lists (the page draws a window's rows only when few). */
@@ -29,6 +33,19 @@ const MAX_GRID = 16_384;
 export const MAX_SCAN = 500_000;
 /** Most rows of a causal chain sent for the inspector. */
 const MAX_CHAIN = 64;
+/** Most rows of one event-log page. */
+export const MAX_LOG_ROWS = 1000;
+/**
+ * Most rows a lens or arrow question reads (the window and a window's margin each side, plus
+ * their parents), and so what the view models run on in the worker: a few ms of work.
+ */
+export const MAX_WINDOW_TRACE = 100_000;
+/** Most rows an arrow question reads: arrows are drawn only in narrow windows. */
+export const MAX_ARROW_SCAN = 20_000;
+/** Most lens intervals one answer lists. */
+const MAX_LENS = 5000;
+/** Most arrows one answer may list. */
+export const MAX_ARROWS = 5000;
 
 export type Reply = (msg: QueryMessage, transfer?: Transferable[]) => void;
 
@@ -112,9 +129,44 @@ export class WindowServer {
       this.chain(req.id, req.row, reply);
       return;
     }
+    if (req.type === 'flushes') {
+      const { flushes, unattributed } = (this.flushFacts ??= this.scanFlushes(req.strings));
+      reply({ type: 'flushes', id: req.id, flushes, unattributed });
+      return;
+    }
     const problem = windowProblem(req.t0, req.t1);
     if (problem) {
       reply({ type: 'query-error', id: req.id, message: problem });
+      return;
+    }
+    if (req.type === 'log') {
+      this.log(req.id, req.t0, req.t1, req.offset, req.limit, reply);
+      return;
+    }
+    if (req.type === 'lens' || req.type === 'arrows') {
+      // One window's width of margin each side: a wait or arrow that reaches further out than
+      // that is not seen (windowTrace.ts).
+      const margin = req.t1 - req.t0;
+      const scan = req.type === 'lens' ? MAX_WINDOW_TRACE : MAX_ARROW_SCAN;
+      const w = toWindowTrace(this.index, this.src, req.t0, req.t1, margin, scan);
+      if (req.type === 'lens') {
+        const all = w ? lensIntervals(w.trace, req.kinds, req.contextSwitchNs) : null;
+        const intervals = w && all ? lensInWindow(w, all, req.t0, req.t1) : null;
+        reply({
+          type: 'lens',
+          id: req.id,
+          intervals: intervals && intervals.length <= MAX_LENS ? intervals : null,
+        });
+        return;
+      }
+      const arrows = w ? arrowsInWindow(w, req.t0, req.t1) : null;
+      const limit = Math.max(0, Math.min(MAX_ARROWS, Math.floor(req.limit) || 0));
+      reply({
+        type: 'arrows',
+        id: req.id,
+        arrows: arrows && arrows.length <= limit ? arrows : null,
+        total: arrows ? arrows.length : -1,
+      });
       return;
     }
     if (req.type === 'lanes') {
@@ -138,10 +190,46 @@ export class WindowServer {
     const rows = found?.rows ?? new Int32Array(0);
     const total = found ? found.total : -1;
     const columns = readRows(this.src, rows);
-    reply({ type: 'rows', id: req.id, rows, columns, total }, [
+    reply({ type: req.type, id: req.id, rows, columns, total }, [
       rows.buffer,
       ...Object.values(columns).map((c: Float64Array) => c.buffer),
     ]);
+  }
+
+  private flushFacts: FlushesOf | null = null;
+
+  /** flushesOf over the run, a slice at a time (the same scan the page runs on a trace). */
+  private scanFlushes(strings: readonly string[]): FlushesOf {
+    const scan = new FlushScan(0, this.cpus, strings);
+    const src = this.src;
+    for (let lo = 0; lo < src.rows; lo += SLICE) {
+      const hi = Math.min(src.rows, lo + SLICE);
+      scan.feed(
+        {
+          kind: src.read('kind', lo, hi),
+          parent: src.read('parent', lo, hi),
+          cpu: src.read('cpu', lo, hi),
+          time: src.read('time', lo, hi),
+          dur: src.read('dur', lo, hi),
+          mm: src.read('mm', lo, hi),
+          arg: src.read('arg', lo, hi),
+        },
+        lo,
+      );
+    }
+    return scan.result();
+  }
+
+  /** One page of the event log: consecutive rows starting in the window. */
+  private log(id: number, t0: number, t1: number, offset: number, limit: number, reply: Reply) {
+    const n = Math.max(0, Math.min(MAX_LOG_ROWS, Math.floor(limit) || 0));
+    const { first, count, total } = logRange(this.src, t0, t1, offset, n);
+    const rows = Int32Array.from({ length: count }, (_, j) => first + j);
+    const columns = readRows(this.src, rows);
+    reply(
+      { type: 'log', id, first, total, columns },
+      Object.values(columns).map((c: Float64Array) => c.buffer),
+    );
   }
 
   /** Row `row` and its causes (parent links), oldest first, with their columns. */

@@ -58,7 +58,7 @@ export function renderArrows(
     });
 }
 
-const DATA_KIND = { ipi: 'IpiArrow', ack: 'AckArrow', unpaired: 'UnpairedIpi' } as const;
+export const DATA_KIND = { ipi: 'IpiArrow', ack: 'AckArrow', unpaired: 'UnpairedIpi' } as const;
 
 function arrowTitle(arrows: Arrows, j: number, { trace }: Columns): string {
   const from = arrows.fromCpu[j];

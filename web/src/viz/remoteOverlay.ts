@@ -1,0 +1,140 @@
+// What the worker computes for a remote run's window beside its cells and rows (workers/
+// windowServer.ts 'lens' and 'arrows'), drawn on the remote timeline's top SVG: the latency
+// lens's intervals as brackets along the bottom of their CPU's strip (labelled when the strip
+// is tall enough), and IPI and ack arrows between strips, as the local timeline draws them.
+import { scaleLinear, select } from 'd3';
+import { ARROW_ACK, ARROW_IPI } from '../model/ipis';
+import type { LensInterval } from '../model/lens';
+import type { WindowArrow } from '../model/windowTrace';
+import { set, setText } from './dom';
+import { DATA_KIND } from './marks/arrows';
+import { lensLabel } from './marks/lens';
+import { REMOTE_AXIS, type RemoteLayout } from './remote';
+import { formatNs } from './scales';
+
+const KIND_NAME = ['ipi', 'ack', 'unpaired'] as const;
+/** Each top SVG's clip id (two remote timelines can share a page). */
+const clipIds = new WeakMap<SVGSVGElement, string>();
+let nextClip = 1;
+
+/** Draws `lens` and `arrows` (either may be null: nothing) for window [t0, t1]. */
+export function renderRemoteOverlay(
+  svg: SVGSVGElement,
+  layout: RemoteLayout,
+  [t0, t1]: [number, number],
+  lens: readonly LensInterval[] | null,
+  arrows: readonly WindowArrow[] | null,
+  selected: number | null,
+): { lens: number; arrows: number } {
+  const { plot, strip, cpus } = layout;
+  const x = scaleLinear().domain([t0, t1]).range(plot);
+  const clampX = (t: number) => Math.max(plot[0], Math.min(plot[1], x(t)));
+  const top = select(svg);
+  const defs = top.selectAll('defs').data([0]).join('defs');
+  defs
+    .selectAll<SVGMarkerElement, string>('marker')
+    .data(['ipi', 'ack'])
+    .join((enter) =>
+      enter
+        .append('marker')
+        .attr('id', (d) => `remote-arrow-${d}`)
+        .attr('viewBox', '0 0 10 10')
+        .attr('refX', 9)
+        .attr('refY', 5)
+        .attr('markerWidth', 6)
+        .attr('markerHeight', 6)
+        .attr('orient', 'auto-start-reverse')
+        .call((m) =>
+          m
+            .append('path')
+            .attr('d', 'M 0 0 L 10 5 L 0 10 z')
+            .attr('class', (d) => `arrowhead arrowhead-${d}`),
+        ),
+    );
+  // Arrows reaching outside the window end at the plot's edge, as the local timeline's do.
+  let clipId = clipIds.get(svg);
+  if (!clipId) clipIds.set(svg, (clipId = `remote-clip-${nextClip++}`));
+  defs
+    .selectAll<SVGClipPathElement, number>('clipPath')
+    .data([0])
+    .join((enter) => enter.append('clipPath').call((c) => c.append('rect')))
+    .attr('id', clipId)
+    .select('rect')
+    .attr('x', plot[0])
+    .attr('y', REMOTE_AXIS)
+    .attr('width', Math.max(0, plot[1] - plot[0]))
+    .attr('height', cpus * strip);
+  const mid = (cpu: number) => REMOTE_AXIS + cpu * strip + strip / 2;
+  const shownArrows = arrows ?? [];
+  top
+    .selectAll<SVGGElement, number>('g.remote-arrows')
+    .data([0])
+    .join('g')
+    .attr('class', 'remote-arrows')
+    .attr('clip-path', `url(#${clipId})`)
+    .selectAll<SVGLineElement, WindowArrow>('line')
+    .data(shownArrows, (a) => `${a.kind}:${a.row}`)
+    .join((enter) => enter.append('line').call((l) => l.append('title')))
+    .each(function (a) {
+      const kind = KIND_NAME[a.kind] ?? 'ipi';
+      set(this, 'class', `mark arrow arrow-${kind}${a.row === selected ? ' selected' : ''}`);
+      set(this, 'data-kind', DATA_KIND[kind]);
+      set(this, 'data-row', String(a.row));
+      set(this, 'x1', String(x(a.fromTime)));
+      set(this, 'y1', String(mid(a.fromCpu)));
+      set(this, 'x2', String(x(a.toTime)));
+      set(this, 'y2', String(mid(a.toCpu)));
+      if (a.kind === ARROW_IPI || a.kind === ARROW_ACK)
+        set(this, 'marker-end', `url(#remote-arrow-${kind})`);
+      else this.removeAttribute('marker-end');
+      setText(
+        this.firstChild as SVGTitleElement,
+        a.kind === ARROW_ACK
+          ? `ack: CPU ${a.fromCpu} unlocks CPU ${a.toCpu}'s csd at ${formatNs(a.fromTime)}`
+          : `IPI from CPU ${a.fromCpu} at ${formatNs(a.fromTime)} to CPU ${a.toCpu}, handled at ${formatNs(a.toTime)}`,
+      );
+    });
+
+  const shownLens = lens ?? [];
+  // A bracket along the strip's bottom edge; its label under it only when strips are tall.
+  const labelled = strip >= 14;
+  top
+    .selectAll<SVGGElement, number>('g.lenses')
+    .data([0])
+    .join('g')
+    .attr('class', 'lenses')
+    .selectAll<SVGGElement, LensInterval>('g.lens')
+    .data(shownLens, (iv) => `${iv.kind}:${iv.row}`)
+    .join((enter) => {
+      const g = enter.append('g');
+      g.append('path').attr('class', 'lens-bracket');
+      g.append('text').attr('class', 'lens-label');
+      g.append('title');
+      return g;
+    })
+    .each(function (iv) {
+      const x0 = clampX(iv.start);
+      const x1 = Math.max(x0 + 1, clampX(iv.end));
+      const y = REMOTE_AXIS + (iv.cpu + 1) * strip - 1.5;
+      set(this, 'class', `lens lens-${iv.kind}`);
+      set(this, 'data-lens', iv.kind);
+      set(this, 'data-cpu', String(iv.cpu));
+      set(this, 'data-row', String(iv.row));
+      const tick = Math.min(4, strip / 2);
+      const t0Tick = x(iv.start) >= plot[0] ? `M${x0},${y - tick}V${y}` : '';
+      const t1Tick = x(iv.end) <= plot[1] ? `M${x1},${y - tick}V${y}` : '';
+      set(this.children[0], 'd', `${t0Tick}M${x0},${y}H${x1}${t1Tick}`);
+      const label = lensLabel(iv);
+      const text = this.children[1] as SVGTextElement;
+      const fits = labelled && x1 - x0 >= label.length * 6.2 + 8;
+      set(text, 'x', String((x0 + x1) / 2));
+      set(text, 'y', String(y - 3));
+      set(text, 'text-anchor', 'middle');
+      setText(text, fits ? label : '');
+      setText(
+        this.children[2] as SVGTitleElement,
+        `${label} on CPU ${iv.cpu}: ${formatNs(iv.start)} to ${formatNs(iv.end)}`,
+      );
+    });
+  return { lens: shownLens.length, arrows: shownArrows.length };
+}
