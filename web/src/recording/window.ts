@@ -2,9 +2,8 @@
 // simulator's session gives a remote run (workers/session.ts), so RemoteTimeline, the
 // inspector and the notes draw a recording as they draw a run, plus `recorded` for what only a
 // recording knows of a row. Latest wins per kind of question, as in SimSession.
-import type { LaneBuckets } from '../model/traceWindow';
 import type { QueryMessage, QueryRequest } from '../workers/protocol';
-import type { ChainRows, TraceWindow, WindowRows, WorkerMemory } from '../workers/session';
+import { windowOver, type TraceWindow } from '../workers/session';
 import { KEPT_RUN } from './kept';
 import type { RecordedFields, RecordingMessage, RecordingQuery } from './protocol';
 
@@ -28,38 +27,17 @@ export class RecordingWindow implements TraceWindow {
       this.end(`the recording's worker failed: ${e.message || 'unknown error'}`);
   }
 
-  lanes(t0: number, t1: number, buckets: number, priority?: number[]) {
-    return this.ask({ type: 'lanes', id: 0, run: KEPT_RUN, t0, t1, buckets, priority }).then(
-      (m): LaneBuckets | null => (m?.type === 'lanes' ? m.buckets : null),
-    );
-  }
-
-  rows(t0: number, t1: number, limit: number) {
-    return this.ask({ type: 'rows', id: 0, run: KEPT_RUN, t0, t1, limit }).then(
-      (m): WindowRows | null =>
-        m?.type === 'rows' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
-    );
-  }
-
-  memory() {
-    return this.ask({ type: 'memory', id: 0, run: KEPT_RUN }).then((m): WorkerMemory | null =>
-      m?.type === 'memory'
-        ? {
-            rows: m.rows,
-            wasmBytes: m.wasmBytes,
-            columnBytes: m.columnBytes,
-            indexBytes: m.indexBytes,
-            indexMs: m.indexMs,
-          }
-        : null,
-    );
-  }
-
-  chain(row: number) {
-    return this.ask({ type: 'chain', id: 0, run: KEPT_RUN, row }).then((m): ChainRows | null =>
-      m?.type === 'chain' ? { rows: m.rows, columns: m.columns } : null,
-    );
-  }
+  // The questions a remote run's views ask, mapped as for a simulator's run.
+  private readonly w = windowOver((req) => this.ask(req) as Promise<QueryMessage | null>, KEPT_RUN);
+  readonly lanes = this.w.lanes;
+  readonly rows = this.w.rows;
+  readonly memory = this.w.memory;
+  readonly chain = this.w.chain;
+  readonly log = this.w.log;
+  readonly lens = this.w.lens;
+  readonly arrows = this.w.arrows;
+  readonly flushes = this.w.flushes;
+  readonly exportRows = this.w.exportRows;
 
   /** Row `row`'s source line, flush reason and pages (null when overtaken by a newer ask). */
   recorded(row: number): Promise<RecordedFields | null> {

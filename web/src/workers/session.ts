@@ -138,20 +138,29 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
   const v = views.get(trace);
   if (!v?.session) return null;
   const session = v.session;
-  const run = v.run;
+  return windowOver((req) => session.query(req), v.run);
+}
+
+/**
+ * The window questions as promises, over whichever worker answers `query` for run `run` (a
+ * SimSession's, or the worker that kept an imported recording): one mapping of answers to
+ * values for both.
+ */
+export function windowOver(
+  query: (req: QueryRequest) => Promise<QueryMessage | null>,
+  run: number,
+): TraceWindow {
   return {
     lanes: (t0, t1, buckets, priority) =>
-      session
-        .query({ type: 'lanes', id: 0, run, t0, t1, buckets, priority })
-        .then((m) => (m?.type === 'lanes' ? m.buckets : null)),
+      query({ type: 'lanes', id: 0, run, t0, t1, buckets, priority }).then((m) =>
+        m?.type === 'lanes' ? m.buckets : null,
+      ),
     rows: (t0, t1, limit) =>
-      session
-        .query({ type: 'rows', id: 0, run, t0, t1, limit })
-        .then((m) =>
-          m?.type === 'rows' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
-        ),
+      query({ type: 'rows', id: 0, run, t0, t1, limit }).then((m) =>
+        m?.type === 'rows' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
+      ),
     memory: () =>
-      session.query({ type: 'memory', id: 0, run }).then((m) =>
+      query({ type: 'memory', id: 0, run }).then((m) =>
         m?.type === 'memory'
           ? {
               rows: m.rows,
@@ -163,37 +172,31 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
           : null,
       ),
     chain: (row) =>
-      session
-        .query({ type: 'chain', id: 0, run, row })
-        .then((m) => (m?.type === 'chain' ? { rows: m.rows, columns: m.columns } : null)),
+      query({ type: 'chain', id: 0, run, row }).then((m) =>
+        m?.type === 'chain' ? { rows: m.rows, columns: m.columns } : null,
+      ),
     log: (t0, t1, offset, limit) =>
-      session
-        .query({ type: 'log', id: 0, run, t0, t1, offset, limit })
-        .then((m) =>
-          m?.type === 'log' ? { first: m.first, total: m.total, columns: m.columns } : null,
-        ),
+      query({ type: 'log', id: 0, run, t0, t1, offset, limit }).then((m) =>
+        m?.type === 'log' ? { first: m.first, total: m.total, columns: m.columns } : null,
+      ),
     lens: (t0, t1, kinds, contextSwitchNs) =>
-      session
-        .query({ type: 'lens', id: 0, run, t0, t1, kinds: [...kinds], contextSwitchNs })
-        .then((m) => (m?.type === 'lens' ? { intervals: m.intervals } : null)),
+      query({ type: 'lens', id: 0, run, t0, t1, kinds: [...kinds], contextSwitchNs }).then((m) =>
+        m?.type === 'lens' ? { intervals: m.intervals } : null,
+      ),
     arrows: (t0, t1, limit) =>
-      session
-        .query({ type: 'arrows', id: 0, run, t0, t1, limit })
-        .then((m) => (m?.type === 'arrows' ? { arrows: m.arrows, total: m.total } : null)),
+      query({ type: 'arrows', id: 0, run, t0, t1, limit }).then((m) =>
+        m?.type === 'arrows' ? { arrows: m.arrows, total: m.total } : null,
+      ),
     flushes: (strings) =>
-      session
-        .query({ type: 'flushes', id: 0, run, strings: [...strings] })
-        .then((m) =>
-          m?.type === 'flushes'
-            ? { flushes: m.flushes, unattributed: m.unattributed, flushOf: new Int32Array(0) }
-            : null,
-        ),
+      query({ type: 'flushes', id: 0, run, strings: [...strings] }).then((m) =>
+        m?.type === 'flushes'
+          ? { flushes: m.flushes, unattributed: m.unattributed, flushOf: new Int32Array(0) }
+          : null,
+      ),
     exportRows: (t0, t1, limit) =>
-      session
-        .query({ type: 'export', id: 0, run, t0, t1, limit })
-        .then((m) =>
-          m?.type === 'export' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
-        ),
+      query({ type: 'export', id: 0, run, t0, t1, limit }).then((m) =>
+        m?.type === 'export' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
+      ),
   };
 }
 
