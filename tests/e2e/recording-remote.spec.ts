@@ -3,10 +3,12 @@
 // for the window on screen. `remote=` lowers the threshold (2,000,000 rows by default) so a
 // recording generated here in memory takes that path. Zoomed in and settled, the timeline draws
 // as marks exactly the rows the Node parser has touching the window, and the inspector explains
-// a clicked row and names the line it was read from.
+// a clicked row and names the line it was read from; the event log lists the window's rows as
+// the same worker reads them.
 import { tracefsChunks } from '../../bench/gen-tracefs.mjs';
 import { parseRecording } from '../../web/src/recording/parse';
-import { kindName } from '../../web/src/trace/trace';
+import { rowsInWindow } from '../../web/src/model/events';
+import { kindName, toTrace } from '../../web/src/trace/trace';
 import { formatNs } from '../../web/src/viz/scales';
 import { expect, test } from './fixtures';
 
@@ -89,6 +91,20 @@ test("a recording kept in its worker draws a window's rows, and the inspector ex
     expect(d.cpu).toBe(c.cpu[d.row]);
     expect(d.kind).toBe(kindName(c.kind[d.row]));
   }
+
+  // The event log lists the rows starting in the window, read from the import worker: those
+  // the Node parser has there, in order.
+  const trace = toTrace({ ...c, cpus: rec.cpus, strings: [] });
+  const logOuter = rowsInWindow(trace, t0 - 0.1, t1 + 0.1, Infinity).rows;
+  const status = page.getByTestId('log-status');
+  await expect(status).toContainText('events in view.');
+  const listed = await page
+    .locator('.event-log tbody tr[data-row]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-row'))));
+  expect(listed.length).toBeGreaterThan(5);
+  const from = logOuter.indexOf(listed[0]);
+  expect([0, 1]).toContain(from);
+  expect(listed).toEqual(logOuter.slice(from, from + listed.length));
 
   // Click a wide mark whose row has a cause: the inspector shows it, its chain and its line.
   const clickable = drawn.filter((d) => d.width >= 4 && d.onTop);
