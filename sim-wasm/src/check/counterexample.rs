@@ -51,6 +51,7 @@ fn who(w: &World, ev: Event) -> (u16, String) {
         Event::IpiArrive { cpu, .. } => (cpu, format!("the IPI to CPU {cpu}")),
         Event::HandlerNext { cpu } => (cpu, format!("CPU {cpu}'s IPI handler")),
         Event::ArchTimer { cpu, .. } => (cpu, format!("CPU {cpu}'s queued broadcast")),
+        Event::Migrate { task, cpu } => (cpu, format!("\"{}\"", w.tasks[task as usize].name)),
     }
 }
 
@@ -64,11 +65,12 @@ fn kind_name(code: u8) -> String {
 fn label(w: &World, ev: Event, from: usize) -> String {
     let (_, name) = who(w, ev);
     let verb = match ev {
-        Event::Step { .. } => "steps",
-        Event::Wake { .. } => "wakes",
-        Event::IpiArrive { .. } => "arrives",
-        Event::HandlerNext { .. } => "goes on",
-        Event::ArchTimer { .. } => "reaches the interconnect",
+        Event::Step { .. } => "steps".to_string(),
+        Event::Wake { .. } => "wakes".to_string(),
+        Event::IpiArrive { .. } => "arrives".to_string(),
+        Event::HandlerNext { .. } => "goes on".to_string(),
+        Event::ArchTimer { .. } => "reaches the interconnect".to_string(),
+        Event::Migrate { cpu, .. } => format!("is migrated to CPU {cpu}"),
     };
     let mut kinds: Vec<String> = Vec::new();
     for i in from..w.trace.len() {

@@ -114,7 +114,8 @@ impl Check {
         Ok(Check::of_world(World::new(cfg, SEED, arch), limits))
     }
 
-    pub fn of_world(w: World, limits: Limits) -> Check {
+    pub fn of_world(mut w: World, limits: Limits) -> Check {
+        w.enable_migration_choices();
         Check {
             search: explore::Search::new(w, limits),
             cx: None,

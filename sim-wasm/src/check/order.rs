@@ -7,12 +7,16 @@
 //! | edge | encoded in the simulator as |
 //! |---|---|
 //! | arm64: a task's `DSB ISH` completes only after its own broadcast `TLBI`s were performed on every PE | the task's step ends at `served_until + dsb_ish_ns`, after the interconnect's timer at `served_from` (`arch/arm64/tlbi.rs`) |
+//! | x86: `TLBSYNC` completes only after the INVLPGBs *its CPU* issued were performed | the task's TLBSYNC step ends at `invlpgb_done_at`, the broadcasts' completion timers' time (`arch/x86/invlpgb.rs`) |
 
 use crate::ids::Ns;
 use crate::machine::{Ev, Event, World};
 
 pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
     let mut v = w.enabled_events();
+    // Migrations come after the pending events, so a path's indices into the pending events
+    // are the same with and without them.
+    v.extend(w.migration_choices());
     let broadcasting: Vec<u16> = v
         .iter()
         .filter_map(|&(_, _, e)| match e.unpack() {
@@ -21,6 +25,16 @@ pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
         })
         .collect();
     if broadcasting.is_empty() {
+        return v;
+    }
+    if w.arch.name() == "x86" {
+        v.retain(|&(_, _, e)| match e.unpack() {
+            Event::Step { task, .. } => w
+                .tasks
+                .get(task as usize)
+                .is_none_or(|t| !(in_tlbsync(w, t) && broadcasting.contains(&t.cpu.0))),
+            _ => true,
+        });
         return v;
     }
     let in_dsb = &w.arch_state.arm64.in_dsb;
@@ -32,4 +46,11 @@ pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
         _ => true,
     });
     v
+}
+
+/// The task's step is its `TLBSYNC` (x86: the flush owes one and its csd wait is over).
+fn in_tlbsync(w: &World, t: &crate::task::Task) -> bool {
+    t.cont == crate::task::Cont::Flush(crate::task::FlushPhase::Wait)
+        && t.flush.as_ref().is_some_and(|f| f.cursor == i32::MAX)
+        && w.arch_state.x86.tlbsync_owed.contains(&t.id.0)
 }

@@ -132,6 +132,7 @@ pub fn event_id(ev: Ev) -> u64 {
         Event::IpiArrive { cpu, .. } => (2, cpu as u32, 0),
         Event::HandlerNext { cpu } => (3, cpu as u32, 0),
         Event::ArchTimer { cpu, data } => (4, cpu as u32, data),
+        Event::Migrate { task, cpu } => (5, task, cpu as u32),
     };
     (kind << 61) | ((who as u64 & ((1 << 29) - 1)) << 32) | data as u64
 }
