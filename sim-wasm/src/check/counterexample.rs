@@ -50,6 +50,9 @@ fn who(w: &World, ev: Event) -> (u16, String) {
         }
         Event::IpiArrive { cpu, .. } => (cpu, format!("the IPI to CPU {cpu}")),
         Event::HandlerNext { cpu } => (cpu, format!("CPU {cpu}'s IPI handler")),
+        Event::ArchTimer { cpu, .. } if w.arch.name() == "x86" => {
+            (cpu, format!("CPU {cpu}'s INVLPGB"))
+        }
         Event::ArchTimer { cpu, .. } => (cpu, format!("CPU {cpu}'s queued broadcast")),
         Event::Migrate { task, cpu } => (cpu, format!("\"{}\"", w.tasks[task as usize].name)),
     }
@@ -69,6 +72,7 @@ fn label(w: &World, ev: Event, from: usize) -> String {
         Event::Wake { .. } => "wakes".to_string(),
         Event::IpiArrive { .. } => "arrives".to_string(),
         Event::HandlerNext { .. } => "goes on".to_string(),
+        Event::ArchTimer { .. } if w.arch.name() == "x86" => "completes everywhere".to_string(),
         Event::ArchTimer { .. } => "reaches the interconnect".to_string(),
         Event::Migrate { cpu, .. } => format!("is migrated to CPU {cpu}"),
     };

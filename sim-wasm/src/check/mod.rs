@@ -3,10 +3,20 @@
 //!
 //! At every state the choices are the pending events that would act (`World::enabled_events`,
 //! less the few that must wait for another, `order.rs`):
-//! task steps and wakes, IPI arrivals, IPI-handler steps, arm64 interconnect timers. Time is
+//! task steps and wakes, IPI arrivals, IPI-handler steps, arm64 interconnect timers, x86
+//! INVLPGB completions; plus, for each preempted task waiting in a run queue, a move to each
+//! other CPU of its `cpus` list (`World::migration_choices`, fired through the scheduler's own
+//! `migrate_queued`; the checker's worlds leave a preempted task queued instead of applying the
+//! normal run's "idle CPU first" policy, so staying and moving are both explored). Time is
 //! abstracted to order: any pending event may go first, as if every other were delayed (a CPU
 //! can always be slower), and the clock only moves forward (`max(now, due)`). Each choice runs
 //! `World::fire`, the same `handle` a normal run uses; there is no second copy of the protocol.
+//!
+//! Not explored: where a waking task is placed (`select_cpu`'s policy: its last CPU, else an
+//! idle allowed one), moves of a task that is running (the kernel only migrates a task that is
+//! not on a CPU, so a running task's next preemption point is where it can move), the store
+//! and visibility orders inside one event (each event is atomic: R7's store buffering needs
+//! the steps the `switch_mm` work splits out), and every interleaving beyond `max_steps`.
 //!
 //! Reductions, both sound for "can a violation be reached":
 //! - **events that cannot act are not choices**: a superseded step or wake, or a task's step

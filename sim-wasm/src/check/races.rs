@@ -24,10 +24,9 @@ pub struct Race {
 /// R2, R8 and R13 are checked on check-sized companions of their stories (`x86-r2-check`,
 /// `x86-r8-check`, `x86-r13-check`): the stories' own machines (five tasks over four CPUs;
 /// eight CPUs and forty pages; five CPUs and three flushes) take from 931,784 states to more
-/// than three million. R12 is modelled and its violation found (`x86-invlpgb-r12-r13 --set
-/// tlbsync_pinned=off`: 3,878,042 states, a migration in the counterexample), but its fix is
-/// not proven within any bound tried: it needs the three flushes and an RT wakeup of the story,
-/// and the search passed 3,000,000 states without an answer, so it is left out.
+/// than three million. R12 is modelled but left out: it needs three flushes and an RT wakeup
+/// on four CPUs; a draft companion found it with `tlbsync_pinned=off` after 3,878,042 states
+/// (a migration in the counterexample), but its fix passed 3,000,000 states unanswered.
 pub const RACES: &[Race] = &[
     Race {
         id: "R1",
