@@ -29,6 +29,10 @@ use crate::tlb::Tlb;
 use crate::trace::{Fields, Row};
 use crate::trace_store::TraceStore;
 
+/// Marks a `fire` sequence number as a migration choice (queue sequence numbers never get
+/// this high): task in bits 16.., CPU in bits 0..16.
+const MIGRATION_SEQ: u64 = 1 << 63;
+
 /// Most violations recorded as rows; later ones are only counted.
 const MAX_VIOLATION_ROWS: usize = 10_000;
 
@@ -163,6 +167,9 @@ pub enum Event {
     HandlerNext { cpu: u16 },
     /// A timer of the architecture (`Arch::on_timer`), e.g. a queued arm64 broadcast.
     ArchTimer { cpu: u16, data: u32 },
+    /// The load balancer moves a queued (preempted) task to another CPU it may run on. Never
+    /// queued: the interleaving checker offers it as a choice (`World::migration_choices`).
+    Migrate { task: u32, cpu: u16 },
 }
 
 /// An [`Event`] packed into one `u64` (3-bit kind, 29-bit task or CPU, 32-bit epoch or row).
@@ -193,6 +200,9 @@ impl Ev {
     pub fn arch_timer(cpu: u16, data: u32) -> Ev {
         Self::pack(4, cpu as u32, data)
     }
+    pub fn migrate(task: u32, cpu: u16) -> Ev {
+        Self::pack(5, task, cpu as u32)
+    }
 
     pub fn unpack(self) -> Event {
         let who = ((self.0 >> 32) & Self::MASK29) as u32;
@@ -211,9 +221,13 @@ impl Ev {
                 sent: data,
             },
             3 => Event::HandlerNext { cpu: who as u16 },
-            _ => Event::ArchTimer {
+            4 => Event::ArchTimer {
                 cpu: who as u16,
                 data,
+            },
+            _ => Event::Migrate {
+                task: who,
+                cpu: data as u16,
             },
         }
     }
@@ -269,6 +283,10 @@ pub struct World {
     pub(crate) work: u64,
     /// The shared locks of `design.locks` and their batch counters.
     pub(crate) locks: crate::locks::Locks,
+    /// Set by the interleaving checker: a preempted task waits in its CPU's queue instead of
+    /// moving at once to an idle CPU, and moving it to any CPU it may run on is a choice
+    /// (`migration_choices`), so both "stays" and "moves" are explored.
+    pub(crate) migration_choices: bool,
 }
 
 impl World {
@@ -308,6 +326,7 @@ impl World {
             stopped: None,
             work: 0,
             locks: crate::locks::Locks::new(n),
+            migration_choices: false,
             state_bytes: crate::budget::state_bytes(&cfg),
             cfg: std::sync::Arc::new(cfg),
         };
@@ -673,6 +692,7 @@ impl World {
                 let arch = self.arch;
                 arch.on_timer(self, CpuId(cpu), data);
             }
+            Event::Migrate { task, cpu } => return self.migrate_queued(TaskId(task), CpuId(cpu)),
         }
         true
     }
@@ -916,8 +936,13 @@ impl World {
     /// Fires the pending event `seq` now, ahead of any that were due earlier (the clock moves
     /// to `max(now, its time)`), through the same `handle` a normal run uses.
     pub fn fire(&mut self, seq: u64) -> bool {
-        let Some(ev) = self.queue.take(seq) else {
-            return false;
+        let ev = if seq & MIGRATION_SEQ != 0 {
+            Ev::migrate((seq >> 16) as u32 & ((1 << 29) - 1), seq as u16)
+        } else {
+            match self.queue.take(seq) {
+                Some(ev) => ev,
+                None => return false,
+            }
         };
         self.popped += 1;
         let acted = self.handle(ev);
@@ -925,6 +950,38 @@ impl World {
             self.events += 1;
         }
         acted
+    }
+
+    /// Makes migrations of preempted tasks the checker's choices (see `migration_choices`).
+    pub fn enable_migration_choices(&mut self) {
+        self.migration_choices = true;
+    }
+
+    /// With `enable_migration_choices`: every queued task that may run on more than one CPU,
+    /// moved to each other CPU it may run on, as `(now, seq, Ev::migrate)` (the `seq` encodes
+    /// the move for `fire`). Tasks pinned to one CPU, or running (so never while a flush
+    /// holds `preempt_count`), have none.
+    pub fn migration_choices(&self) -> Vec<(Ns, u64, Ev)> {
+        let mut v = Vec::new();
+        if !self.migration_choices || self.finished || (self.live == 0 && self.has_finite_tasks) {
+            return v;
+        }
+        let now = self.now();
+        for t in &self.tasks {
+            if t.state != TaskState::Runnable || t.allowed.len() < 2 {
+                continue;
+            }
+            if !self.cpus[t.cpu.index()].rq.contains(&t.id) {
+                continue;
+            }
+            for &c in &t.allowed {
+                if c != t.cpu && c.index() < self.cpus.len() {
+                    let seq = MIGRATION_SEQ | ((t.id.0 as u64) << 16) | c.0 as u64;
+                    v.push((now, seq, Ev::migrate(t.id.0, c.0)));
+                }
+            }
+        }
+        v
     }
 
     /// Stops keeping trace rows (`TraceStore::mute`): the checker's search states.

@@ -150,11 +150,13 @@ impl World {
         };
         self.trace.instant(now, cpu, EventKind::TaskPreempted, f);
         // Prefer an idle CPU the task may run on; otherwise it waits at the head of the queue.
+        // (The checker decides instead: the task waits, and moving it is a choice.)
         let idle = self.tasks[t.index()]
             .allowed
             .iter()
             .copied()
-            .find(|&c| c != cpu && self.cpus[c.index()].curr.is_none());
+            .find(|&c| c != cpu && self.cpus[c.index()].curr.is_none())
+            .filter(|_| !self.migration_choices);
         match idle {
             Some(to) => {
                 self.tasks[t.index()].cpu = to;
@@ -165,6 +167,42 @@ impl World {
             None => self.cpus[cpu.index()].rq.insert(0, t),
         }
         self.schedule(cpu);
+    }
+
+    /// The load balancer moves queued task `t` to `to` (one of its allowed CPUs), which runs
+    /// it at once if idle and preempts a lower-priority task as a wakeup would. False if `t`
+    /// is not queued or may not run there.
+    pub fn migrate_queued(&mut self, t: TaskId, to: CpuId) -> bool {
+        let now = self.now();
+        let Some(task) = self.tasks.get(t.index()) else {
+            return false;
+        };
+        let from = task.cpu;
+        if task.state != TaskState::Runnable || !task.allowed.contains(&to) || to == from {
+            return false;
+        }
+        let Some(i) = self.cpus[from.index()].rq.iter().position(|&x| x == t) else {
+            return false;
+        };
+        self.cpus[from.index()].rq.remove(i);
+        let (prio, mm) = (task.prio, task.mm);
+        self.tasks[t.index()].cpu = to;
+        let f = Fields {
+            mm,
+            arg: t.0 as u64,
+            ..Fields::default()
+        };
+        self.trace.instant(now, to, EventKind::TaskMigrated, f);
+        self.cpus[to.index()].rq.push(t);
+        match self.cpus[to.index()].curr {
+            None => self.schedule(to),
+            Some(curr) if self.tasks[curr.index()].prio < prio => {
+                self.cpus[to.index()].need_resched = true;
+                self.check_resched(to);
+            }
+            Some(_) => {}
+        }
+        true
     }
 
     /// Picks the next task for an idle CPU (highest priority, FIFO among equals) or idles.

@@ -53,6 +53,7 @@ fn who(w: &World, ev: Event) -> (u16, String) {
         Event::ArchTimer { cpu, data } => {
             (cpu, format!("CPU {cpu}'s {}", w.arch.timer_label(data).0))
         }
+        Event::Migrate { task, cpu } => (cpu, format!("\"{}\"", w.tasks[task as usize].name)),
     }
 }
 
@@ -66,11 +67,12 @@ fn kind_name(code: u8) -> String {
 fn label(w: &World, ev: Event, from: usize) -> String {
     let (_, name) = who(w, ev);
     let verb = match ev {
-        Event::Step { .. } => "steps",
-        Event::Wake { .. } => "wakes",
-        Event::IpiArrive { .. } => "arrives",
-        Event::HandlerNext { .. } => "goes on",
-        Event::ArchTimer { data, .. } => w.arch.timer_label(data).1,
+        Event::Step { .. } => "steps".to_string(),
+        Event::Wake { .. } => "wakes".to_string(),
+        Event::IpiArrive { .. } => "arrives".to_string(),
+        Event::HandlerNext { .. } => "goes on".to_string(),
+        Event::ArchTimer { data, .. } => w.arch.timer_label(data).1.to_string(),
+        Event::Migrate { cpu, .. } => format!("is migrated to CPU {cpu}"),
     };
     let mut kinds: Vec<String> = Vec::new();
     for i in from..w.trace.len() {

@@ -283,13 +283,7 @@ impl Search {
                 let (eid, fp) = if por {
                     (event_id(ev), footprint(&w, ev))
                 } else {
-                    (
-                        0,
-                        Footprint {
-                            reads: 0,
-                            writes: 0,
-                        },
-                    )
+                    (0, Footprint::NONE)
                 };
                 if por {
                     let skip = match &only {

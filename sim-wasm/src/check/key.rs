@@ -349,6 +349,7 @@ pub fn hash_pending<H: Hasher>(choices: &[(crate::ids::Ns, u64, crate::machine::
             Event::IpiArrive { cpu, .. } => (2, cpu as u32, 0),
             Event::HandlerNext { cpu } => (3, cpu as u32, 0),
             Event::ArchTimer { cpu, data } => (4, cpu as u32, data),
+            Event::Migrate { task, cpu } => (5, task, cpu as u32),
         })
         .collect();
     pending.sort_unstable();

@@ -9,6 +9,7 @@
 //! | arm64: a task's `DSB ISH` completes only after its own broadcast `TLBI`s were performed on every PE | the task's step ends at `served_until + dsb_ish_ns`, after the interconnect's timer at `served_from` (`arch/arm64/tlbi.rs`) |
 //! | x86: a task runs on only after its CPU's `switch_mm` wrote CR3 | the CR3 timer is due within the switch's cost, the task's step after it (`arch/x86/switch_mm.rs`) |
 //! | x86: the CR3 write (serializing) retires only after the switch's buffered stores drained | the drain timer is queued first, at the same time |
+//! | x86: `TLBSYNC` completes only after the INVLPGBs *its CPU* issued were performed | the task's TLBSYNC step ends at `invlpgb_done_at`, the broadcasts' completion timers' time (`arch/x86/invlpgb.rs`) |
 
 use crate::ids::Ns;
 use crate::machine::{Ev, Event, World};
@@ -32,14 +33,28 @@ pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
             _ => true,
         });
     }
+    // Migrations come after the pending events, so a path's indices into the pending events
+    // are the same with and without them.
+    v.extend(w.migration_choices());
     let broadcasting: Vec<u16> = v
         .iter()
         .filter_map(|&(_, _, e)| match e.unpack() {
-            Event::ArchTimer { cpu, .. } => Some(cpu),
+            // switch_mm's drain and CR3 timers are ordered above, not broadcasts.
+            Event::ArchTimer { cpu, data } if !is_switch_timer(w, data) => Some(cpu),
             _ => None,
         })
         .collect();
     if broadcasting.is_empty() {
+        return v;
+    }
+    if w.arch.name() == "x86" {
+        v.retain(|&(_, _, e)| match e.unpack() {
+            Event::Step { task, .. } => w
+                .tasks
+                .get(task as usize)
+                .is_none_or(|t| !(in_tlbsync(w, t) && broadcasting.contains(&t.cpu.0))),
+            _ => true,
+        });
         return v;
     }
     let in_dsb = &w.arch_state.arm64.in_dsb;
@@ -51,4 +66,16 @@ pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
         _ => true,
     });
     v
+}
+
+fn is_switch_timer(w: &World, data: u32) -> bool {
+    use crate::arch::x86::switch_mm::{TIMER_CR3, TIMER_DRAIN};
+    w.arch.name() == "x86" && (data == TIMER_CR3 || data == TIMER_DRAIN)
+}
+
+/// The task's step is its `TLBSYNC` (x86: the flush owes one and its csd wait is over).
+fn in_tlbsync(w: &World, t: &crate::task::Task) -> bool {
+    t.cont == crate::task::Cont::Flush(crate::task::FlushPhase::Wait)
+        && t.flush.as_ref().is_some_and(|f| f.cursor == i32::MAX)
+        && w.arch_state.x86.tlbsync_owed.contains(&t.id.0)
 }

@@ -15,6 +15,8 @@ pub const FIRST_GLOBAL: u16 = NR_DYN_ASIDS as u16;
 /// One INVLPGB in flight: performed on every CPU at its completion time (`invlpgb.rs`).
 #[derive(Clone, Copy, Debug, Default, Hash)]
 pub struct Broadcast {
+    /// The CPU that issued it: only a `TLBSYNC` there waits for it.
+    pub cpu: u16,
     pub tag: u16,
     pub start: u32,
     pub pages: u32,
