@@ -1,12 +1,19 @@
 //! Where a run records its trace while it runs: the same rows and columns as [`Trace`], held in
-//! 32 bytes a row instead of 47 so that ten million events fit in a browser worker.
+//! 16 bytes a row (plus 16 for the rows whose fields do not fit) instead of 47, so that ten
+//! million events fit in a browser worker and a native run faults in half the fresh pages.
 //!
 //! Rows live in chunks of 65,536; a full chunk is never moved again, so the trace grows without
 //! the copy (and the twice-the-size peak) of one vector doubling. Within a chunk a row is one
-//! record of narrow fields (one store per row, where ten column pushes cost a tenth of the run):
-//! `time` as a `u32` offset from the chunk's first row, `dur`, `addr` and `arg` as `u32` codes. The rare value a code cannot hold (a span longer than 4.29 s, an address off the user
-//! page grid) is kept exactly in a side table keyed by row, so decoding gives back the very
-//! `f64` the columns always held: the exported columns do not change, only how they are kept.
+//! 16-byte record (one store per row, where ten column pushes cost a tenth of the run): `time`
+//! as a `u32` offset from the chunk's first row, `dur` as a `u32` code, `parent` as the distance
+//! back to the parent row, `cpu` and `kind` packed in one `u16`, and one word that holds `mm`
+//! and a small `arg` inline or points at the chunk's `ext` table, where the row's `mm`, `asid`,
+//! `gen`, `addr` and `arg` are kept in 16 more bytes. Rows that need an `ext` record mostly
+//! repeat one a few rows back (every target's `FlushTlbFunc` of one flush reads the same
+//! descriptor), so identical records are shared. The rare value a code cannot hold (a span
+//! longer than 4.29 s, an address off the user page grid, a parent 65,535 rows back) is kept
+//! exactly in a side table keyed by row, so decoding gives back the very `f64` the columns
+//! always held: the exported columns do not change, only how they are kept.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -16,14 +23,15 @@ use crate::ids::{CpuId, Ns, USER_BASE};
 use crate::trace::{Fields, Row, Trace, NO_PARENT};
 
 const CHUNK_BITS: u32 = 16;
-/// Rows per chunk: 2 MB of columns, small beside the traces it is for, large beside a push.
+/// Rows per chunk: 1 MB of rows, small beside the traces it is for, large beside a push.
 const CHUNK: usize = 1 << CHUNK_BITS;
-/// Bytes of one chunk's columns.
+/// Bytes of one chunk's rows.
 pub const CHUNK_BYTES: u64 = CHUNK as u64 * ROW_BYTES;
 
-/// Bytes of one stored row (time, dur, addr, arg, gen, parent: 4; cpu, mm, asid: 2; kind: 1;
-/// one byte of padding).
+/// Bytes of one stored row (time, dur, inline-or-ext word: 4; parent distance, cpu+kind: 2).
 pub const ROW_BYTES: u64 = std::mem::size_of::<Rec>() as u64;
+/// Bytes of one `ext` record (mm, asid: 2; gen, addr, arg: 4).
+pub const EXT_BYTES: u64 = std::mem::size_of::<Ext>() as u64;
 /// What one side-table entry costs the memory budget (key, value, B-tree node share).
 const WIDE_BYTES: u64 = 32;
 
@@ -32,21 +40,68 @@ const WIDE: u32 = u32::MAX;
 /// `dur` code of a span not yet closed (exported as NaN until `close_all`).
 const OPEN: u32 = u32::MAX - 1;
 
-/// One row as stored: the narrow columns side by side, 32 bytes with no padding but the last
-/// byte, so appending a row is one aligned store and a chunk is one allocation.
+/// `x` with this bit set is an index into the chunk's `ext`; clear, it is `mm << 16 | arg`
+/// and the row's `asid`, `gen` and `addr` are 0.
+const EXT_BIT: u32 = 1 << 31;
+/// Largest `mm` and `arg` an inline `x` holds.
+const INLINE_MM: u16 = (1 << 15) - 1;
+const INLINE_ARG: u64 = (1 << 16) - 1;
+
+/// `parent` code of a row without one; codes `1..PARENT_WIDE` are the distance back to it.
+const NO_PARENT_CODE: u16 = 0;
+const PARENT_WIDE: u16 = u16::MAX;
+
+/// `ck` is `cpu << KIND_BITS | kind`; a CPU from `CPU_WIDE` up is kept in the side table
+/// (the machine has at most 512, so only a corrupted id would land there).
+const KIND_BITS: u32 = 6;
+const CPU_WIDE: u16 = (1 << (16 - KIND_BITS)) - 1;
+const _: () = {
+    let mut i = 0;
+    while i < EventKind::ALL.len() {
+        assert!(
+            (EventKind::ALL[i] as u32) < 1 << KIND_BITS,
+            "a kind needs more bits"
+        );
+        i += 1;
+    }
+};
+
+/// Slots of the cache of recent `ext` records that lets a row share an identical one.
+const RECENT_BITS: u32 = 5;
+
+/// One row as stored: 16 bytes with no padding, so appending a row is one aligned store.
 #[derive(Clone, Copy, Debug, Default)]
 struct Rec {
     /// Offset from the chunk's `base`, or `WIDE`.
     time: u32,
     dur: u32,
-    addr: u32,
-    arg: u32,
-    gen: u32,
-    parent: i32,
-    cpu: u16,
+    /// `mm << 16 | arg` inline, or `EXT_BIT | index` into the chunk's `ext`.
+    x: u32,
+    parent: u16,
+    /// `cpu << KIND_BITS | kind`.
+    ck: u16,
+}
+
+/// The fields of a row that did not fit inline.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Ext {
     mm: u16,
     asid: u16,
-    kind: u8,
+    gen: u32,
+    /// `addr` code: 0, `1 + page` of a user page, or `WIDE`.
+    addr: u32,
+    /// `arg`, or `WIDE`.
+    arg: u32,
+}
+
+impl Ext {
+    /// Slot of the recent-records cache.
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        let a = (self.gen as u64) << 32 | self.addr as u64;
+        let b = (self.mm as u64) << 48 | (self.asid as u64) << 32 | self.arg as u64;
+        ((a ^ b.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT_BITS)) as usize
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -54,11 +109,29 @@ struct Chunk {
     /// Time of the chunk's first row: `time` holds offsets from it.
     base: Ns,
     rows: Vec<Rec>,
+    ext: Vec<Ext>,
 }
 
 impl Chunk {
     fn capacity(&self) -> usize {
         self.rows.capacity()
+    }
+
+    /// The `ext` record an `x` word points at (zeros if it points nowhere).
+    #[inline]
+    fn ext(&self, x: u32) -> Ext {
+        if x & EXT_BIT == 0 {
+            Ext {
+                mm: (x >> 16) as u16,
+                arg: x & 0xffff,
+                ..Ext::default()
+            }
+        } else {
+            self.ext
+                .get((x & !EXT_BIT) as usize)
+                .copied()
+                .unwrap_or_default()
+        }
     }
 }
 
@@ -70,11 +143,18 @@ struct Wide {
     dur: BTreeMap<Row, f64>,
     addr: BTreeMap<Row, u64>,
     arg: BTreeMap<Row, u64>,
+    parent: BTreeMap<Row, i32>,
+    cpu: BTreeMap<Row, u16>,
 }
 
 impl Wide {
     fn len(&self) -> usize {
-        self.time.len() + self.dur.len() + self.addr.len() + self.arg.len()
+        self.time.len()
+            + self.dur.len()
+            + self.addr.len()
+            + self.arg.len()
+            + self.parent.len()
+            + self.cpu.len()
     }
 }
 
@@ -85,6 +165,11 @@ pub struct TraceStore {
     /// The chunk rows are appended to (grows by doubling only while it is the first).
     cur: Chunk,
     len: usize,
+    /// `ext` records of every chunk, for the memory budget.
+    ext_len: usize,
+    /// Index in `cur.ext` of a recent record per cache slot, plus one (0: empty). Reset with
+    /// each chunk, as indices are per chunk.
+    recent: [u32; 1 << RECENT_BITS],
     wide: Wide,
     /// Explanations referenced by `arg` of `InvariantViolated` rows.
     strings: Vec<String>,
@@ -142,24 +227,58 @@ impl TraceStore {
         self.len == 0
     }
 
-    /// Bytes the trace's rows, side tables and strings hold: what the run's memory budget
-    /// counts. The chunk being filled holds up to [`CHUNK_BYTES`] more, uncounted so that the
-    /// budget stops a run where it is full, not a chunk early.
+    /// Bytes the trace's rows, `ext` records, side tables and strings hold: what the run's
+    /// memory budget counts. The chunk being filled holds up to [`CHUNK_BYTES`] more,
+    /// uncounted so that the budget stops a run where it is full, not a chunk early.
     pub fn bytes(&self) -> u64 {
         let kept = if self.muted { 0 } else { self.len };
-        kept as u64 * ROW_BYTES + self.wide.len() as u64 * WIDE_BYTES + self.string_bytes
+        kept as u64 * ROW_BYTES
+            + self.ext_len as u64 * EXT_BYTES
+            + self.wide.len() as u64 * WIDE_BYTES
+            + self.string_bytes
     }
 
-    /// Bytes reserved for rows, filled or not (what memory measurements see).
+    /// Bytes reserved for rows and `ext` records, filled or not (what memory measurements see).
     pub fn reserved_bytes(&self) -> u64 {
-        let rows: usize =
-            self.full.iter().map(Chunk::capacity).sum::<usize>() + self.cur.capacity();
-        rows as u64 * ROW_BYTES
+        let chunks = || self.full.iter().chain(std::iter::once(&self.cur));
+        let rows: usize = chunks().map(Chunk::capacity).sum();
+        let ext: usize = chunks().map(|c| c.ext.capacity()).sum();
+        rows as u64 * ROW_BYTES + ext as u64 * EXT_BYTES
     }
 
     /// The explanations `InvariantViolated` rows point at.
     pub fn strings(&self) -> &[String] {
         &self.strings
+    }
+
+    /// The `x` word of a row with fields `f` (`addr` and `arg` already coded): inline when
+    /// they fit, else an `ext` record, shared with an identical recent one.
+    #[inline(always)]
+    fn x_word(&mut self, f: &Fields, gen: u32, addr: u32, arg: u32) -> u32 {
+        if f.asid == 0 && gen == 0 && addr == 0 && arg as u64 <= INLINE_ARG && f.mm.0 <= INLINE_MM {
+            return (f.mm.0 as u32) << 16 | arg;
+        }
+        let e = Ext {
+            mm: f.mm.0,
+            asid: f.asid,
+            gen,
+            addr,
+            arg,
+        };
+        let slot = e.slot();
+        let hit = self.recent[slot].wrapping_sub(1) as usize;
+        if self.cur.ext.get(hit) == Some(&e) {
+            return EXT_BIT | hit as u32;
+        }
+        let i = self.cur.ext.len();
+        if self.cur.ext.capacity() == 0 {
+            // Most chunks need a fifth of their rows' worth; doubling covers the rest.
+            self.cur.ext.reserve(CHUNK / 8);
+        }
+        self.cur.ext.push(e);
+        self.ext_len += 1;
+        self.recent[slot] = i as u32 + 1;
+        EXT_BIT | i as u32
     }
 
     // Inlined into every recording site: a `Fields` passed through memory and read back in
@@ -175,8 +294,10 @@ impl TraceStore {
             let next = Chunk {
                 base: time,
                 rows: Vec::with_capacity(CHUNK),
+                ext: Vec::new(),
             };
             self.full.push(std::mem::replace(&mut self.cur, next));
+            self.recent = Default::default();
         } else if self.cur.rows.is_empty() {
             self.cur.base = time;
         }
@@ -197,18 +318,33 @@ impl TraceStore {
             self.wide.arg.insert(row, f.arg);
             WIDE
         };
+        // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
+        let gen = f.gen.min(u32::MAX as u64) as u32;
+        let x = self.x_word(&f, gen, addr, arg);
+        let parent = match f.parent {
+            None => NO_PARENT_CODE,
+            Some(p) => {
+                let back = row.wrapping_sub(p);
+                if back != 0 && back < PARENT_WIDE as u32 {
+                    back as u16
+                } else {
+                    self.wide.parent.insert(row, p as i32);
+                    PARENT_WIDE
+                }
+            }
+        };
+        let cpu_code = if cpu.0 < CPU_WIDE {
+            cpu.0
+        } else {
+            self.wide.cpu.insert(row, cpu.0);
+            CPU_WIDE
+        };
         self.cur.rows.push(Rec {
             time: time_code,
             dur,
-            addr,
-            arg,
-            // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
-            gen: f.gen.min(u32::MAX as u64) as u32,
-            parent: f.parent.map_or(NO_PARENT, |p| p as i32),
-            cpu: cpu.0,
-            mm: f.mm.0,
-            asid: f.asid,
-            kind: kind as u8,
+            x,
+            parent,
+            ck: cpu_code << KIND_BITS | kind as u16,
         });
         self.len += 1;
         row
@@ -241,14 +377,14 @@ impl TraceStore {
     #[inline]
     pub fn span(&mut self, time: Ns, dur: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
-        let row = self.len as Row;
-        let code = dur_code(dur as f64);
+        // An integer below OPEN is its own code (what `dur_code` of its exact f64 gives,
+        // without the float round trip); anything longer keeps the f64 the column held.
+        let code = if dur < OPEN as u64 { dur as u32 } else { WIDE };
         if code == WIDE && !self.muted {
-            self.wide.dur.insert(row, dur as f64);
+            self.wide.dur.insert(self.len as Row, dur as f64);
         }
         self.push(time, code, cpu, kind, f)
     }
-
     /// Closes a span opened by [`TraceStore::begin`].
     pub fn end(&mut self, row: Row, time: Ns) {
         if !self.muted && (row as usize) < self.len && self.dur_code(row) == OPEN {
@@ -348,12 +484,12 @@ impl TraceStore {
 
     pub fn kind(&self, row: usize) -> u8 {
         let (k, i) = Self::at(row);
-        self.chunk(k).rows[i].kind
+        (self.chunk(k).rows[i].ck & ((1 << KIND_BITS) - 1)) as u8
     }
 
     pub fn cpu(&self, row: usize) -> u16 {
         let (k, i) = Self::at(row);
-        self.chunk(k).rows[i].cpu
+        decode_cpu(self.chunk(k).rows[i].ck, row, &self.wide)
     }
 
     /// One column's values over `rows` (clamped to the trace), decoded per chunk.
@@ -383,28 +519,32 @@ impl TraceStore {
         self.column(rows, |_, r, row| decode_dur(r.dur, row, &self.wide))
     }
     pub fn addr_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |_, r, row| decode_addr(r.addr, row, &self.wide))
+        self.column(rows, |c, r, row| {
+            decode_addr(c.ext(r.x).addr, row, &self.wide)
+        })
     }
     pub fn arg_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |_, r, row| decode_arg(r.arg, row, &self.wide))
+        self.column(rows, |c, r, row| {
+            decode_arg(c.ext(r.x).arg, row, &self.wide)
+        })
     }
     pub fn gen_column(&self, rows: Range<usize>) -> Vec<u32> {
-        self.column(rows, |_, r, _| r.gen)
+        self.column(rows, |c, r, _| c.ext(r.x).gen)
     }
     pub fn parent_column(&self, rows: Range<usize>) -> Vec<i32> {
-        self.column(rows, |_, r, _| r.parent)
+        self.column(rows, |_, r, row| decode_parent(r.parent, row, &self.wide))
     }
     pub fn cpu_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |_, r, _| r.cpu)
+        self.column(rows, |_, r, row| decode_cpu(r.ck, row, &self.wide))
     }
     pub fn mm_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |_, r, _| r.mm)
+        self.column(rows, |c, r, _| c.ext(r.x).mm)
     }
     pub fn asid_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |_, r, _| r.asid)
+        self.column(rows, |c, r, _| c.ext(r.x).asid)
     }
     pub fn kind_column(&self, rows: Range<usize>) -> Vec<u8> {
-        self.column(rows, |_, r, _| r.kind)
+        self.column(rows, |_, r, _| (r.ck & ((1 << KIND_BITS) - 1)) as u8)
     }
 
     /// Every row, decoded into the plain columns (for tests and tools; the WASM side exports
@@ -479,6 +619,23 @@ fn decode_addr(v: u32, row: usize, wide: &Wide) -> f64 {
         0 => 0.0,
         WIDE => wide.addr.get(&(row as Row)).copied().unwrap_or(0) as f64,
         p => (USER_BASE + (p as u64 - 1) * 4096) as f64,
+    }
+}
+
+#[inline]
+fn decode_parent(v: u16, row: usize, wide: &Wide) -> i32 {
+    match v {
+        NO_PARENT_CODE => NO_PARENT,
+        PARENT_WIDE => wide.parent.get(&(row as Row)).copied().unwrap_or(NO_PARENT),
+        back => row as i32 - back as i32,
+    }
+}
+
+#[inline]
+fn decode_cpu(ck: u16, row: usize, wide: &Wide) -> u16 {
+    match ck >> KIND_BITS {
+        CPU_WIDE => wide.cpu.get(&(row as Row)).copied().unwrap_or(CPU_WIDE),
+        cpu => cpu,
     }
 }
 
@@ -561,7 +718,9 @@ mod tests {
     }
 
     #[test]
-    fn rows_take_32_bytes_and_chunks_are_reserved_whole_after_the_first() {
+    fn rows_take_16_bytes_and_chunks_are_reserved_whole_after_the_first() {
+        assert_eq!(ROW_BYTES, 16);
+        assert_eq!(EXT_BYTES, 16);
         let mut s = TraceStore::default();
         for i in 0..(3 * CHUNK as u64) {
             s.instant(i, CpuId(0), EventKind::IpiSent, Fields::default());
@@ -570,5 +729,101 @@ mod tests {
         s.instant(0, CpuId(0), EventKind::IpiSent, Fields::default());
         assert_eq!(s.reserved_bytes(), 4 * CHUNK_BYTES);
         assert_eq!(s.bytes(), (3 * CHUNK as u64 + 1) * ROW_BYTES);
+    }
+
+    /// Fields on both sides of what the inline word holds (`mm` 15 bits, `arg` 16 bits, no
+    /// `asid`, `gen` or `addr`), parents on both sides of the 16-bit distance, CPUs on both
+    /// sides of the 10-bit code: every row decodes to what was pushed, identical `ext`
+    /// records are shared and different ones are not, also across a chunk boundary.
+    #[test]
+    fn inline_words_ext_records_parents_and_cpus_decode_at_their_edges() {
+        let mut s = TraceStore::default();
+        let mut want: Vec<(CpuId, Fields)> = Vec::new();
+        let variants = [
+            Fields::default(),
+            Fields {
+                mm: MmId(INLINE_MM),
+                arg: INLINE_ARG,
+                ..Fields::default()
+            },
+            Fields {
+                mm: MmId(INLINE_MM + 1),
+                ..Fields::default()
+            },
+            Fields {
+                arg: INLINE_ARG + 1,
+                ..Fields::default()
+            },
+            Fields {
+                asid: 1,
+                ..Fields::default()
+            },
+            Fields {
+                gen: 1,
+                ..Fields::default()
+            },
+            Fields {
+                mm: MmId(u16::MAX),
+                asid: u16::MAX,
+                gen: u32::MAX as u64 - 1,
+                addr: USER_BASE + 4096,
+                arg: u32::MAX as u64 - 1,
+                parent: None,
+            },
+        ];
+        let n = CHUNK + 3 * PARENT_WIDE as usize;
+        let mut ext_before_chunk = 0;
+        for i in 0..n {
+            if i == CHUNK {
+                ext_before_chunk = s.ext_len;
+            }
+            let row = i as Row;
+            let parent = match i % 9 {
+                0 => None,
+                1 => Some(row - 1),
+                2 if i >= PARENT_WIDE as usize - 1 => Some(row - (PARENT_WIDE as u32 - 1)),
+                3 if i >= PARENT_WIDE as usize => Some(row - PARENT_WIDE as u32),
+                4 => Some(row),
+                5 => Some(row + 7),
+                6 => Some(0),
+                _ => None,
+            };
+            let f = Fields {
+                parent,
+                ..variants[i % variants.len()]
+            };
+            let cpu = CpuId([0, 511, CPU_WIDE - 1, CPU_WIDE, u16::MAX][i % 5]);
+            assert_eq!(s.instant(i as u64, cpu, EventKind::TlbMissed, f), row);
+            want.push((cpu, f));
+        }
+        // Five of the seven variants need an ext record; the cache shares each after its
+        // first row in a chunk, so a chunk holds about five.
+        assert!(
+            ext_before_chunk >= 5 && ext_before_chunk <= 10,
+            "{ext_before_chunk}"
+        );
+        assert!(
+            s.ext_len - ext_before_chunk >= 5 && s.ext_len <= 20,
+            "{}",
+            s.ext_len
+        );
+        let t = s.decode();
+        for (r, (cpu, f)) in want.iter().enumerate() {
+            let at = format!("row {r}");
+            assert_eq!(t.cpu[r], cpu.0, "{at}");
+            assert_eq!(t.kind[r], EventKind::TlbMissed as u8, "{at}");
+            assert_eq!(t.mm[r], f.mm.0, "{at}");
+            assert_eq!(t.asid[r], f.asid, "{at}");
+            assert_eq!(t.gen[r] as u64, f.gen, "{at}");
+            assert_eq!(t.addr[r], f.addr as f64, "{at}");
+            assert_eq!(t.arg[r], f.arg as f64, "{at}");
+            assert_eq!(
+                t.parent[r],
+                f.parent.map_or(NO_PARENT, |p| p as i32),
+                "{at}"
+            );
+            assert_eq!(s.cpu(r), cpu.0, "{at}");
+        }
+        assert_eq!(s.hash(), t.hash());
     }
 }
