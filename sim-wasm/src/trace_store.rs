@@ -98,9 +98,11 @@ impl Ext {
     /// Slot of the recent-records cache.
     #[inline(always)]
     fn slot(&self) -> usize {
-        let a = (self.gen as u64) << 32 | self.addr as u64;
-        let b = (self.mm as u64) << 48 | (self.asid as u64) << 32 | self.arg as u64;
-        ((a ^ b.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT_BITS)) as usize
+        let h = self.gen
+            ^ self.addr.rotate_left(11)
+            ^ self.arg.rotate_left(22)
+            ^ ((self.mm as u32) << 16 | self.asid as u32).rotate_left(5);
+        (h.wrapping_mul(0x9e37_79b9) >> (32 - RECENT_BITS)) as usize
     }
 }
 
@@ -188,9 +190,10 @@ fn addr_code(addr: u64) -> u32 {
     if addr == 0 {
         return 0;
     }
+    // Below USER_BASE the offset wraps to far beyond the page limit.
     let off = addr.wrapping_sub(USER_BASE);
-    if addr >= USER_BASE && off.is_multiple_of(4096) && off / 4096 < (OPEN - 1) as u64 {
-        (off / 4096) as u32 + 1
+    if off & 4095 == 0 && off >> 12 < (OPEN - 1) as u64 {
+        (off >> 12) as u32 + 1
     } else {
         WIDE
     }
@@ -251,20 +254,34 @@ impl TraceStore {
         &self.strings
     }
 
-    /// The `x` word of a row with fields `f` (`addr` and `arg` already coded): inline when
-    /// they fit, else an `ext` record, shared with an identical recent one.
+    /// The `x` word of a row with fields `f` (`gen`, `addr` and `arg` already coded): inline
+    /// when they fit, else an `ext` record, shared with an identical recent one. An instant
+    /// keeps its `gen` in its `dur` word, so only a span's `gen` needs the record.
     #[inline(always)]
-    fn x_word(&mut self, f: &Fields, gen: u32, addr: u32, arg: u32) -> u32 {
-        if f.asid == 0 && gen == 0 && addr == 0 && arg as u64 <= INLINE_ARG && f.mm.0 <= INLINE_MM {
+    fn x_word(&mut self, f: &Fields, instant: bool, gen: u32, addr: u32, arg: u32) -> u32 {
+        let span_gen = if instant { 0 } else { gen };
+        // One test for all five conditions: each bit that may not be set, or'ed together.
+        let spill = f.asid as u32
+            | span_gen
+            | addr
+            | arg & !(INLINE_ARG as u32)
+            | (f.mm.0 & !INLINE_MM) as u32;
+        if spill == 0 {
             return (f.mm.0 as u32) << 16 | arg;
         }
-        let e = Ext {
+        self.ext_index(Ext {
             mm: f.mm.0,
             asid: f.asid,
             gen,
             addr,
             arg,
-        };
+        })
+    }
+
+    /// `EXT_BIT |` the index of `e` in the current chunk's `ext`: an identical recent record
+    /// if the cache has one, else `e` appended.
+    #[inline]
+    fn ext_index(&mut self, e: Ext) -> u32 {
         let slot = e.slot();
         let hit = self.recent[slot].wrapping_sub(1) as usize;
         if self.cur.ext.get(hit) == Some(&e) {
@@ -281,26 +298,72 @@ impl TraceStore {
         EXT_BIT | i as u32
     }
 
+    /// Starts a chunk with `time` as its base when the current one is full or not begun.
+    #[cold]
+    fn next_chunk(&mut self, time: Ns) {
+        if self.cur.rows.is_empty() {
+            self.cur.base = time;
+            return;
+        }
+        let next = Chunk {
+            base: time,
+            rows: Vec::with_capacity(CHUNK),
+            ext: Vec::new(),
+        };
+        self.full.push(std::mem::replace(&mut self.cur, next));
+        self.recent = Default::default();
+    }
+
     // Inlined into every recording site: a `Fields` passed through memory and read back in
-    // wider loads than it was written with stalled each push on store forwarding.
+    // wider loads than it was written with stalled each push on store forwarding. The common
+    // row takes one test for "every field fits its code"; the rest go through `push_wide`.
     #[inline(always)]
     fn push(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        let instant = !kind.is_span();
         let row = self.len as Row;
         if self.muted {
             self.len += 1;
             return row;
         }
-        if self.cur.rows.len() == CHUNK {
-            let next = Chunk {
-                base: time,
-                rows: Vec::with_capacity(CHUNK),
-                ext: Vec::new(),
-            };
-            self.full.push(std::mem::replace(&mut self.cur, next));
-            self.recent = Default::default();
-        } else if self.cur.rows.is_empty() {
-            self.cur.base = time;
+        let n = self.cur.rows.len();
+        if n == CHUNK || n == 0 {
+            self.next_chunk(time);
         }
+        let off = time.wrapping_sub(self.cur.base);
+        let addr = addr_code(f.addr);
+        let back = f.parent.map_or(0, |p| row.wrapping_sub(p));
+        // A parent 0 rows back (itself) or ahead (wrapped) is not a distance the code holds.
+        let back_fits = f.parent.is_none() || back.wrapping_sub(1) < PARENT_WIDE as u32 - 1;
+        let fits = (off < WIDE as u64)
+            & (addr != WIDE)
+            & (f.arg < WIDE as u64)
+            & back_fits
+            & (cpu.0 < CPU_WIDE);
+        if !fits {
+            return self.push_wide(time, dur, cpu, kind, f);
+        }
+        // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
+        let gen = f.gen.min(u32::MAX as u64) as u32;
+        let x = self.x_word(&f, instant, gen, addr, f.arg as u32);
+        self.cur.rows.push(Rec {
+            time: off as u32,
+            // An instant's duration is 0 by its kind: the word holds its `gen` instead.
+            dur: if instant { gen } else { dur },
+            x,
+            parent: back as u16,
+            ck: cpu.0 << KIND_BITS | kind as u16,
+        });
+        self.len += 1;
+        row
+    }
+
+    /// `push` of a row with a field its code cannot hold: that field's code is `WIDE` (or
+    /// `PARENT_WIDE`, `CPU_WIDE`) and its value goes to the side table.
+    #[cold]
+    #[inline(never)]
+    fn push_wide(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        let row = self.len as Row;
+        let instant = !kind.is_span();
         let off = time.wrapping_sub(self.cur.base);
         let time_code = if off < WIDE as u64 {
             off as u32
@@ -318,9 +381,8 @@ impl TraceStore {
             self.wide.arg.insert(row, f.arg);
             WIDE
         };
-        // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
         let gen = f.gen.min(u32::MAX as u64) as u32;
-        let x = self.x_word(&f, gen, addr, arg);
+        let x = self.x_word(&f, instant, gen, addr, arg);
         let parent = match f.parent {
             None => NO_PARENT_CODE,
             Some(p) => {
@@ -341,7 +403,7 @@ impl TraceStore {
         };
         self.cur.rows.push(Rec {
             time: time_code,
-            dur,
+            dur: if instant { gen } else { dur },
             x,
             parent,
             ck: cpu_code << KIND_BITS | kind as u16,
@@ -436,7 +498,8 @@ impl TraceStore {
             let first = k << CHUNK_BITS;
             let mut i = 0;
             while self.open[k] > 0 && i < self.chunk(k).rows.len() {
-                if self.chunk(k).rows[i].dur == OPEN {
+                let r = self.chunk(k).rows[i];
+                if r.dur == OPEN && is_span(r.ck) {
                     self.close((first + i) as Row, time);
                 }
                 i += 1;
@@ -464,9 +527,15 @@ impl TraceStore {
         self.full.get(k).unwrap_or(&self.cur)
     }
 
+    /// The `dur` code of a span; 0 for an instant (whose word holds its `gen`).
     fn dur_code(&self, row: Row) -> u32 {
         let (k, i) = Self::at(row as usize);
-        self.chunk(k).rows[i].dur
+        let r = self.chunk(k).rows[i];
+        if is_span(r.ck) {
+            r.dur
+        } else {
+            0
+        }
     }
 
     /// `time` of one row (`row < len`).
@@ -479,7 +548,7 @@ impl TraceStore {
     /// `dur` of one row: NaN while the span is open.
     pub fn dur(&self, row: usize) -> f64 {
         let (k, i) = Self::at(row);
-        decode_dur(self.chunk(k).rows[i].dur, row, &self.wide)
+        decode_dur(&self.chunk(k).rows[i], row, &self.wide)
     }
 
     pub fn kind(&self, row: usize) -> u8 {
@@ -516,7 +585,7 @@ impl TraceStore {
         })
     }
     pub fn dur_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |_, r, row| decode_dur(r.dur, row, &self.wide))
+        self.column(rows, |_, r, row| decode_dur(r, row, &self.wide))
     }
     pub fn addr_column(&self, rows: Range<usize>) -> Vec<f64> {
         self.column(rows, |c, r, row| {
@@ -529,7 +598,7 @@ impl TraceStore {
         })
     }
     pub fn gen_column(&self, rows: Range<usize>) -> Vec<u32> {
-        self.column(rows, |c, r, _| c.ext(r.x).gen)
+        self.column(rows, |c, r, _| decode_gen(c, r))
     }
     pub fn parent_column(&self, rows: Range<usize>) -> Vec<i32> {
         self.column(rows, |_, r, row| decode_parent(r.parent, row, &self.wide))
@@ -604,9 +673,27 @@ fn decode_time(base: Ns, v: u32, row: usize, wide: &Wide) -> f64 {
     }
 }
 
+/// Whether a row's kind is a span (by `EventKind::is_span`'s rule, on the stored code).
 #[inline]
-fn decode_dur(v: u32, row: usize, wide: &Wide) -> f64 {
-    match v {
+fn is_span(ck: u16) -> bool {
+    (ck & ((1 << KIND_BITS) - 1)) < 32
+}
+
+#[inline]
+fn decode_gen(c: &Chunk, r: &Rec) -> u32 {
+    if is_span(r.ck) {
+        c.ext(r.x).gen
+    } else {
+        r.dur
+    }
+}
+
+#[inline]
+fn decode_dur(r: &Rec, row: usize, wide: &Wide) -> f64 {
+    if !is_span(r.ck) {
+        return 0.0;
+    }
+    match r.dur {
         OPEN => f64::NAN,
         WIDE => wide.dur.get(&(row as Row)).copied().unwrap_or(0.0),
         d => d as f64,
@@ -732,7 +819,7 @@ mod tests {
     }
 
     /// Fields on both sides of what the inline word holds (`mm` 15 bits, `arg` 16 bits, no
-    /// `asid`, `gen` or `addr`), parents on both sides of the 16-bit distance, CPUs on both
+    /// `asid`, span `gen` or `addr`), parents on both sides of the 16-bit distance, CPUs on both
     /// sides of the 10-bit code: every row decodes to what was pushed, identical `ext`
     /// records are shared and different ones are not, also across a chunk boundary.
     #[test]
@@ -793,15 +880,12 @@ mod tests {
                 ..variants[i % variants.len()]
             };
             let cpu = CpuId([0, 511, CPU_WIDE - 1, CPU_WIDE, u16::MAX][i % 5]);
-            assert_eq!(s.instant(i as u64, cpu, EventKind::TlbMissed, f), row);
+            assert_eq!(s.span(i as u64, 5, cpu, EventKind::FlushTlbFunc, f), row);
             want.push((cpu, f));
         }
         // Five of the seven variants need an ext record; the cache shares each after its
         // first row in a chunk, so a chunk holds about five.
-        assert!(
-            ext_before_chunk >= 5 && ext_before_chunk <= 10,
-            "{ext_before_chunk}"
-        );
+        assert!((5..=10).contains(&ext_before_chunk), "{ext_before_chunk}");
         assert!(
             s.ext_len - ext_before_chunk >= 5 && s.ext_len <= 20,
             "{}",
@@ -811,7 +895,8 @@ mod tests {
         for (r, (cpu, f)) in want.iter().enumerate() {
             let at = format!("row {r}");
             assert_eq!(t.cpu[r], cpu.0, "{at}");
-            assert_eq!(t.kind[r], EventKind::TlbMissed as u8, "{at}");
+            assert_eq!(t.kind[r], EventKind::FlushTlbFunc as u8, "{at}");
+            assert_eq!(t.dur[r], 5.0, "{at}");
             assert_eq!(t.mm[r], f.mm.0, "{at}");
             assert_eq!(t.asid[r], f.asid, "{at}");
             assert_eq!(t.gen[r] as u64, f.gen, "{at}");
@@ -825,5 +910,35 @@ mod tests {
             assert_eq!(s.cpu(r), cpu.0, "{at}");
         }
         assert_eq!(s.hash(), t.hash());
+    }
+
+    /// An instant keeps its `gen` in the `dur` word: generations that equal the span codes
+    /// (`OPEN`, `WIDE`) stay generations, its `dur` stays 0, and neither `end` nor `close_all`
+    /// mistakes it for an open span.
+    #[test]
+    fn an_instant_keeps_its_gen_in_the_dur_word_without_looking_open() {
+        let mut s = TraceStore::default();
+        let gens = [0, 1, OPEN as u64, WIDE as u64, 1 << 40];
+        for (i, &gen) in gens.iter().enumerate() {
+            let f = Fields {
+                gen,
+                mm: MmId(1),
+                arg: 3,
+                ..Fields::default()
+            };
+            s.instant(i as u64, CpuId(1), EventKind::IpiSent, f);
+        }
+        let span = s.begin(9, CpuId(1), EventKind::IpiWait, Fields::default());
+        assert_eq!(s.ext_len, 0, "mm, arg and gen of an instant fit its row");
+        s.end(2, 50);
+        s.end(3, 50);
+        s.close_all(100);
+        let t = s.decode();
+        for (r, &gen) in gens.iter().enumerate() {
+            assert_eq!(t.gen[r] as u64, gen.min(u32::MAX as u64), "gen of row {r}");
+            assert_eq!(t.dur[r].to_bits(), 0f64.to_bits(), "dur of row {r}");
+            assert_eq!(s.dur(r), 0.0);
+        }
+        assert_eq!(t.dur[span as usize], 91.0, "the span is closed at the end");
     }
 }
