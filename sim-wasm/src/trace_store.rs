@@ -288,10 +288,6 @@ impl TraceStore {
             return EXT_BIT | hit as u32;
         }
         let i = self.cur.ext.len();
-        if self.cur.ext.capacity() == 0 {
-            // Most chunks need a fifth of their rows' worth; doubling covers the rest.
-            self.cur.ext.reserve(CHUNK / 8);
-        }
         self.cur.ext.push(e);
         self.ext_len += 1;
         self.recent[slot] = i as u32 + 1;
@@ -305,10 +301,14 @@ impl TraceStore {
             self.cur.base = time;
             return;
         }
+        // The next chunk's records reserved at what this one needed and an eighth more: a
+        // run's chunks need about as many each, and regrowing the table (a copy, and in WASM
+        // a fresh block from the allocator) cost 2 % of a WASM bench run.
+        let ext = self.cur.ext.len() + self.cur.ext.len() / 8;
         let next = Chunk {
             base: time,
             rows: Vec::with_capacity(CHUNK),
-            ext: Vec::new(),
+            ext: Vec::with_capacity(ext.max(CHUNK / 64)),
         };
         self.full.push(std::mem::replace(&mut self.cur, next));
         self.recent = Default::default();
@@ -812,9 +812,11 @@ mod tests {
         for i in 0..(3 * CHUNK as u64) {
             s.instant(i, CpuId(0), EventKind::IpiSent, Fields::default());
         }
-        assert_eq!(s.reserved_bytes(), 3 * CHUNK_BYTES);
+        // Chunks after the first reserve their smallest `ext` table (the rows needed none).
+        let ext = (CHUNK / 64) as u64 * EXT_BYTES;
+        assert_eq!(s.reserved_bytes(), 3 * CHUNK_BYTES + 2 * ext);
         s.instant(0, CpuId(0), EventKind::IpiSent, Fields::default());
-        assert_eq!(s.reserved_bytes(), 4 * CHUNK_BYTES);
+        assert_eq!(s.reserved_bytes(), 4 * CHUNK_BYTES + 3 * ext);
         assert_eq!(s.bytes(), (3 * CHUNK as u64 + 1) * ROW_BYTES);
     }
 
