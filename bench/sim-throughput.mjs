@@ -3,9 +3,11 @@
 // The scenario runs at three lengths (about 1, 2.5 and 10 million events, by its flush count);
 // each length runs --reps times (default 3) natively (the release build of
 // sim-wasm/examples/throughput.rs) and in the WASM pkg the site and CLI load, and the best and
-// the median are printed. Events/s is wall time; "cpu" divides by the time the thread was on a
-// CPU instead, which other processes on a busy machine distort far less (both are printed, with
-// the load average, because the figures mean little without it). WASM rates are of runs that
+// the median are printed, with the page faults of a native run (the kernel handing out fresh
+// pages for the trace: most of a native run's system time). Events/s is wall time; "cpu"
+// divides by the time the thread was on a CPU instead, which other processes on a busy machine
+// distort far less (both are printed, with the load average, because the figures mean little
+// without it). WASM rates are of runs that
 // reuse an instance's grown memory (as the page's worker does); the first run of a fresh
 // instance, which pays for growing it, is printed apart. Bytes/event: growth of the native
 // resident set, and of WASM linear memory in a fresh instance, over one run.
@@ -61,6 +63,7 @@ function native(set) {
       wall: m.events / m.seconds,
       cpu: m.events / (m.cpu_seconds || m.seconds),
       bytes: m.rss_bytes_per_event,
+      faults: m.page_faults ?? 0,
     });
   }
   return runs;
@@ -143,7 +146,10 @@ for (const size of sizes) {
   console.log(
     `${size.label} events (${n[0].events.toLocaleString('en-US')} events, ${n[0].rows.toLocaleString('en-US')} trace rows)`,
   );
-  console.log(`  native      ${nf.text} (resident set)`);
+  const faults = median(n.map((r) => r.faults));
+  console.log(
+    `  native      ${nf.text} (resident set), ${faults.toLocaleString('en-US')} page faults`,
+  );
   console.log(`  wasm (node) ${wf.text} (linear memory)`);
   console.log(
     `  wasm/native ${((100 * wf.bestWall) / nf.bestWall).toFixed(1)} % (wall)  ${((100 * wf.bestCpu) / nf.bestCpu).toFixed(1)} % (cpu)` +

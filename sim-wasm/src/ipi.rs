@@ -31,8 +31,9 @@ pub struct Cfd {
 
 impl Cfd {
     // Three calls per request (dispatch, the handler's read, the unlock): inlined, as a call
-    // of its own it was 3 % of a WASM run.
-    #[inline]
+    // of its own it was 3 % of a WASM run. `always`: LLVM still kept an outlined copy that
+    // the flush path called, 20 instructions a call with its prologue.
+    #[inline(always)]
     pub fn csd(&mut self, target: CpuId, cpus: u16) -> &mut Csd {
         if self.csd.is_empty() {
             self.csd = vec![Csd::default(); cpus as usize];

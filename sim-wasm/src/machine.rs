@@ -525,14 +525,8 @@ impl World {
                 self.stop(Stop::Memory);
                 break;
             }
-            match self.queue.peek_time() {
-                Some(t) if t <= self.cfg.max_time_ns => {}
-                _ => {
-                    self.finish();
-                    break;
-                }
-            }
-            let Some(ev) = self.queue.pop() else {
+            // Nothing pending, or nothing due before the run's time limit: the run is over.
+            let Some(ev) = self.queue.pop_due(self.cfg.max_time_ns) else {
                 self.finish();
                 break;
             };

@@ -1,12 +1,19 @@
 //! Where a run records its trace while it runs: the same rows and columns as [`Trace`], held in
-//! 32 bytes a row instead of 47 so that ten million events fit in a browser worker.
+//! 16 bytes a row (plus 16 for the rows whose fields do not fit) instead of 47, so that ten
+//! million events fit in a browser worker and a native run faults in half the fresh pages.
 //!
 //! Rows live in chunks of 65,536; a full chunk is never moved again, so the trace grows without
 //! the copy (and the twice-the-size peak) of one vector doubling. Within a chunk a row is one
-//! record of narrow fields (one store per row, where ten column pushes cost a tenth of the run):
-//! `time` as a `u32` offset from the chunk's first row, `dur`, `addr` and `arg` as `u32` codes. The rare value a code cannot hold (a span longer than 4.29 s, an address off the user
-//! page grid) is kept exactly in a side table keyed by row, so decoding gives back the very
-//! `f64` the columns always held: the exported columns do not change, only how they are kept.
+//! 16-byte record (one store per row, where ten column pushes cost a tenth of the run): `time`
+//! as a `u32` offset from the chunk's first row, `dur` as a `u32` code, `parent` as the distance
+//! back to the parent row, `cpu` and `kind` packed in one `u16`, and one word that holds `mm`
+//! and a small `arg` inline or points at the chunk's `ext` table, where the row's `mm`, `asid`,
+//! `gen`, `addr` and `arg` are kept in 16 more bytes. Rows that need an `ext` record mostly
+//! repeat one a few rows back (every target's `FlushTlbFunc` of one flush reads the same
+//! descriptor), so identical records are shared. The rare value a code cannot hold (a span
+//! longer than 4.29 s, an address off the user page grid, a parent 65,535 rows back) is kept
+//! exactly in a side table keyed by row, so decoding gives back the very `f64` the columns
+//! always held: the exported columns do not change, only how they are kept.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -16,14 +23,15 @@ use crate::ids::{CpuId, Ns, USER_BASE};
 use crate::trace::{Fields, Row, Trace, NO_PARENT};
 
 const CHUNK_BITS: u32 = 16;
-/// Rows per chunk: 2 MB of columns, small beside the traces it is for, large beside a push.
+/// Rows per chunk: 1 MB of rows, small beside the traces it is for, large beside a push.
 const CHUNK: usize = 1 << CHUNK_BITS;
-/// Bytes of one chunk's columns.
+/// Bytes of one chunk's rows.
 pub const CHUNK_BYTES: u64 = CHUNK as u64 * ROW_BYTES;
 
-/// Bytes of one stored row (time, dur, addr, arg, gen, parent: 4; cpu, mm, asid: 2; kind: 1;
-/// one byte of padding).
+/// Bytes of one stored row (time, dur, inline-or-ext word: 4; parent distance, cpu+kind: 2).
 pub const ROW_BYTES: u64 = std::mem::size_of::<Rec>() as u64;
+/// Bytes of one `ext` record (mm, asid: 2; gen, addr, arg: 4).
+pub const EXT_BYTES: u64 = std::mem::size_of::<Ext>() as u64;
 /// What one side-table entry costs the memory budget (key, value, B-tree node share).
 const WIDE_BYTES: u64 = 32;
 
@@ -32,21 +40,70 @@ const WIDE: u32 = u32::MAX;
 /// `dur` code of a span not yet closed (exported as NaN until `close_all`).
 const OPEN: u32 = u32::MAX - 1;
 
-/// One row as stored: the narrow columns side by side, 32 bytes with no padding but the last
-/// byte, so appending a row is one aligned store and a chunk is one allocation.
+/// `x` with this bit set is an index into the chunk's `ext`; clear, it is `mm << 16 | arg`
+/// and the row's `asid`, `gen` and `addr` are 0.
+const EXT_BIT: u32 = 1 << 31;
+/// Largest `mm` and `arg` an inline `x` holds.
+const INLINE_MM: u16 = (1 << 15) - 1;
+const INLINE_ARG: u64 = (1 << 16) - 1;
+
+/// `parent` code of a row without one; codes `1..PARENT_WIDE` are the distance back to it.
+const NO_PARENT_CODE: u16 = 0;
+const PARENT_WIDE: u16 = u16::MAX;
+
+/// `ck` is `cpu << KIND_BITS | kind`; a CPU from `CPU_WIDE` up is kept in the side table
+/// (the machine has at most 512, so only a corrupted id would land there).
+const KIND_BITS: u32 = 6;
+const CPU_WIDE: u16 = (1 << (16 - KIND_BITS)) - 1;
+const _: () = {
+    let mut i = 0;
+    while i < EventKind::ALL.len() {
+        assert!(
+            (EventKind::ALL[i] as u32) < 1 << KIND_BITS,
+            "a kind needs more bits"
+        );
+        i += 1;
+    }
+};
+
+/// Slots of the cache of recent `ext` records that lets a row share an identical one.
+const RECENT_BITS: u32 = 5;
+
+/// One row as stored: 16 bytes with no padding, so appending a row is one aligned store.
 #[derive(Clone, Copy, Debug, Default)]
 struct Rec {
     /// Offset from the chunk's `base`, or `WIDE`.
     time: u32,
     dur: u32,
-    addr: u32,
-    arg: u32,
-    gen: u32,
-    parent: i32,
-    cpu: u16,
+    /// `mm << 16 | arg` inline, or `EXT_BIT | index` into the chunk's `ext`.
+    x: u32,
+    parent: u16,
+    /// `cpu << KIND_BITS | kind`.
+    ck: u16,
+}
+
+/// The fields of a row that did not fit inline.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Ext {
     mm: u16,
     asid: u16,
-    kind: u8,
+    gen: u32,
+    /// `addr` code: 0, `1 + page` of a user page, or `WIDE`.
+    addr: u32,
+    /// `arg`, or `WIDE`.
+    arg: u32,
+}
+
+impl Ext {
+    /// Slot of the recent-records cache.
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        let h = self.gen
+            ^ self.addr.rotate_left(11)
+            ^ self.arg.rotate_left(22)
+            ^ ((self.mm as u32) << 16 | self.asid as u32).rotate_left(5);
+        (h.wrapping_mul(0x9e37_79b9) >> (32 - RECENT_BITS)) as usize
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -54,11 +111,29 @@ struct Chunk {
     /// Time of the chunk's first row: `time` holds offsets from it.
     base: Ns,
     rows: Vec<Rec>,
+    ext: Vec<Ext>,
 }
 
 impl Chunk {
     fn capacity(&self) -> usize {
         self.rows.capacity()
+    }
+
+    /// The `ext` record an `x` word points at (zeros if it points nowhere).
+    #[inline]
+    fn ext(&self, x: u32) -> Ext {
+        if x & EXT_BIT == 0 {
+            Ext {
+                mm: (x >> 16) as u16,
+                arg: x & 0xffff,
+                ..Ext::default()
+            }
+        } else {
+            self.ext
+                .get((x & !EXT_BIT) as usize)
+                .copied()
+                .unwrap_or_default()
+        }
     }
 }
 
@@ -70,11 +145,18 @@ struct Wide {
     dur: BTreeMap<Row, f64>,
     addr: BTreeMap<Row, u64>,
     arg: BTreeMap<Row, u64>,
+    parent: BTreeMap<Row, i32>,
+    cpu: BTreeMap<Row, u16>,
 }
 
 impl Wide {
     fn len(&self) -> usize {
-        self.time.len() + self.dur.len() + self.addr.len() + self.arg.len()
+        self.time.len()
+            + self.dur.len()
+            + self.addr.len()
+            + self.arg.len()
+            + self.parent.len()
+            + self.cpu.len()
     }
 }
 
@@ -85,6 +167,11 @@ pub struct TraceStore {
     /// The chunk rows are appended to (grows by doubling only while it is the first).
     cur: Chunk,
     len: usize,
+    /// `ext` records of every chunk, for the memory budget.
+    ext_len: usize,
+    /// Index in `cur.ext` of a recent record per cache slot, plus one (0: empty). Reset with
+    /// each chunk, as indices are per chunk.
+    recent: [u32; 1 << RECENT_BITS],
     wide: Wide,
     /// Explanations referenced by `arg` of `InvariantViolated` rows.
     strings: Vec<String>,
@@ -103,9 +190,10 @@ fn addr_code(addr: u64) -> u32 {
     if addr == 0 {
         return 0;
     }
+    // Below USER_BASE the offset wraps to far beyond the page limit.
     let off = addr.wrapping_sub(USER_BASE);
-    if addr >= USER_BASE && off.is_multiple_of(4096) && off / 4096 < (OPEN - 1) as u64 {
-        (off / 4096) as u32 + 1
+    if off & 4095 == 0 && off >> 12 < (OPEN - 1) as u64 {
+        (off >> 12) as u32 + 1
     } else {
         WIDE
     }
@@ -142,19 +230,23 @@ impl TraceStore {
         self.len == 0
     }
 
-    /// Bytes the trace's rows, side tables and strings hold: what the run's memory budget
-    /// counts. The chunk being filled holds up to [`CHUNK_BYTES`] more, uncounted so that the
-    /// budget stops a run where it is full, not a chunk early.
+    /// Bytes the trace's rows, `ext` records, side tables and strings hold: what the run's
+    /// memory budget counts. The chunk being filled holds up to [`CHUNK_BYTES`] more,
+    /// uncounted so that the budget stops a run where it is full, not a chunk early.
     pub fn bytes(&self) -> u64 {
         let kept = if self.muted { 0 } else { self.len };
-        kept as u64 * ROW_BYTES + self.wide.len() as u64 * WIDE_BYTES + self.string_bytes
+        kept as u64 * ROW_BYTES
+            + self.ext_len as u64 * EXT_BYTES
+            + self.wide.len() as u64 * WIDE_BYTES
+            + self.string_bytes
     }
 
-    /// Bytes reserved for rows, filled or not (what memory measurements see).
+    /// Bytes reserved for rows and `ext` records, filled or not (what memory measurements see).
     pub fn reserved_bytes(&self) -> u64 {
-        let rows: usize =
-            self.full.iter().map(Chunk::capacity).sum::<usize>() + self.cur.capacity();
-        rows as u64 * ROW_BYTES
+        let chunks = || self.full.iter().chain(std::iter::once(&self.cur));
+        let rows: usize = chunks().map(Chunk::capacity).sum();
+        let ext: usize = chunks().map(|c| c.ext.capacity()).sum();
+        rows as u64 * ROW_BYTES + ext as u64 * EXT_BYTES
     }
 
     /// The explanations `InvariantViolated` rows point at.
@@ -162,24 +254,116 @@ impl TraceStore {
         &self.strings
     }
 
+    /// The `x` word of a row with fields `f` (`gen`, `addr` and `arg` already coded): inline
+    /// when they fit, else an `ext` record, shared with an identical recent one. An instant
+    /// keeps its `gen` in its `dur` word, so only a span's `gen` needs the record.
+    #[inline(always)]
+    fn x_word(&mut self, f: &Fields, instant: bool, gen: u32, addr: u32, arg: u32) -> u32 {
+        let span_gen = if instant { 0 } else { gen };
+        // One test for all five conditions: each bit that may not be set, or'ed together.
+        let spill = f.asid as u32
+            | span_gen
+            | addr
+            | arg & !(INLINE_ARG as u32)
+            | (f.mm.0 & !INLINE_MM) as u32;
+        if spill == 0 {
+            return (f.mm.0 as u32) << 16 | arg;
+        }
+        self.ext_index(Ext {
+            mm: f.mm.0,
+            asid: f.asid,
+            gen,
+            addr,
+            arg,
+        })
+    }
+
+    /// `EXT_BIT |` the index of `e` in the current chunk's `ext`: an identical recent record
+    /// if the cache has one, else `e` appended.
+    #[inline]
+    fn ext_index(&mut self, e: Ext) -> u32 {
+        let slot = e.slot();
+        let hit = self.recent[slot].wrapping_sub(1) as usize;
+        if self.cur.ext.get(hit) == Some(&e) {
+            return EXT_BIT | hit as u32;
+        }
+        let i = self.cur.ext.len();
+        self.cur.ext.push(e);
+        self.ext_len += 1;
+        self.recent[slot] = i as u32 + 1;
+        EXT_BIT | i as u32
+    }
+
+    /// Starts a chunk with `time` as its base when the current one is full or not begun.
+    #[cold]
+    fn next_chunk(&mut self, time: Ns) {
+        if self.cur.rows.is_empty() {
+            self.cur.base = time;
+            return;
+        }
+        // The next chunk's records reserved at what this one needed and an eighth more: a
+        // run's chunks need about as many each, and regrowing the table (a copy, and in WASM
+        // a fresh block from the allocator) cost 2 % of a WASM bench run.
+        let ext = self.cur.ext.len() + self.cur.ext.len() / 8;
+        let next = Chunk {
+            base: time,
+            rows: Vec::with_capacity(CHUNK),
+            ext: Vec::with_capacity(ext.max(CHUNK / 64)),
+        };
+        self.full.push(std::mem::replace(&mut self.cur, next));
+        self.recent = Default::default();
+    }
+
     // Inlined into every recording site: a `Fields` passed through memory and read back in
-    // wider loads than it was written with stalled each push on store forwarding.
+    // wider loads than it was written with stalled each push on store forwarding. The common
+    // row takes one test for "every field fits its code"; the rest go through `push_wide`.
     #[inline(always)]
     fn push(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        let instant = !kind.is_span();
         let row = self.len as Row;
         if self.muted {
             self.len += 1;
             return row;
         }
-        if self.cur.rows.len() == CHUNK {
-            let next = Chunk {
-                base: time,
-                rows: Vec::with_capacity(CHUNK),
-            };
-            self.full.push(std::mem::replace(&mut self.cur, next));
-        } else if self.cur.rows.is_empty() {
-            self.cur.base = time;
+        let n = self.cur.rows.len();
+        if n == CHUNK || n == 0 {
+            self.next_chunk(time);
         }
+        let off = time.wrapping_sub(self.cur.base);
+        let addr = addr_code(f.addr);
+        let back = f.parent.map_or(0, |p| row.wrapping_sub(p));
+        // A parent 0 rows back (itself) or ahead (wrapped) is not a distance the code holds.
+        let back_fits = f.parent.is_none() || back.wrapping_sub(1) < PARENT_WIDE as u32 - 1;
+        let fits = (off < WIDE as u64)
+            & (addr != WIDE)
+            & (f.arg < WIDE as u64)
+            & back_fits
+            & (cpu.0 < CPU_WIDE);
+        if !fits {
+            return self.push_wide(time, dur, cpu, kind, f);
+        }
+        // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
+        let gen = f.gen.min(u32::MAX as u64) as u32;
+        let x = self.x_word(&f, instant, gen, addr, f.arg as u32);
+        self.cur.rows.push(Rec {
+            time: off as u32,
+            // An instant's duration is 0 by its kind: the word holds its `gen` instead.
+            dur: if instant { gen } else { dur },
+            x,
+            parent: back as u16,
+            ck: cpu.0 << KIND_BITS | kind as u16,
+        });
+        self.len += 1;
+        row
+    }
+
+    /// `push` of a row with a field its code cannot hold: that field's code is `WIDE` (or
+    /// `PARENT_WIDE`, `CPU_WIDE`) and its value goes to the side table.
+    #[cold]
+    #[inline(never)]
+    fn push_wide(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        let row = self.len as Row;
+        let instant = !kind.is_span();
         let off = time.wrapping_sub(self.cur.base);
         let time_code = if off < WIDE as u64 {
             off as u32
@@ -197,18 +381,32 @@ impl TraceStore {
             self.wide.arg.insert(row, f.arg);
             WIDE
         };
+        let gen = f.gen.min(u32::MAX as u64) as u32;
+        let x = self.x_word(&f, instant, gen, addr, arg);
+        let parent = match f.parent {
+            None => NO_PARENT_CODE,
+            Some(p) => {
+                let back = row.wrapping_sub(p);
+                if back != 0 && back < PARENT_WIDE as u32 {
+                    back as u16
+                } else {
+                    self.wide.parent.insert(row, p as i32);
+                    PARENT_WIDE
+                }
+            }
+        };
+        let cpu_code = if cpu.0 < CPU_WIDE {
+            cpu.0
+        } else {
+            self.wide.cpu.insert(row, cpu.0);
+            CPU_WIDE
+        };
         self.cur.rows.push(Rec {
             time: time_code,
-            dur,
-            addr,
-            arg,
-            // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
-            gen: f.gen.min(u32::MAX as u64) as u32,
-            parent: f.parent.map_or(NO_PARENT, |p| p as i32),
-            cpu: cpu.0,
-            mm: f.mm.0,
-            asid: f.asid,
-            kind: kind as u8,
+            dur: if instant { gen } else { dur },
+            x,
+            parent,
+            ck: cpu_code << KIND_BITS | kind as u16,
         });
         self.len += 1;
         row
@@ -241,14 +439,14 @@ impl TraceStore {
     #[inline]
     pub fn span(&mut self, time: Ns, dur: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
-        let row = self.len as Row;
-        let code = dur_code(dur as f64);
+        // An integer below OPEN is its own code (what `dur_code` of its exact f64 gives,
+        // without the float round trip); anything longer keeps the f64 the column held.
+        let code = if dur < OPEN as u64 { dur as u32 } else { WIDE };
         if code == WIDE && !self.muted {
-            self.wide.dur.insert(row, dur as f64);
+            self.wide.dur.insert(self.len as Row, dur as f64);
         }
         self.push(time, code, cpu, kind, f)
     }
-
     /// Closes a span opened by [`TraceStore::begin`].
     pub fn end(&mut self, row: Row, time: Ns) {
         if !self.muted && (row as usize) < self.len && self.dur_code(row) == OPEN {
@@ -300,7 +498,8 @@ impl TraceStore {
             let first = k << CHUNK_BITS;
             let mut i = 0;
             while self.open[k] > 0 && i < self.chunk(k).rows.len() {
-                if self.chunk(k).rows[i].dur == OPEN {
+                let r = self.chunk(k).rows[i];
+                if r.dur == OPEN && is_span(r.ck) {
                     self.close((first + i) as Row, time);
                 }
                 i += 1;
@@ -328,9 +527,15 @@ impl TraceStore {
         self.full.get(k).unwrap_or(&self.cur)
     }
 
+    /// The `dur` code of a span; 0 for an instant (whose word holds its `gen`).
     fn dur_code(&self, row: Row) -> u32 {
         let (k, i) = Self::at(row as usize);
-        self.chunk(k).rows[i].dur
+        let r = self.chunk(k).rows[i];
+        if is_span(r.ck) {
+            r.dur
+        } else {
+            0
+        }
     }
 
     /// `time` of one row (`row < len`).
@@ -343,17 +548,17 @@ impl TraceStore {
     /// `dur` of one row: NaN while the span is open.
     pub fn dur(&self, row: usize) -> f64 {
         let (k, i) = Self::at(row);
-        decode_dur(self.chunk(k).rows[i].dur, row, &self.wide)
+        decode_dur(&self.chunk(k).rows[i], row, &self.wide)
     }
 
     pub fn kind(&self, row: usize) -> u8 {
         let (k, i) = Self::at(row);
-        self.chunk(k).rows[i].kind
+        (self.chunk(k).rows[i].ck & ((1 << KIND_BITS) - 1)) as u8
     }
 
     pub fn cpu(&self, row: usize) -> u16 {
         let (k, i) = Self::at(row);
-        self.chunk(k).rows[i].cpu
+        decode_cpu(self.chunk(k).rows[i].ck, row, &self.wide)
     }
 
     /// One column's values over `rows` (clamped to the trace), decoded per chunk.
@@ -380,31 +585,35 @@ impl TraceStore {
         })
     }
     pub fn dur_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |_, r, row| decode_dur(r.dur, row, &self.wide))
+        self.column(rows, |_, r, row| decode_dur(r, row, &self.wide))
     }
     pub fn addr_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |_, r, row| decode_addr(r.addr, row, &self.wide))
+        self.column(rows, |c, r, row| {
+            decode_addr(c.ext(r.x).addr, row, &self.wide)
+        })
     }
     pub fn arg_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |_, r, row| decode_arg(r.arg, row, &self.wide))
+        self.column(rows, |c, r, row| {
+            decode_arg(c.ext(r.x).arg, row, &self.wide)
+        })
     }
     pub fn gen_column(&self, rows: Range<usize>) -> Vec<u32> {
-        self.column(rows, |_, r, _| r.gen)
+        self.column(rows, |c, r, _| decode_gen(c, r))
     }
     pub fn parent_column(&self, rows: Range<usize>) -> Vec<i32> {
-        self.column(rows, |_, r, _| r.parent)
+        self.column(rows, |_, r, row| decode_parent(r.parent, row, &self.wide))
     }
     pub fn cpu_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |_, r, _| r.cpu)
+        self.column(rows, |_, r, row| decode_cpu(r.ck, row, &self.wide))
     }
     pub fn mm_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |_, r, _| r.mm)
+        self.column(rows, |c, r, _| c.ext(r.x).mm)
     }
     pub fn asid_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |_, r, _| r.asid)
+        self.column(rows, |c, r, _| c.ext(r.x).asid)
     }
     pub fn kind_column(&self, rows: Range<usize>) -> Vec<u8> {
-        self.column(rows, |_, r, _| r.kind)
+        self.column(rows, |_, r, _| (r.ck & ((1 << KIND_BITS) - 1)) as u8)
     }
 
     /// Every row, decoded into the plain columns (for tests and tools; the WASM side exports
@@ -464,9 +673,27 @@ fn decode_time(base: Ns, v: u32, row: usize, wide: &Wide) -> f64 {
     }
 }
 
+/// Whether a row's kind is a span (by `EventKind::is_span`'s rule, on the stored code).
 #[inline]
-fn decode_dur(v: u32, row: usize, wide: &Wide) -> f64 {
-    match v {
+fn is_span(ck: u16) -> bool {
+    (ck & ((1 << KIND_BITS) - 1)) < 32
+}
+
+#[inline]
+fn decode_gen(c: &Chunk, r: &Rec) -> u32 {
+    if is_span(r.ck) {
+        c.ext(r.x).gen
+    } else {
+        r.dur
+    }
+}
+
+#[inline]
+fn decode_dur(r: &Rec, row: usize, wide: &Wide) -> f64 {
+    if !is_span(r.ck) {
+        return 0.0;
+    }
+    match r.dur {
         OPEN => f64::NAN,
         WIDE => wide.dur.get(&(row as Row)).copied().unwrap_or(0.0),
         d => d as f64,
@@ -479,6 +706,23 @@ fn decode_addr(v: u32, row: usize, wide: &Wide) -> f64 {
         0 => 0.0,
         WIDE => wide.addr.get(&(row as Row)).copied().unwrap_or(0) as f64,
         p => (USER_BASE + (p as u64 - 1) * 4096) as f64,
+    }
+}
+
+#[inline]
+fn decode_parent(v: u16, row: usize, wide: &Wide) -> i32 {
+    match v {
+        NO_PARENT_CODE => NO_PARENT,
+        PARENT_WIDE => wide.parent.get(&(row as Row)).copied().unwrap_or(NO_PARENT),
+        back => row as i32 - back as i32,
+    }
+}
+
+#[inline]
+fn decode_cpu(ck: u16, row: usize, wide: &Wide) -> u16 {
+    match ck >> KIND_BITS {
+        CPU_WIDE => wide.cpu.get(&(row as Row)).copied().unwrap_or(CPU_WIDE),
+        cpu => cpu,
     }
 }
 
@@ -561,14 +805,142 @@ mod tests {
     }
 
     #[test]
-    fn rows_take_32_bytes_and_chunks_are_reserved_whole_after_the_first() {
+    fn rows_take_16_bytes_and_chunks_are_reserved_whole_after_the_first() {
+        assert_eq!(ROW_BYTES, 16);
+        assert_eq!(EXT_BYTES, 16);
         let mut s = TraceStore::default();
         for i in 0..(3 * CHUNK as u64) {
             s.instant(i, CpuId(0), EventKind::IpiSent, Fields::default());
         }
-        assert_eq!(s.reserved_bytes(), 3 * CHUNK_BYTES);
+        // Chunks after the first reserve their smallest `ext` table (the rows needed none).
+        let ext = (CHUNK / 64) as u64 * EXT_BYTES;
+        assert_eq!(s.reserved_bytes(), 3 * CHUNK_BYTES + 2 * ext);
         s.instant(0, CpuId(0), EventKind::IpiSent, Fields::default());
-        assert_eq!(s.reserved_bytes(), 4 * CHUNK_BYTES);
+        assert_eq!(s.reserved_bytes(), 4 * CHUNK_BYTES + 3 * ext);
         assert_eq!(s.bytes(), (3 * CHUNK as u64 + 1) * ROW_BYTES);
+    }
+
+    /// Fields on both sides of what the inline word holds (`mm` 15 bits, `arg` 16 bits, no
+    /// `asid`, span `gen` or `addr`), parents on both sides of the 16-bit distance, CPUs on both
+    /// sides of the 10-bit code: every row decodes to what was pushed, identical `ext`
+    /// records are shared and different ones are not, also across a chunk boundary.
+    #[test]
+    fn inline_words_ext_records_parents_and_cpus_decode_at_their_edges() {
+        let mut s = TraceStore::default();
+        let mut want: Vec<(CpuId, Fields)> = Vec::new();
+        let variants = [
+            Fields::default(),
+            Fields {
+                mm: MmId(INLINE_MM),
+                arg: INLINE_ARG,
+                ..Fields::default()
+            },
+            Fields {
+                mm: MmId(INLINE_MM + 1),
+                ..Fields::default()
+            },
+            Fields {
+                arg: INLINE_ARG + 1,
+                ..Fields::default()
+            },
+            Fields {
+                asid: 1,
+                ..Fields::default()
+            },
+            Fields {
+                gen: 1,
+                ..Fields::default()
+            },
+            Fields {
+                mm: MmId(u16::MAX),
+                asid: u16::MAX,
+                gen: u32::MAX as u64 - 1,
+                addr: USER_BASE + 4096,
+                arg: u32::MAX as u64 - 1,
+                parent: None,
+            },
+        ];
+        let n = CHUNK + 3 * PARENT_WIDE as usize;
+        let mut ext_before_chunk = 0;
+        for i in 0..n {
+            if i == CHUNK {
+                ext_before_chunk = s.ext_len;
+            }
+            let row = i as Row;
+            let parent = match i % 9 {
+                0 => None,
+                1 => Some(row - 1),
+                2 if i >= PARENT_WIDE as usize - 1 => Some(row - (PARENT_WIDE as u32 - 1)),
+                3 if i >= PARENT_WIDE as usize => Some(row - PARENT_WIDE as u32),
+                4 => Some(row),
+                5 => Some(row + 7),
+                6 => Some(0),
+                _ => None,
+            };
+            let f = Fields {
+                parent,
+                ..variants[i % variants.len()]
+            };
+            let cpu = CpuId([0, 511, CPU_WIDE - 1, CPU_WIDE, u16::MAX][i % 5]);
+            assert_eq!(s.span(i as u64, 5, cpu, EventKind::FlushTlbFunc, f), row);
+            want.push((cpu, f));
+        }
+        // Five of the seven variants need an ext record; the cache shares each after its
+        // first row in a chunk, so a chunk holds about five.
+        assert!((5..=10).contains(&ext_before_chunk), "{ext_before_chunk}");
+        assert!(
+            s.ext_len - ext_before_chunk >= 5 && s.ext_len <= 20,
+            "{}",
+            s.ext_len
+        );
+        let t = s.decode();
+        for (r, (cpu, f)) in want.iter().enumerate() {
+            let at = format!("row {r}");
+            assert_eq!(t.cpu[r], cpu.0, "{at}");
+            assert_eq!(t.kind[r], EventKind::FlushTlbFunc as u8, "{at}");
+            assert_eq!(t.dur[r], 5.0, "{at}");
+            assert_eq!(t.mm[r], f.mm.0, "{at}");
+            assert_eq!(t.asid[r], f.asid, "{at}");
+            assert_eq!(t.gen[r] as u64, f.gen, "{at}");
+            assert_eq!(t.addr[r], f.addr as f64, "{at}");
+            assert_eq!(t.arg[r], f.arg as f64, "{at}");
+            assert_eq!(
+                t.parent[r],
+                f.parent.map_or(NO_PARENT, |p| p as i32),
+                "{at}"
+            );
+            assert_eq!(s.cpu(r), cpu.0, "{at}");
+        }
+        assert_eq!(s.hash(), t.hash());
+    }
+
+    /// An instant keeps its `gen` in the `dur` word: generations that equal the span codes
+    /// (`OPEN`, `WIDE`) stay generations, its `dur` stays 0, and neither `end` nor `close_all`
+    /// mistakes it for an open span.
+    #[test]
+    fn an_instant_keeps_its_gen_in_the_dur_word_without_looking_open() {
+        let mut s = TraceStore::default();
+        let gens = [0, 1, OPEN as u64, WIDE as u64, 1 << 40];
+        for (i, &gen) in gens.iter().enumerate() {
+            let f = Fields {
+                gen,
+                mm: MmId(1),
+                arg: 3,
+                ..Fields::default()
+            };
+            s.instant(i as u64, CpuId(1), EventKind::IpiSent, f);
+        }
+        let span = s.begin(9, CpuId(1), EventKind::IpiWait, Fields::default());
+        assert_eq!(s.ext_len, 0, "mm, arg and gen of an instant fit its row");
+        s.end(2, 50);
+        s.end(3, 50);
+        s.close_all(100);
+        let t = s.decode();
+        for (r, &gen) in gens.iter().enumerate() {
+            assert_eq!(t.gen[r] as u64, gen.min(u32::MAX as u64), "gen of row {r}");
+            assert_eq!(t.dur[r].to_bits(), 0f64.to_bits(), "dur of row {r}");
+            assert_eq!(s.dur(r), 0.0);
+        }
+        assert_eq!(t.dur[span as usize], 91.0, "the span is closed at the end");
     }
 }

@@ -64,3 +64,25 @@ fn every_scenario_trace_hashes_to_its_recorded_digest() {
         moved.join("\n")
     );
 }
+
+/// The throughput benchmark's 1 M-event run (`npm run bench`'s first length): fifteen chunks
+/// of the trace store, so every change of how rows are kept is checked across chunk
+/// boundaries on the very run the speed figures are taken from. The digest covers every
+/// column of every row (`Trace::hash_rows`); it was recorded before the rows shrank from 32
+/// to 16 bytes, and both the store's chunked hash and the fully decoded trace must match it.
+#[test]
+fn the_bench_run_of_a_million_events_keeps_its_digest() {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../content/scenarios/x86-bench-128cpu.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut s = Session::new(&text, &["workload.flushes=9900".into()], 1).unwrap();
+    let store_hash = s.run().hash();
+    let decoded = s.trace();
+    let got = format!(
+        "{store_hash:016x} {:016x} {} {}",
+        decoded.hash(),
+        s.events(),
+        decoded.len()
+    );
+    assert_eq!(got, "3ae27fdb1cf04757 3ae27fdb1cf04757 1038654 990231");
+}

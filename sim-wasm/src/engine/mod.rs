@@ -108,6 +108,24 @@ impl<E: Copy> Queue<E> {
         Some(e.event)
     }
 
+    /// Removes the earliest event if it is due at or before `limit`, and advances the clock to
+    /// it; `None` when nothing is pending or the earliest event is later (it stays queued).
+    /// One look at the near run where a `peek_time` and a `pop` took two.
+    #[inline]
+    pub fn pop_due(&mut self, limit: Ns) -> Option<E> {
+        let e = match self.near.last() {
+            Some(&e) if e.time <= limit => {
+                self.near.pop();
+                e
+            }
+            Some(_) => return None,
+            None if self.far.min_time()? <= limit => self.far.pop()?,
+            None => return None,
+        };
+        self.now = e.time;
+        Some(e.event)
+    }
+
     /// Time of the earliest pending event.
     pub fn peek_time(&self) -> Option<Ns> {
         match self.near.last() {
@@ -265,6 +283,43 @@ mod tests {
         let want: Vec<u64> = rest[1..rest.len() - 1].iter().map(|r| r.2).collect();
         let got: Vec<u64> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(got, want);
+    }
+
+    /// `pop_due` pops what `pop` would while the earliest event is due, from either tier, and
+    /// leaves a later one queued with the clock where it was.
+    #[test]
+    fn pop_due_stops_at_the_limit_and_keeps_the_later_event() {
+        let mut q = Queue::default();
+        for i in 0..200u64 {
+            q.at((i * 37) % 101, i);
+        }
+        let mut r = q.clone();
+        assert!(!q.far.items.is_empty());
+        let mut got = Vec::new();
+        while let Some(e) = q.pop_due(60) {
+            got.push(e);
+        }
+        let mut want = Vec::new();
+        while r.peek_time().is_some_and(|t| t <= 60) {
+            want.push(r.pop().unwrap());
+        }
+        assert_eq!(got, want);
+        assert_eq!(q.now(), r.now());
+        assert_eq!(q.peek_time(), Some(61));
+        assert_eq!(q.len(), r.len());
+        // Only the heap left: it answers too.
+        let mut h: Queue<u64> = Queue::default();
+        for i in 0..(NEAR as u64 + 10) {
+            h.at(1000 - i, i);
+        }
+        while !h.near.is_empty() {
+            h.near.pop();
+        }
+        let t = h.far.min_time().unwrap();
+        assert_eq!(h.pop_due(t - 1), None);
+        assert!(h.pop_due(t).is_some());
+        assert_eq!(h.now(), t);
+        assert_eq!(Queue::<u64>::default().pop_due(u64::MAX), None);
     }
 
     #[test]
