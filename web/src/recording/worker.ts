@@ -41,6 +41,22 @@ function emptyRecordingColumns(): RecordingColumns {
   };
 }
 
+/** What the page is told of a parsed recording, its columns aside. */
+function described(r: ReturnType<RecordingParser['finish']>) {
+  return {
+    name: r.name,
+    format: r.format,
+    lines: r.lines,
+    cpus: r.cpus,
+    tasks: r.tasks,
+    unknown: r.unknown,
+    issues: r.issues,
+    issueCount: r.issueCount,
+    summary: r.summary,
+    startSeconds: r.startSeconds,
+  };
+}
+
 const CHUNK = 1 << 20;
 
 async function* chunks(input: Blob | string): AsyncGenerator<[string, number]> {
@@ -98,17 +114,8 @@ async function parse(req: ParseRequest) {
       post({
         type: 'done',
         recording: {
-          name: r.name,
-          format: r.format,
-          lines: r.lines,
-          cpus: r.cpus,
+          ...described(r),
           columns: emptyRecordingColumns(),
-          tasks: r.tasks,
-          unknown: r.unknown,
-          issues: r.issues,
-          issueCount: r.issueCount,
-          summary: r.summary,
-          startSeconds: r.startSeconds,
           view: null,
           remote: { rows, end: kept.end },
           initiator: kept.initiator,
@@ -116,19 +123,7 @@ async function parse(req: ParseRequest) {
       });
       return;
     }
-    const recording = {
-      name: r.name,
-      format: r.format,
-      lines: r.lines,
-      cpus: r.cpus,
-      columns: r.columns,
-      tasks: r.tasks,
-      unknown: r.unknown,
-      issues: r.issues,
-      issueCount: r.issueCount,
-      summary: r.summary,
-      startSeconds: r.startSeconds,
-    };
+    const recording = { ...described(r), columns: r.columns };
     // The timeline's model too: for a recording of a million rows it takes seconds, which
     // the page would otherwise spend on its main thread.
     let view = null;
