@@ -37,6 +37,7 @@ pub fn of(w: &World) -> Snapshot {
             entries.sort_by_key(|e| (!e.stale, e.mm, e.tag, e.vpn));
             entries.truncate(MAX_ENTRIES.max(stale));
             let (loaded_mm, loaded_asid, lazy) = arch.loaded(w, c.id);
+            let switching = arch.switching(w, c.id);
             CpuState {
                 cpu: c.id.0,
                 task: c
@@ -46,6 +47,8 @@ pub fn of(w: &World) -> Snapshot {
                 loaded_mm: loaded_mm.0,
                 loaded_asid,
                 lazy,
+                switching_to: switching.map(|(mm, _)| mm.0),
+                switch_buffered: switching.is_some_and(|(_, b)| b),
                 preempt_count: c.preempt_count,
                 irqs_off: c.irqs_off > 0,
                 ipi_pending: c.ipi_pending.is_some() || c.handler.is_some(),

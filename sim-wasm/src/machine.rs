@@ -111,6 +111,13 @@ pub trait Arch: Sync {
     /// lazy.
     fn loaded(&self, w: &World, cpu: CpuId) -> (MmId, u16, bool);
 
+    /// For the inspector: the mm `cpu` is switching to between publishing the switch and its
+    /// CR3 write (x86 `loaded_mm == LOADED_MM_SWITCHING`, race R7), and whether the stores
+    /// saying so are still in its store buffer. None outside such a window.
+    fn switching(&self, _w: &World, _cpu: CpuId) -> Option<(MmId, bool)> {
+        None
+    }
+
     /// For the inspector: the per-CPU tag slots (x86 PCID slots; none on arm64).
     fn tag_slots(&self, _w: &World, _cpu: CpuId) -> Vec<Slot> {
         Vec::new()

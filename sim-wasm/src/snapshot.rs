@@ -28,9 +28,16 @@ pub struct CpuState {
     pub cpu: u16,
     /// Name of the running task, if any.
     pub task: Option<String>,
+    /// The mm whose tables CR3 points at (during a switch, still the previous one).
     pub loaded_mm: u16,
     pub loaded_asid: u16,
     pub lazy: bool,
+    /// x86, between `switch_mm_irqs_off()`'s publishing and its CR3 write: the mm it switches
+    /// to. The kernel's `cpu_tlbstate.loaded_mm` reads `LOADED_MM_SWITCHING` then.
+    pub switching_to: Option<u16>,
+    /// Those stores (`LOADED_MM_SWITCHING`, `is_lazy = false`) still sit in the CPU's store
+    /// buffer: other CPUs read the previous values (`switch_mm_barrier = none`, R7).
+    pub switch_buffered: bool,
     pub preempt_count: u32,
     pub irqs_off: bool,
     /// An IPI waits in the APIC (interrupts off) or is being handled.

@@ -51,3 +51,56 @@ fn a_drain_quicker_than_the_flush_leaves_nothing_for_the_flush_to_miss() {
     assert!(broke.is_empty(), "{broke:?}");
     assert!(ipi);
 }
+
+/// The inspector during the split switch: between publishing and the CR3 write, CPU 1 is
+/// switching to mm A (the kernel's `loaded_mm` reads `LOADED_MM_SWITCHING`), CR3 still holds
+/// the previous mm, and with `none` its stores are buffered for `store_buffer_drain_ns`; with
+/// `full` no instant falls inside the switch.
+#[test]
+fn the_snapshot_shows_a_cpu_mid_switch_and_whether_its_stores_are_buffered() {
+    for (set, buffered) in [
+        ("switch_mm_barrier=none", true),
+        ("switch_mm_barrier=full", false),
+    ] {
+        let mut s = Session::new(&scenario(), &[set.to_string()], 1).unwrap();
+        s.run();
+        let t = s.trace();
+        let rows: Vec<usize> = (0..t.kind.len())
+            .filter(|&i| t.kind[i] == EventKind::SwitchMm as u8 && t.cpu[i] == 1 && t.mm[i] == 1)
+            .collect();
+        assert!(!rows.is_empty(), "{set}: CPU 1 switches to mm A");
+        // Every 5 ns around each switch: the moments mid-switch, as the inspector shows them.
+        let mut mid = Vec::new();
+        for &r in &rows {
+            let (from, to) = (
+                (t.time[r] as u64).saturating_sub(300),
+                (t.time[r] + t.dur[r]) as u64 + 300,
+            );
+            for ns in (from..to).step_by(5) {
+                let v: serde_json::Value = serde_json::from_str(&s.snapshot_json(ns)).unwrap();
+                if !v["cpus"][1]["switching_to"].is_null() {
+                    mid.push(v["cpus"][1].clone());
+                }
+            }
+        }
+        // With the barrier the CR3 write follows at the same instant (its window is an order,
+        // not a time); without it the stores wait `store_buffer_drain_ns` and so does CR3.
+        assert_eq!(
+            !mid.is_empty(),
+            buffered,
+            "{set}: {} snapshots mid-switch",
+            mid.len()
+        );
+        for c in &mid {
+            assert_eq!(c["switching_to"], 1, "{set}: {c}");
+            assert_ne!(
+                c["loaded_mm"], 1,
+                "{set}: CR3 still holds the previous mm: {c}"
+            );
+        }
+        assert!(
+            mid.iter().all(|c| c["switch_buffered"] == buffered),
+            "{set}: {mid:?}"
+        );
+    }
+}

@@ -1,6 +1,7 @@
 // The explorer's interactions, each checked against what the simulator computes for the
 // same settings (run in Node on the same WASM build).
 import AxeBuilder from '@axe-core/playwright';
+import { Simulator } from '../../sim-wasm/pkg/tlbscope_sim.js';
 import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
 import { EventKind } from '../../web/src/trace/trace';
@@ -223,5 +224,42 @@ test('switching the architecture re-runs the workload on arm64 with arm64 toggle
   await expect(sim.page.locator('[data-setting="flush_info"]')).toHaveCount(0);
   await expect(sim.page.locator('.provenance')).toContainText(String(summary.machine));
   await expect(sim.page.locator('.summary')).toContainText('retargeted at arm64');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+// R7's split switch: while CPU 1's stores wait in its store buffer, the machine state says the
+// CPU is switching (the kernel's loaded_mm reads LOADED_MM_SWITCHING) and that its stores are
+// buffered, with CR3 still on the previous mm; the moment is found with the same WASM in Node.
+test('the machine state shows a CPU mid-switch with its stores still buffered', async ({ sim }) => {
+  initSimulatorForNode();
+  const set = ['switch_mm_barrier=none'];
+  const s = new Simulator(readScenario('x86-r7-switch-mm-order'), set, 1);
+  s.run();
+  const kind = s.kind();
+  const cpu = s.cpu();
+  const time = s.time();
+  // Every 5 ns around CPU 1's switches: the moments it is mid-switch with buffered stores.
+  const inside: number[] = [];
+  for (let i = 0; i < kind.length; i++) {
+    if (kind[i] !== EventKind.SwitchMm || cpu[i] !== 1) continue;
+    for (let t = Math.max(0, time[i] - 300); t < time[i] + 300; t += 5) {
+      const c = JSON.parse(s.snapshotJson(t)).cpus[1];
+      if (c.switching_to === 1 && c.switch_buffered) inside.push(t);
+    }
+  }
+  s.free();
+  expect(inside.length).toBeGreaterThan(2);
+  // The middle of the window: the cursor slider rounds to its step.
+  const mid = inside[inside.length >> 1];
+
+  const q = new URLSearchParams({ scenario: 'x86-r7-switch-mm-order', set: set[0] });
+  await sim.page.goto(`./?${q}`);
+  await sim.waitForIdle();
+  await sim.page.getByRole('slider', { name: 'Cursor' }).fill(String(mid));
+  const row = sim.page.locator('.state-view [data-state-cpu="1"]');
+  await expect(row.locator('[data-state-switching="1"]')).toContainText(
+    '→ mm 1 (loaded_mm = LOADED_MM_SWITCHING)',
+  );
+  await expect(row).toContainText('switch stores buffered');
   expect(sim.consoleErrors).toEqual([]);
 });

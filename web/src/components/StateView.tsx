@@ -33,10 +33,21 @@ export const StateView = memo(function StateView({ snap, run }: { snap: Snapshot
               <td>{c.task ?? 'idle'}</td>
               <td>
                 {c.loaded_mm === 0 ? 'init_mm' : `mm ${c.loaded_mm}`} / {c.loaded_asid}
+                {c.switching_to !== null && (
+                  <span
+                    className="muted"
+                    data-state-switching={c.switching_to}
+                    title="Between switch_mm_irqs_off()'s publishing and its CR3 write: the kernel's cpu_tlbstate.loaded_mm reads LOADED_MM_SWITCHING; CR3 still points at the mm shown"
+                  >
+                    {' '}
+                    → mm {c.switching_to} (loaded_mm = LOADED_MM_SWITCHING)
+                  </span>
+                )}
               </td>
               <td>
                 {[
                   c.lazy && 'lazy',
+                  c.switch_buffered && 'switch stores buffered',
                   c.irqs_off && 'irqs off',
                   c.preempt_count > 0 && `preempt ${c.preempt_count}`,
                   c.ipi_pending && 'IPI pending',

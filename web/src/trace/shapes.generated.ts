@@ -189,9 +189,22 @@ export type CpuState = {
    * Name of the running task, if any.
    */
   task: string | null;
+  /**
+   * The mm whose tables CR3 points at (during a switch, still the previous one).
+   */
   loaded_mm: number;
   loaded_asid: number;
   lazy: boolean;
+  /**
+   * x86, between `switch_mm_irqs_off()`'s publishing and its CR3 write: the mm it switches
+   * to. The kernel's `cpu_tlbstate.loaded_mm` reads `LOADED_MM_SWITCHING` then.
+   */
+  switching_to: number | null;
+  /**
+   * Those stores (`LOADED_MM_SWITCHING`, `is_lazy = false`) still sit in the CPU's store
+   * buffer: other CPUs read the previous values (`switch_mm_barrier = none`, R7).
+   */
+  switch_buffered: boolean;
   preempt_count: number;
   irqs_off: boolean;
   /**

@@ -129,6 +129,17 @@ impl Arch for X86 {
         (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy)
     }
 
+    fn switching(&self, w: &World, cpu: CpuId) -> Option<(MmId, bool)> {
+        let s = w
+            .arch_state
+            .x86
+            .switching
+            .get(cpu.index())
+            .copied()
+            .flatten()?;
+        Some((s.next, s.buffered))
+    }
+
     fn user_tag(&self, w: &mut World, cpu: CpuId) -> u16 {
         pti::user_tag(w, cpu)
     }
