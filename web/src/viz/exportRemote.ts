@@ -6,7 +6,7 @@ import { legendOfKinds } from '../model/legend';
 import { NO_KIND, type LaneBuckets } from '../model/traceWindow';
 import { toPalette } from './columns';
 import { composeDiagram, inlineStyles, serializeDiagram, SVG_NS } from './exportSvg';
-import { swatchesOf, type ExportedSvg, type ExportText } from './exportTimeline';
+import { diagramColors, swatchesOf, type ExportedSvg, type ExportText } from './exportTimeline';
 import { REMOTE_AXIS, type PaintedAnswer, type RemoteLayout } from './remote';
 
 /**
@@ -84,7 +84,6 @@ export function exportRemoteSvg(
   layers.push(g);
 
   const color = toPalette(box);
-  const panel = getComputedStyle(box);
   // Arrows are drawn only when few: the legend names them when they are.
   const kinds = kindsOf(buckets);
   for (const k of rowKinds) kinds.add(k);
@@ -96,11 +95,7 @@ export function exportRemoteSvg(
     legend: swatchesOf(entries, color),
     width,
     body: { height, layers },
-    colors: {
-      background: panel.backgroundColor || '#ffffff',
-      text: color('--fg'),
-      muted: color('--muted'),
-    },
+    colors: diagramColors(box, color),
   });
   return {
     svg: serializeDiagram(svg),

@@ -87,7 +87,6 @@ export function exportTimelineSvg(
     }
     layers.push(layer(top));
 
-    const panel = getComputedStyle(box);
     const color = toPalette(box);
     // What the drawing leaves out at this zoom belongs with it, as it does on the page.
     const note = describeStats(stats);
@@ -97,11 +96,7 @@ export function exportTimelineSvg(
       legend: legendOf(model, color),
       width,
       body: { height, layers },
-      colors: {
-        background: panel.backgroundColor || '#ffffff',
-        text: color('--fg'),
-        muted: color('--muted'),
-      },
+      colors: diagramColors(box, color),
     });
     const out = serializeDiagram(svg);
     const h = Number(svg.getAttribute('height'));
@@ -113,6 +108,15 @@ export function exportTimelineSvg(
 
 function legendOf(model: TimelineModel, color: (name: string) => string): LegendSwatch[] {
   return swatchesOf(legendEntries(model.trace), color);
+}
+
+/** A timeline diagram's colours: its panel's background and the page's text colours. */
+export function diagramColors(box: Element, color: (name: string) => string) {
+  return {
+    background: getComputedStyle(box).backgroundColor || '#ffffff',
+    text: color('--fg'),
+    muted: color('--muted'),
+  };
 }
 
 /** The legend's entries as the exported diagram's swatches, in the page's colours. */
