@@ -101,3 +101,50 @@ test.describe('at 2560×1440', () => {
     await inViewport(sim.page, sim.page.getByRole('button', { name: 'Keyboard shortcuts' }));
   });
 });
+
+test.describe('at 1024×768', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test('a long scenario description folds after its first paragraph, so the timeline starts on the first screen', async ({
+    sim,
+  }) => {
+    await sim.open({ scenario: 'x86-r7-switch-mm-order' });
+    const intro = sim.page.locator('section.intro');
+    await expect(intro.getByText('A flush and a context switch into the same')).toBeVisible();
+    const later = intro.getByText('Since mm_cpumask is maintained lazily', { exact: false });
+    await expect(later).toBeHidden();
+    const top = (await sim.page.locator('.timeline').first().boundingBox())!.y;
+    expect(top).toBeLessThan(768);
+    await intro.getByText(/More about this scenario \(\d+ more paragraphs\)/).click();
+    await expect(later).toBeVisible();
+  });
+
+  test("a counterexample's numbered steps start on the first screen", async ({ sim }) => {
+    await sim.page.goto(
+      './?scenario=x86-r7-switch-mm-order&set=switch_mm_barrier=none&view=counterexample&cx=14',
+    );
+    await sim.waitForIdle();
+    const badge = sim.page.locator('.timeline g.cx-step').first();
+    await expect(badge).toBeAttached();
+    const box = (await badge.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(768);
+  });
+});
+
+test.describe('at 390×844', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the inspector and the event log stack, and the page does not scroll sideways', async ({
+    sim,
+  }) => {
+    await sim.open({ scenario: 'x86-munmap-shootdown' });
+    await expect(sim.page.locator('.event-log tbody tr').first()).toBeVisible();
+    const overflow = await sim.page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    const inspector = (await sim.page.locator('.details > div').first().boundingBox())!;
+    const log = (await sim.page.locator('.event-log').boundingBox())!;
+    expect(log.y).toBeGreaterThanOrEqual(inspector.y + inspector.height);
+  });
+});

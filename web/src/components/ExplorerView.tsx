@@ -248,7 +248,7 @@ export function ExplorerView(props: Props) {
           <>
             <section className="intro">
               <h2 data-run-title>{titleForRun(a.title, a.trace.cpus)}</h2>
-              {guide.index === null && !url.check && <Prose text={a.description} />}
+              {guide.index === null && !url.check && <Prose text={a.description} folded />}
               {guide.index === null && !url.check && guide.steps.length > 0 && (
                 <p>
                   <button type="button" onClick={() => guide.go(0)}>
