@@ -95,6 +95,24 @@ fn r8_a_partial_flush_overtaking_a_full_one_loses_it_without_the_plus_one_rule()
     race_verdicts("R8");
 }
 
+/// R12: T's TLBSYNC, preempted and moved to CPU 1, returns before the INVLPGB it issued on
+/// CPU 0 was performed; pinned, it cannot move. The counterexample is the migration.
+#[test]
+fn r12_tlbsync_on_another_cpu_returns_before_the_invlpgb_without_pinning() {
+    race_verdicts("R12");
+    let cx = check("x86-r12-check", &["tlbsync_pinned=off"])
+        .counterexample
+        .unwrap();
+    let labels: Vec<&str> = cx.steps.iter().map(|s| s.label.as_str()).collect();
+    let moved = labels
+        .iter()
+        .position(|l| l.contains("is migrated to CPU 1"))
+        .unwrap_or_else(|| panic!("no migration: {labels:?}"));
+    // The stale use is on CPU 0, after T left it.
+    assert_eq!(cx.steps.last().unwrap().cpu, 0, "{labels:?}");
+    assert!(moved < cx.steps.len() - 1);
+}
+
 #[test]
 fn r13_invlpgb_misses_cpus_still_on_their_own_asid_without_asid_transition() {
     race_verdicts("R13");
@@ -130,7 +148,7 @@ fn every_race_in_the_table_has_a_test_above() {
     let ids: Vec<&str> = RACES.iter().map(|r| r.id).collect();
     assert_eq!(
         ids,
-        ["R1", "R2", "R6", "R7", "R8", "R11", "R13", "R15", "R16"]
+        ["R1", "R2", "R6", "R7", "R8", "R11", "R12", "R13", "R15", "R16"]
     );
 }
 
