@@ -79,6 +79,7 @@ mod key;
 mod order;
 mod por;
 mod races;
+mod symmetry;
 
 use serde::Serialize;
 
@@ -108,8 +109,12 @@ pub struct Report {
     pub depth: u32,
     /// States where nothing can fire but a task has not finished.
     pub stuck: u64,
-    /// The reductions the search applied besides state merging: `none` or `por`.
+    /// The reductions the search applied besides state merging: `none`, `por`, `sym` or
+    /// `por+sym` (symmetry only where the scenario has interchangeable CPUs).
     pub reductions: &'static str,
+    /// The classes of interchangeable CPUs the scenario has (`symmetry.rs`), whether or not
+    /// the symmetry reduction was on.
+    pub symmetric_cpus: Vec<Vec<u16>>,
     pub counterexample: Option<Counterexample>,
 }
 
@@ -133,7 +138,7 @@ impl Check {
         }
     }
 
-    /// Chooses the reductions before the search starts (`none`, `por`, `all`); false for an
+    /// Chooses the reductions before the search starts (`none`, `por`, `sym`, `all`); false for an
     /// unknown name, or once the search has fired anything (changing them mid-search would
     /// mix two searches' sleep sets).
     pub fn set_reduce(&mut self, name: &str) -> bool {
@@ -198,7 +203,8 @@ impl Check {
             transitions: self.search.transitions,
             depth: self.search.max_depth,
             stuck: self.search.stuck,
-            reductions: self.search.reduce().name(),
+            reductions: self.search.applied(),
+            symmetric_cpus: self.search.symmetric_cpus().to_vec(),
             counterexample: self.cx.as_ref().map(|(_, c)| c.clone()),
         }
     }
