@@ -4,13 +4,16 @@
 // in a browser (the page runs the same WASM build as Node here). Native and WASM must agree on
 // the state and transition counts. CPU seconds are printed beside wall seconds: on a machine
 // other jobs load, the wall time measures them too.
-//   node bench/check-bench.mjs [scenario id|file] [--max-states N] [--reduce none|all]
+// Then, unless a scenario is named, CPU symmetry: the bystanders scenario's proof with the
+// reductions but symmetry (por) and with all of them, states with and without.
+//   node bench/check-bench.mjs [scenario id|file] [--max-states N] [--reduce none|por|sym|all]
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { readScenarioArg, loadWasm } from '../web/cli/wasm.mjs';
 
 const argv = process.argv.slice(2);
-const scenarioArg = argv[0] && !argv[0].startsWith('--') ? argv.shift() : 'x86-check-3cpu-2flush';
+const named = Boolean(argv[0] && !argv[0].startsWith('--'));
+const scenarioArg = named ? String(argv.shift()) : 'x86-check-3cpu-2flush';
 const opt = (/** @type {string} */ name) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
@@ -20,16 +23,22 @@ const reductions = opt('--reduce') ? [String(opt('--reduce'))] : ['none', 'all']
 const TARGET = { native: 10, wasm: 20 };
 const { file, text, id } = readScenarioArg(scenarioArg);
 
-function native(/** @type {string} */ reduce) {
+function native(/** @type {string} */ reduce, f = file, /** @type {string[]} */ set = []) {
   const args = ['run', '-q', '--release', '--manifest-path', 'sim-wasm/Cargo.toml'];
-  args.push('--example', 'check', '--', file, '--max-states', String(maxStates));
+  args.push('--example', 'check', '--', f, '--max-states', String(maxStates));
   args.push('--reduce', reduce);
+  for (const s of set) args.push('--set', s);
   const line = execFileSync('cargo', args, { encoding: 'utf8' }).trim().split('\n').pop();
   return JSON.parse(line ?? '{}');
 }
 
-async function wasm(/** @type {any} */ m, /** @type {string} */ reduce) {
-  const c = new m.Checker(text, [], maxStates, 400);
+async function wasm(
+  /** @type {any} */ m,
+  /** @type {string} */ reduce,
+  t = text,
+  /** @type {string[]} */ set = [],
+) {
+  const c = new m.Checker(t, set, maxStates, 400);
   c.setReduce(reduce);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -65,3 +74,26 @@ for (const reduce of reductions) {
 console.log(
   `  targets: the whole proof < ${TARGET.native} s native, < ${TARGET.wasm} s in the browser (the page runs the same WASM)`,
 );
+
+if (!named) {
+  const sym = readScenarioArg('x86-check-bystanders');
+  const set = ['switch_mm_barrier=full'];
+  console.log(`CPU symmetry: ${sym.id} (${set.join(' ')}), CPUs 2 and 3 interchangeable`);
+  const runs = [];
+  for (const reduce of ['por', 'all']) {
+    const n = native(reduce, sym.file, set);
+    const w = await wasm(m, reduce, sym.text, set);
+    line(`native, ${reduce}`, n, TARGET.native);
+    line(`wasm, ${reduce}`, w, TARGET.wasm);
+    if (n.states !== w.states) {
+      console.error(`  MISMATCH (${reduce}): native and wasm explored different state spaces`);
+      process.exitCode = 1;
+    }
+    runs.push(n);
+  }
+  const [without, withSym] = runs;
+  const cut = (100 * (1 - withSym.states / without.states)).toFixed(0);
+  console.log(
+    `  symmetry: ${withSym.states.toLocaleString('en-US')} states instead of ${without.states.toLocaleString('en-US')} (-${cut} %), both ${withSym.verdict}`,
+  );
+}

@@ -1,5 +1,5 @@
 //! `cargo run --release --example check -- <scenario.toml> [--set k=v ...] [--max-states N]
-//! [--reduce none|por|all]`:
+//! [--reduce none|por|sym|all]`:
 //! one exhaustive interleaving check, natively, printed as one JSON line (for `npm run bench`).
 
 use std::time::Instant;
@@ -20,7 +20,7 @@ fn main() {
             ("--reduce", Some(v)) => match Reduce::parse(&v) {
                 Some(r) => limits.reduce = r,
                 None => {
-                    eprintln!("--reduce {v}: expected none, por or all");
+                    eprintln!("--reduce {v}: expected none, por, sym or all");
                     std::process::exit(2);
                 }
             },
@@ -46,7 +46,7 @@ fn main() {
     println!(
         "{{\"verdict\":\"{}\",\"reductions\":\"{}\",\"states\":{},\"transitions\":{},\"depth\":{},\"seconds\":{seconds:.3},\"cpu_seconds\":{cpu:.3},\"states_per_sec\":{:.0}}}",
         r.verdict,
-        limits.reduce.name(),
+        r.reductions,
         r.states,
         r.transitions,
         r.depth,

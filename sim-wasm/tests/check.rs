@@ -95,6 +95,24 @@ fn r8_a_partial_flush_overtaking_a_full_one_loses_it_without_the_plus_one_rule()
     race_verdicts("R8");
 }
 
+/// R12: T's TLBSYNC, preempted and moved to CPU 1, returns before the INVLPGB it issued on
+/// CPU 0 was performed; pinned, it cannot move. The counterexample is the migration.
+#[test]
+fn r12_tlbsync_on_another_cpu_returns_before_the_invlpgb_without_pinning() {
+    race_verdicts("R12");
+    let cx = check("x86-r12-check", &["tlbsync_pinned=off"])
+        .counterexample
+        .unwrap();
+    let labels: Vec<&str> = cx.steps.iter().map(|s| s.label.as_str()).collect();
+    let moved = labels
+        .iter()
+        .position(|l| l.contains("is migrated to CPU 1"))
+        .unwrap_or_else(|| panic!("no migration: {labels:?}"));
+    // The stale use is on CPU 0, after T left it.
+    assert_eq!(cx.steps.last().unwrap().cpu, 0, "{labels:?}");
+    assert!(moved < cx.steps.len() - 1);
+}
+
 #[test]
 fn r13_invlpgb_misses_cpus_still_on_their_own_asid_without_asid_transition() {
     race_verdicts("R13");
@@ -130,7 +148,7 @@ fn every_race_in_the_table_has_a_test_above() {
     let ids: Vec<&str> = RACES.iter().map(|r| r.id).collect();
     assert_eq!(
         ids,
-        ["R1", "R2", "R6", "R7", "R8", "R11", "R13", "R15", "R16"]
+        ["R1", "R2", "R6", "R7", "R8", "R11", "R12", "R13", "R15", "R16"]
     );
 }
 
@@ -350,4 +368,84 @@ fn a_preempted_task_moving_to_another_cpu_is_explored() {
     );
     let pinned = run("[0]");
     assert_eq!(pinned.verdict, "holds", "{pinned:?}");
+}
+
+/// CPU symmetry changes how many states are visited, never the answer: on the bystanders
+/// scenario (CPUs 2 and 3 interchangeable) the faulty design's shortest counterexample has
+/// the same length and invariant with and without it, the fixed design holds either way,
+/// and both searches visit fewer states. The counterexample is a concrete path: it replays
+/// from the initial world to the same violation.
+#[test]
+fn symmetry_keeps_verdicts_and_counterexample_lengths_with_fewer_states() {
+    let name = "x86-check-bystanders";
+    for (plain, sym) in [(Reduce::None, Reduce::Sym), (Reduce::Por, Reduce::All)] {
+        let faulty = ["switch_mm_barrier=none"];
+        let (a, b) = (
+            check_with(name, &faulty, plain),
+            check_with(name, &faulty, sym),
+        );
+        assert_eq!(b.symmetric_cpus, vec![vec![2u16, 3]]);
+        assert!(b.reductions.ends_with("sym"), "{}", b.reductions);
+        assert!(!a.reductions.contains("sym"));
+        assert_eq!((a.verdict, b.verdict), ("violated", "violated"));
+        let (ca, cb) = (a.counterexample.unwrap(), b.counterexample.unwrap());
+        assert_eq!(ca.steps.len(), cb.steps.len());
+        assert_eq!(ca.invariant, cb.invariant);
+        assert!(b.states < a.states, "{} !< {}", b.states, a.states);
+        let fixed = ["switch_mm_barrier=full"];
+        let (a, b) = (
+            check_with(name, &fixed, plain),
+            check_with(name, &fixed, sym),
+        );
+        assert_eq!((a.verdict, b.verdict), ("holds", "holds"));
+        assert!(b.states < a.states, "{} !< {}", b.states, a.states);
+    }
+    // Replayed from the initial world, the symmetric search's path breaks the same invariant
+    // at its last step, and is the same on every run.
+    let text = scenario(name);
+    let set = vec!["switch_mm_barrier=none".to_string()];
+    let mut c = Check::new(&text, &set, Limits::default()).unwrap();
+    let r = c.run();
+    assert_eq!(r.reductions, "por+sym");
+    let cx = r.counterexample.unwrap();
+    let (_, steps) = tlbscope_sim::check::replay(c.initial(), &cx.path, u64::MAX);
+    assert_eq!(steps, cx.steps);
+    let s = Session::of_counterexample(&c).unwrap();
+    assert_eq!(s.summary().violations[0].invariant, cx.invariant);
+    let again = Check::new(&text, &set, Limits::default()).unwrap().run();
+    assert_eq!(again.counterexample.unwrap().path, cx.path);
+}
+
+/// Symmetry merges only CPUs that are interchangeable: none of the race scenarios has two
+/// (their CPUs run different programs or take part in one flush), nor does the bystanders
+/// scenario once the bystanders differ, or once their mm is flushed (a flush would visit
+/// both in CPU order).
+#[test]
+fn symmetry_finds_no_class_where_cpus_are_not_interchangeable() {
+    for r in RACES {
+        let c = Check::new(&scenario(r.scenario), &[], Limits::default()).unwrap();
+        assert!(c.report().symmetric_cpus.is_empty(), "{}", r.id);
+    }
+    let text = scenario("x86-check-bystanders");
+    let classes = |t: &str| {
+        Check::new(t, &[], Limits::default())
+            .unwrap()
+            .report()
+            .symmetric_cpus
+    };
+    assert_eq!(classes(&text), vec![vec![2u16, 3]]);
+    let differ = text.replacen(
+        "cpu = 3\nprogram = \"touch 0; touch 0\"",
+        "cpu = 3\nprogram = \"touch 0\"",
+        1,
+    );
+    assert_ne!(differ, text);
+    assert!(classes(&differ).is_empty());
+    let flushed = text.replacen(
+        "cpu = 0\nstart_ns = 10460\nprogram = \"madvise 0\"",
+        "cpu = 0\nstart_ns = 10460\nprogram = \"madvise 0\"\n\n[[tasks]]\nname = \"C0\"\nmm = 3\ncpu = 0\nprogram = \"madvise 0\"",
+        1,
+    );
+    assert_ne!(flushed, text);
+    assert!(classes(&flushed).is_empty());
 }

@@ -122,6 +122,29 @@ test('the fixed design’s proof sits beside the counterexample as B', async ({ 
   expect(sim.consoleErrors).toEqual([]);
 });
 
+test('a check with interchangeable CPUs names them and visits the states Node does', async ({
+  sim,
+}) => {
+  test.setTimeout(120_000);
+  const page = sim.page;
+  const want = expected('x86-check-bystanders', ['switch_mm_barrier=none']);
+  expect(want.symmetric).toEqual([[2, 3]]);
+  const last = want.counterexample!.steps.length;
+  await page.goto(
+    './?scenario=x86-check-bystanders&set=switch_mm_barrier%3Dnone&view=counterexample',
+  );
+  const verdict = page.locator('[data-verdict][data-side="A"]');
+  await expect(verdict).toContainText(`Violated: invariant I3 in ${last} steps`, {
+    timeout: 100_000,
+  });
+  await expect(verdict).toContainText(
+    `${want.states.toLocaleString('en-US')} states, depth ${want.depth}`,
+  );
+  await expect(verdict).toContainText('CPUs 2 = 3 interchangeable');
+  await expect(page.locator('.timeline g.cx-step')).toHaveCount(last);
+  expect(sim.consoleErrors).toEqual([]);
+});
+
 test('a scenario too big to check says why, and a check can be cancelled', async ({ sim }) => {
   test.setTimeout(90_000);
   const page = sim.page;

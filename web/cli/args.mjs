@@ -17,8 +17,8 @@ export const USAGE = `usage:
   tlbscope history <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
                    [--format text|json]
   tlbscope check <scenario file|id> [--set key=value ...] [--max-steps N] [--max-states N]
-                 [--reduce none|por|all] [--format text|json]
-  tlbscope check --race <id> [--max-steps N] [--max-states N] [--reduce none|por|all]
+                 [--reduce none|por|sym|all] [--format text|json]
+  tlbscope check --race <id> [--max-steps N] [--max-states N] [--reduce none|por|sym|all]
                  [--format text|json]
 
 Settings use the simulator's vocabulary (tlbscope settings lists every key, its values and
@@ -39,7 +39,8 @@ op and flush latency, preemption-off time, IPIs, violations and the commit that 
 check explores every interleaving of the scenario's events and prints "holds", the shortest
 counterexample, or the bound it reached; --race checks a §8 race's scenario faulty and fixed.
 --reduce picks the reductions besides state merging: por (partial-order reduction by sleep
-sets), all (the default: every reduction there is, today por) or none.
+sets), sym (CPU symmetry: states that differ only by which of two interchangeable CPUs is
+which are one), all (the default: both) or none.
 check exits 0 holds (with --race: every verdict as promised), 1 violated (--race: a verdict
 not as promised), 4 bound reached, 2 bad input.
 `;
@@ -174,8 +175,8 @@ export function parseArgs(argv) {
     } else if (a === '--reduce') {
       only(a, 'check');
       const v = value();
-      if (!['none', 'por', 'all'].includes(v)) {
-        throw new UsageError(`--reduce ${v}: expected none, por or all`);
+      if (!['none', 'por', 'sym', 'all'].includes(v)) {
+        throw new UsageError(`--reduce ${v}: expected none, por, sym or all`);
       }
       out.reduce = v;
     } else if (a === '--max-steps' || a === '--max-states') {

@@ -47,7 +47,7 @@ export function checkOnce(wasm, text, file, set, limits) {
   }
   if (!checker.setReduce(limits.reduce ?? 'all')) {
     checker.free();
-    throw new CheckInputError(`--reduce ${limits.reduce}: expected none, por or all`);
+    throw new CheckInputError(`--reduce ${limits.reduce}: expected none, por, sym or all`);
   }
   const t0 = performance.now();
   while (!checker.runFor(20000));
@@ -59,7 +59,11 @@ export function checkOnce(wasm, text, file, set, limits) {
 
 /** @param {any} r */
 function describe(r) {
-  const counts = `${r.states} states, ${r.transitions} transitions, depth ${r.depth}, ${r.seconds} s, reductions: ${r.reductions}`;
+  // The classes of interchangeable CPUs, as "2=3", when the symmetry merged them.
+  const classes = r.reductions.includes('sym')
+    ? ` (CPUs ${r.symmetric_cpus.map((/** @type {number[]} */ k) => k.join('=')).join(', ')})`
+    : '';
+  const counts = `${r.states} states, ${r.transitions} transitions, depth ${r.depth}, ${r.seconds} s, reductions: ${r.reductions}${classes}`;
   if (r.verdict === 'holds') return `holds in every interleaving (${counts})`;
   if (r.verdict === 'bound_reached') {
     const what = r.bound === 'steps' ? '--max-steps' : '--max-states';

@@ -15,8 +15,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::key::{state_key, state_key_with};
 use super::por::{event_id, footprint, Footprint};
+use super::symmetry::Symmetry;
 use crate::machine::World;
 
 /// The visited set's hasher: its keys are already uniform 128-bit hashes, so their low word
@@ -48,14 +48,20 @@ pub enum Reduce {
     None,
     /// Sleep sets over independent events (`por.rs`).
     Por,
+    /// States equal up to a renaming of interchangeable CPUs are one (`symmetry.rs`).
+    Sym,
+    /// Both.
+    All,
 }
 
 impl Reduce {
-    /// `none`, or `por` / `all` (every reduction there is: partial-order reduction).
+    /// `none`, `por`, `sym` or `all` (every reduction there is).
     pub fn parse(s: &str) -> Option<Reduce> {
         match s {
             "none" => Some(Reduce::None),
-            "por" | "all" => Some(Reduce::Por),
+            "por" => Some(Reduce::Por),
+            "sym" => Some(Reduce::Sym),
+            "all" => Some(Reduce::All),
             _ => None,
         }
     }
@@ -64,7 +70,17 @@ impl Reduce {
         match self {
             Reduce::None => "none",
             Reduce::Por => "por",
+            Reduce::Sym => "sym",
+            Reduce::All => "all",
         }
+    }
+
+    pub fn por(self) -> bool {
+        matches!(self, Reduce::Por | Reduce::All)
+    }
+
+    pub fn sym(self) -> bool {
+        matches!(self, Reduce::Sym | Reduce::All)
     }
 }
 
@@ -92,7 +108,7 @@ impl Default for Limits {
             } else {
                 512 << 20
             },
-            reduce: Reduce::Por,
+            reduce: Reduce::All,
         }
     }
 }
@@ -145,6 +161,10 @@ pub struct Search {
     /// Per node, its sleep set (`event_id`s) and whether it was expanded (POR only).
     sleep: Vec<Vec<u64>>,
     expanded: Vec<bool>,
+    /// The scenario's interchangeable CPUs, and per node the renaming that gave its key
+    /// (symmetry only).
+    symmetry: Symmetry,
+    perm: Vec<u8>,
     limits: Limits,
     pub transitions: u64,
     pub max_depth: u32,
@@ -157,8 +177,7 @@ pub struct Search {
 
 impl Search {
     pub fn new(init: World, limits: Limits) -> Search {
-        let mut seen = Seen::default();
-        seen.insert(state_key(&init), 0);
+        let symmetry = Symmetry::of(&init);
         // Search states keep no trace rows (nothing reads them; a counterexample is replayed
         // from `init`, which records).
         let mut root = init.clone();
@@ -177,9 +196,11 @@ impl Search {
             }]),
             sleep: vec![Vec::new()],
             expanded: vec![false],
+            symmetry,
+            perm: vec![0],
             frontier_bytes: bytes,
             init,
-            seen,
+            seen: Seen::default(),
             limits,
             transitions: 0,
             max_depth: 0,
@@ -187,18 +208,49 @@ impl Search {
             verdict: Verdict::Running,
             cut_by_steps: false,
         };
+        s.seed_seen();
         if s.init.stats.violation_count > 0 {
             s.verdict = Verdict::Violated(0);
         }
         s
     }
 
-    pub fn reduce(&self) -> Reduce {
-        self.limits.reduce
+    /// The visited set holds the initial state, under the key the reductions use.
+    fn seed_seen(&mut self) {
+        let (key, perm) = self.key(&self.init, &super::order::choices(&self.init));
+        self.seen.clear();
+        self.seen.insert(key, 0);
+        self.perm[0] = perm;
+    }
+
+    fn key(&self, w: &World, choices: &[(crate::ids::Ns, u64, crate::machine::Ev)]) -> (u128, u8) {
+        if self.limits.reduce.sym() {
+            self.symmetry.key(w, choices)
+        } else {
+            (super::key::state_key_with(w, choices), 0)
+        }
+    }
+
+    /// The reductions that act on this scenario: `none`, `por`, `sym` or `por+sym` (symmetry
+    /// only where the scenario has interchangeable CPUs).
+    pub fn applied(&self) -> &'static str {
+        let sym = self.limits.reduce.sym() && self.symmetry.applies();
+        match (self.limits.reduce.por(), sym) {
+            (false, false) => "none",
+            (true, false) => "por",
+            (false, true) => "sym",
+            (true, true) => "por+sym",
+        }
+    }
+
+    /// The classes of interchangeable CPUs the symmetry found (whether or not it is on).
+    pub fn symmetric_cpus(&self) -> &[Vec<u16>] {
+        &self.symmetry.classes
     }
 
     pub fn set_reduce(&mut self, r: Reduce) {
         self.limits.reduce = r;
+        self.seed_seen();
     }
 
     pub fn states(&self) -> u64 {
@@ -237,7 +289,8 @@ impl Search {
     /// Returns true when it has a verdict.
     pub fn run_for(&mut self, budget: u64) -> bool {
         let mut left = budget;
-        let por = self.limits.reduce == Reduce::Por;
+        let por = self.limits.reduce.por();
+        let sym = self.limits.reduce.sym();
         while self.verdict == Verdict::Running && left > 0 {
             let Some(Item { id, world, only }) = self.frontier.pop_front() else {
                 self.verdict = if self.cut_by_steps {
@@ -310,12 +363,15 @@ impl Search {
                 // a violating step into an already seen state is not lost.
                 let violated = next.stats.violation_count > 0;
                 let next_choices = super::order::choices(&next);
-                let key = state_key_with(&next, &next_choices);
+                let (key, perm) = self.key(&next, &next_choices);
                 let n = self.nodes.len() as u32;
                 if let Some(&m) = self.seen.get(&key) {
                     if !violated {
                         if por {
-                            self.merge_sleep(m, child_sleep);
+                            // A sleep set names events of its own state: merged into a renamed
+                            // copy of it, the path covers nothing there (all of `m` re-fires).
+                            let renamed = sym && perm != self.perm[m as usize];
+                            self.merge_sleep(m, if renamed { Vec::new() } else { child_sleep });
                         }
                         continue;
                     }
@@ -330,6 +386,9 @@ impl Search {
                 if por {
                     self.sleep.push(child_sleep);
                     self.expanded.push(false);
+                }
+                if sym {
+                    self.perm.push(perm);
                 }
                 self.max_depth = self.max_depth.max(depth + 1);
                 if violated {

@@ -19,6 +19,7 @@
 
 use std::hash::{Hash, Hasher};
 
+use crate::ids::{CpuId, TaskId};
 use crate::machine::{Event, World};
 
 /// Two 64-bit multiply-rotate lanes over the state's words. Deterministic on every target
@@ -118,15 +119,86 @@ pub fn state_key(w: &World) -> u128 {
 /// [`state_key`] with the state's choices already computed.
 pub fn state_key_with(w: &World, choices: &[(crate::ids::Ns, u64, crate::machine::Ev)]) -> u128 {
     let mut h = KeyHasher::new();
-    hash_state(w, &mut h);
-    hash_pending(choices, &mut h);
+    hash_state(w, &mut h, None);
+    hash_pending(choices, &mut h, None);
     h.finish128()
 }
 
-/// Feeds `w`'s kernel state (everything but the pending events) to `h`.
-pub fn hash_state<H: Hasher>(w: &World, h: &mut H) {
+/// A renaming of CPUs and tasks (`symmetry.rs`): the key of the state in which CPU `c` is
+/// called `cpu[c]` and task `t` is called `task[t]`, every per-CPU and per-task array read in
+/// the new order.
+pub struct Relabel {
+    pub cpu: Vec<u16>,
+    pub task: Vec<u32>,
+    /// The old id at each new position (the inverses).
+    pub cpu_at: Vec<u16>,
+    pub task_at: Vec<u32>,
+    /// Per program (by index), the first program with the same operations: a task is
+    /// hashed by what it runs, so that two identical tasks' programs compare equal.
+    pub program: Vec<usize>,
+}
+
+impl Relabel {
+    pub fn new(cpu: Vec<u16>, task: Vec<u32>, program: Vec<usize>) -> Relabel {
+        let mut cpu_at = vec![0; cpu.len()];
+        for (old, &new) in cpu.iter().enumerate() {
+            cpu_at[new as usize] = old as u16;
+        }
+        let mut task_at = vec![0; task.len()];
+        for (old, &new) in task.iter().enumerate() {
+            task_at[new as usize] = old as u32;
+        }
+        Relabel {
+            cpu,
+            task,
+            cpu_at,
+            task_at,
+            program,
+        }
+    }
+
+    fn c(&self, c: u16) -> u16 {
+        self.cpu.get(c as usize).copied().unwrap_or(c)
+    }
+
+    fn t(&self, t: u32) -> u32 {
+        self.task.get(t as usize).copied().unwrap_or(t)
+    }
+}
+
+fn map_cpu(r: Option<&Relabel>, c: CpuId) -> CpuId {
+    r.map_or(c, |r| CpuId(r.c(c.0)))
+}
+
+fn map_task(r: Option<&Relabel>, t: TaskId) -> TaskId {
+    r.map_or(t, |r| TaskId(r.t(t.0)))
+}
+
+fn map_cpus(r: Option<&Relabel>, v: &[u16]) -> Vec<u16> {
+    v.iter().map(|&c| map_cpu(r, CpuId(c)).0).collect()
+}
+
+/// The key of `w` relabelled by `r`: what [`state_key_with`] would give for the world in which
+/// the CPUs and tasks `r` renames had swapped places. Valid only where `symmetry.rs` has
+/// checked that the per-CPU state read in place (descriptors, csds, INVLPGB state) is the same
+/// for every CPU `r` moves; a different domain from `state_key_with`'s keys.
+pub fn relabelled_key(
+    w: &World,
+    choices: &[(crate::ids::Ns, u64, crate::machine::Ev)],
+    r: &Relabel,
+) -> u128 {
+    let mut h = KeyHasher::new();
+    h.write_u64(0x5359_4d4d); // "SYMM": never equal to an unrelabelled key but by chance
+    hash_state(w, &mut h, Some(r));
+    hash_pending(choices, &mut h, Some(r));
+    h.finish128()
+}
+
+/// Feeds `w`'s kernel state (everything but the pending events) to `h`, relabelled by `r`.
+pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
     let now = w.now();
-    for c in &w.cpus {
+    for i in 0..w.cpus.len() {
+        let c = &w.cpus[r.map_or(i, |r| r.cpu_at[i] as usize)];
         // Destructured without `..`: a field added to `Cpu` fails to compile here until it is
         // put in the key (or argued out of it).
         let crate::cpu::Cpu {
@@ -145,28 +217,31 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H) {
             irqs_off_row,
             preempt_off_row,
         } = c;
-        id.hash(h);
+        map_cpu(r, *id).hash(h);
         tlb.hash_key(h);
-        curr.hash(h);
-        rq.hash(h);
+        curr.map(|t| map_task(r, t)).hash(h);
+        h.write_usize(rq.len());
+        for &t in rq {
+            map_task(r, t).hash(h);
+        }
         need_resched.hash(h);
         preempt_count.hash(h);
         irqs_off.hash(h);
         ipi_pending.is_some().hash(h);
         h.write_usize(call_queue.len());
-        for r in call_queue {
-            r.sender.hash(h);
+        for q in call_queue {
+            map_cpu(r, q.sender).hash(h);
         }
         match handler {
             None => h.write_u8(0),
             Some(hd) => {
                 h.write_u8(1);
                 h.write_usize(hd.items.len());
-                for r in &hd.items {
-                    r.sender.hash(h);
+                for q in &hd.items {
+                    map_cpu(r, q.sender).hash(h);
                 }
                 hd.next.hash(h);
-                hd.func.map(|(_, s)| s).hash(h);
+                hd.func.map(|(_, s)| map_cpu(r, s)).hash(h);
                 hd.exiting.hash(h);
             }
         }
@@ -197,6 +272,20 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H) {
             }
         }
         h.write_u8(0xff);
+        let moved;
+        let cpumask = match r {
+            None => cpumask,
+            Some(r) => {
+                let mut m = crate::mm::CpuMask::new(w.cpus.len() as u16);
+                for c in 0..w.cpus.len() as u16 {
+                    if cpumask.contains(CpuId(c)) {
+                        m.set(CpuId(r.c(c)));
+                    }
+                }
+                moved = m;
+                &moved
+            }
+        };
         (
             id,
             ctx_id,
@@ -208,8 +297,8 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H) {
         )
             .hash(h);
     }
-    for t in &w.tasks {
-        hash_task(t, h);
+    for j in 0..w.tasks.len() {
+        hash_task(&w.tasks[r.map_or(j, |r| r.task_at[j] as usize)], h, r);
     }
     w.descs.hash(h);
     for c in &w.cfd {
@@ -247,10 +336,27 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H) {
         tlbsync_owed,
         switching,
     } = x86;
-    (cpu_tlbstate, global_asid, asid_transition, next_global_asid).hash(h);
+    match r {
+        None => cpu_tlbstate.hash(h),
+        Some(r) => {
+            h.write_usize(cpu_tlbstate.len());
+            for &c in &r.cpu_at {
+                cpu_tlbstate[c as usize].hash(h);
+            }
+        }
+    }
+    (global_asid, asid_transition, next_global_asid).hash(h);
     (invlpgb_done_at, broadcasts, next_broadcast, tlbsync_owed).hash(h);
     // A switch between its `tlb_gen` read and its CR3 write, with its store buffer (R7).
-    switching.hash(h);
+    match r {
+        None => switching.hash(h),
+        Some(r) => {
+            h.write_usize(switching.len());
+            for &c in &r.cpu_at {
+                switching[c as usize].hash(h);
+            }
+        }
+    }
     let a = arm64;
     if a.jobs.is_empty() && a.walk.iter().all(Option::is_none) && a.free_at == 0 {
         a.hash(h);
@@ -275,7 +381,7 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H) {
 }
 
 /// A task without its name, epoch, timestamps and trace rows.
-fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H) {
+fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H, r: Option<&Relabel>) {
     let crate::task::Task {
         id,
         name: _,
@@ -302,12 +408,17 @@ fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H) {
         flush,
         ipi_mask,
     } = t;
+    let allowed: Vec<CpuId> = allowed.iter().map(|&c| map_cpu(r, c)).collect();
+    let (id, cpu) = (map_task(r, *id), map_cpu(r, *cpu));
+    let program = r.map_or(*program, |r| {
+        r.program.get(*program).copied().unwrap_or(*program)
+    });
     (id, mm, prio, allowed, cpu, state, program, pc).hash(h);
     // A task that repeats forever behaves the same in every iteration.
     let iter = if *repeat == 0 { 0 } else { *iter };
     (iter, repeat, daemon, measure, victim, measured).hash(h);
     (deadline.is_some(), remaining.is_some(), cont, preemptible).hash(h);
-    (woken_at.is_some(), ipi_mask).hash(h);
+    (woken_at.is_some(), map_cpus(r, ipi_mask)).hash(h);
     match flush {
         None => h.write_u8(0),
         Some(f) => {
@@ -331,8 +442,15 @@ fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H) {
                 keep_present,
                 check,
             } = f;
+            let cpu = map_cpu(r, *cpu);
             (mm, start, pages, freed_tables, new_tlb_gen, desc, cpu).hash(h);
-            (targets, next_target, cursor, poff_row.is_some()).hash(h);
+            (
+                map_cpus(r, targets),
+                next_target,
+                cursor,
+                poff_row.is_some(),
+            )
+                .hash(h);
             (wait_row.is_some(), keep_present, check).hash(h);
         }
     }
@@ -340,16 +458,22 @@ fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H) {
 
 /// The pending events that would act, as `(kind, task or CPU, data)` sorted: what can
 /// happen next, without times and sequence numbers.
-pub fn hash_pending<H: Hasher>(choices: &[(crate::ids::Ns, u64, crate::machine::Ev)], h: &mut H) {
+pub fn hash_pending<H: Hasher>(
+    choices: &[(crate::ids::Ns, u64, crate::machine::Ev)],
+    h: &mut H,
+    r: Option<&Relabel>,
+) {
+    let t = |t: u32| r.map_or(t, |r| r.t(t));
+    let c = |c: u16| r.map_or(c, |r| r.c(c)) as u32;
     let mut pending: Vec<(u8, u32, u32)> = choices
         .iter()
         .map(|&(_, _, ev)| match ev.unpack() {
-            Event::Step { task, .. } => (0, task, 0),
-            Event::Wake { task, .. } => (1, task, 0),
-            Event::IpiArrive { cpu, .. } => (2, cpu as u32, 0),
-            Event::HandlerNext { cpu } => (3, cpu as u32, 0),
-            Event::ArchTimer { cpu, data } => (4, cpu as u32, data),
-            Event::Migrate { task, cpu } => (5, task, cpu as u32),
+            Event::Step { task, .. } => (0, t(task), 0),
+            Event::Wake { task, .. } => (1, t(task), 0),
+            Event::IpiArrive { cpu, .. } => (2, c(cpu), 0),
+            Event::HandlerNext { cpu } => (3, c(cpu), 0),
+            Event::ArchTimer { cpu, data } => (4, c(cpu), data),
+            Event::Migrate { task, cpu } => (5, t(task), c(cpu)),
         })
         .collect();
     pending.sort_unstable();

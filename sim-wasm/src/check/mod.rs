@@ -61,9 +61,49 @@
 //!   is too big get a check-sized companion scenario with just the CPUs the race needs
 //!   (`races.rs`), whose proofs the tests can afford.
 //!
-//! Not done: CPU symmetry. Scenarios pin distinct programs to CPUs, and the kernel's
-//! `for_each_cpu` loops visit targets in CPU order, so swapping two CPUs is a symmetry only
-//! when no CPU ever sends to both; the shipped scenarios have no two CPUs it would merge.
+//! - **CPU symmetry** (`symmetry.rs`, `Reduce::Sym`; `all`, the default, is both): CPUs
+//!   that are interchangeable form a class, and states that differ only by a renaming of
+//!   CPUs within their classes (with the tasks on them) are one state: the key is the least
+//!   key over the renamings (at most 24). A class needs, on x86, CPUs that start with the
+//!   same tasks (same mm, priority, program, start, flags), each pinned to its CPU, no other
+//!   task allowed there, no `migrate` op in any program, and no program flushing an mm
+//!   those tasks run.
+//!
+//!   Sound because each renaming π is then an automorphism of the search's graph: the
+//!   initial state is its own image (same tasks up to the renaming, same per-CPU state, the
+//!   same pending events at the same times), and firing π(e) at π(s) reaches π(fire(e, s)).
+//!   The simulator names CPUs in three ways. (a) By the CPU an event or task carries: the
+//!   renaming carries it along. (b) In loops that do the same to every CPU (an INVLPGB
+//!   performed everywhere, `consider_global_asid`'s count, a fresh ASID's flush): the order
+//!   does not matter. (c) In loops whose order matters: a flush's targets and its
+//!   `csd_lock_wait` walk the cpumask in ascending order (`for_each_cpu`), the stragglers of
+//!   an ASID transition likewise, a waking task takes the first idle CPU of its list, a
+//!   preempted one the CPUs of its list as migration choices. (c) is what breaks symmetry in
+//!   general: if CPUs 2 and 3 both get a flush's IPIs, the state "the IPI to 3 was sent,
+//!   the one to 2 not yet" is unreachable while its mirror image is reached, so the
+//!   transition relation is not invariant under the swap. The class conditions keep every
+//!   class CPU out of (c): it only ever loads its tasks' mms, which nobody flushes, or
+//!   `init_mm`, so it is in no flushed cpumask, is never a target, a straggler or a waited
+//!   csd; its tasks are pinned and no other task may come to it. Time is left out of the key
+//!   and renamed tasks have the same costs (same programs on the same per-CPU state); the
+//!   one RNG is drawn in firing order, so a renamed path draws the same values. With an
+//!   automorphism group, a violation is reachable from s in k steps iff one is from π(s)
+//!   in k steps (Emerson and Sistla 1996; Ip and Dill 1996): the verdict and the
+//!   breadth-first counterexample's length are those of the unreduced search, which
+//!   `tests/check.rs` checks on `x86-check-bystanders`, faulty and fixed.
+//!
+//!   `key::relabelled_key` reorders what is indexed by CPU or task and renames the CPU and
+//!   task ids inside values; what it reads in place (csds, wait masks, descriptors, IPIs,
+//!   handlers, INVLPGB state) `symmetry.rs` checks, at each state, involves no class CPU,
+//!   falling back to the plain key (a different domain) if one did. A counterexample stays
+//!   concrete: a node keeps the world of the first interleaving that reached its state and
+//!   the choice index into its parent's concrete choices, and a merged state is dropped,
+//!   never stored, so every path replays as it was found. Sleep sets name events of their
+//!   own state; a state merged into a renamed copy re-fires everything asleep there.
+//!   Example: R7 with two identical bystanders of another process (`x86-check-bystanders`)
+//!   proves in 55,251 states instead of 94,716 and is refuted in 15,776 instead of 26,619,
+//!   in the same 18 steps. No race scenario has a class: their CPUs all run different
+//!   programs or take part in one flush.
 //!
 //! Why not the `stateright` crate: its checkers need `State: Hash + Clone + Send` values and
 //! run their BFS/DFS on OS threads (`spawn_bfs`, `spawn_dfs`), which wasm32-unknown-unknown
@@ -79,6 +119,7 @@ mod key;
 mod order;
 mod por;
 mod races;
+mod symmetry;
 
 use serde::Serialize;
 
@@ -108,8 +149,12 @@ pub struct Report {
     pub depth: u32,
     /// States where nothing can fire but a task has not finished.
     pub stuck: u64,
-    /// The reductions the search applied besides state merging: `none` or `por`.
+    /// The reductions the search applied besides state merging: `none`, `por`, `sym` or
+    /// `por+sym` (symmetry only where the scenario has interchangeable CPUs).
     pub reductions: &'static str,
+    /// The classes of interchangeable CPUs the scenario has (`symmetry.rs`), whether or not
+    /// the symmetry reduction was on.
+    pub symmetric_cpus: Vec<Vec<u16>>,
     pub counterexample: Option<Counterexample>,
 }
 
@@ -133,7 +178,7 @@ impl Check {
         }
     }
 
-    /// Chooses the reductions before the search starts (`none`, `por`, `all`); false for an
+    /// Chooses the reductions before the search starts (`none`, `por`, `sym`, `all`); false for an
     /// unknown name, or once the search has fired anything (changing them mid-search would
     /// mix two searches' sleep sets).
     pub fn set_reduce(&mut self, name: &str) -> bool {
@@ -198,7 +243,8 @@ impl Check {
             transitions: self.search.transitions,
             depth: self.search.max_depth,
             stuck: self.search.stuck,
-            reductions: self.search.reduce().name(),
+            reductions: self.search.applied(),
+            symmetric_cpus: self.search.symmetric_cpus().to_vec(),
             counterexample: self.cx.as_ref().map(|(_, c)| c.clone()),
         }
     }

@@ -49,6 +49,17 @@ describe('the verdict in words', () => {
     expect(checkCounts({ states: 55761, depth: 34, seconds: 17.32 })).toBe(
       '55,761 states, depth 34, 17.3 s',
     );
+    expect(report.symmetric).toEqual([]);
+  });
+
+  it('names the CPUs the symmetry reduction took as interchangeable', () => {
+    const { report, sim } = check('x86-check-bystanders', ['switch_mm_barrier=none']);
+    sim?.free();
+    expect(report.symmetric).toEqual([[2, 3]]);
+    expect(checkCounts(report)).toMatch(
+      /^[\d,]+ states, depth 18, [\d.]+ s, CPUs 2 = 3 interchangeable$/,
+    );
+    expect(report.counterexample!.steps).toHaveLength(18);
   });
 
   it('says a proof holds up to the bound, and that a bound reached is not one', () => {

@@ -25,9 +25,13 @@ export function tooBigToCheck(settings: Readonly<Record<string, string>>): strin
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** "N states, depth D, T s". */
-export function checkCounts(r: Pick<CheckReport, 'states' | 'depth' | 'seconds'>): string {
-  return `${count(r.states)} states, depth ${r.depth}, ${r.seconds.toFixed(1)} s`;
+/** "N states, depth D, T s", and which CPUs the symmetry reduction took as interchangeable. */
+export function checkCounts(
+  r: Pick<CheckReport, 'states' | 'depth' | 'seconds' | 'symmetric'>,
+): string {
+  const sym = (r.symmetric ?? []).map((k) => `CPUs ${k.join(' = ')}`).join(', ');
+  const merged = sym ? `, ${sym} interchangeable` : '';
+  return `${count(r.states)} states, depth ${r.depth}, ${r.seconds.toFixed(1)} s${merged}`;
 }
 
 /** The verdict in one line, as the page prints it. */

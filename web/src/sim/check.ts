@@ -49,6 +49,11 @@ export interface CheckReport {
    * race's fixed designs): what the page offers to check beside it.
    */
   fixes: string[][];
+  /**
+   * The classes of interchangeable CPUs the symmetry reduction merged (check::Report's
+   * `symmetric_cpus` when its `reductions` include `sym`), e.g. `[[2, 3]]`; empty otherwise.
+   */
+  symmetric?: number[][];
 }
 
 /** Transitions per `runFor` call between progress reports. */
@@ -58,7 +63,10 @@ const VERDICTS: readonly string[] = ['holds', 'violated', 'bound_reached', 'runn
 
 /** The checker's report JSON, checked; throws naming what is missing. */
 export function parseReport(json: string, seconds: number): CheckReport {
-  const r = JSON.parse(json) as Partial<CheckReport>;
+  const r = JSON.parse(json) as Partial<CheckReport> & {
+    reductions?: string;
+    symmetric_cpus?: number[][];
+  };
   if (typeof r !== 'object' || r === null || !VERDICTS.includes(r.verdict as string))
     throw new Error(`the checker's report has no verdict: ${json.slice(0, 80)}`);
   for (const k of ['states', 'transitions', 'depth'] as const)
@@ -76,6 +84,7 @@ export function parseReport(json: string, seconds: number): CheckReport {
     counterexample: cx,
     seconds,
     fixes: [],
+    symmetric: r.reductions?.includes('sym') ? (r.symmetric_cpus ?? []) : [],
   };
 }
 
