@@ -111,6 +111,13 @@ fn r12_tlbsync_on_another_cpu_returns_before_the_invlpgb_without_pinning() {
     // The stale use is on CPU 0, after T left it.
     assert_eq!(cx.steps.last().unwrap().cpu, 0, "{labels:?}");
     assert!(moved < cx.steps.len() - 1);
+    // The narration and the page's first step name the migration, not a reordering.
+    assert_eq!(cx.enabling_step, Some(moved as u32 + 1));
+    assert!(
+        cx.narration.contains(&format!("Step {} (", moved + 1)),
+        "{}",
+        cx.narration
+    );
 }
 
 #[test]

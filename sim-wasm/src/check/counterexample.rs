@@ -25,6 +25,10 @@ pub struct Step {
     pub race: Option<u32>,
     /// The event it overtook.
     pub overtook: Option<String>,
+    /// A checker choice moved a preempted task to another CPU here: a move the scheduler may
+    /// make, which a seeded run makes only when its load balancing happens to.
+    #[serde(skip)]
+    pub migrates: bool,
 }
 
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -36,7 +40,8 @@ pub struct Counterexample {
     pub invariant: String,
     pub detail: String,
     pub cpu: u16,
-    /// The step whose event broke the invariant, and the last racing step before it.
+    /// The step whose event broke the invariant, and the step that enabled it: the last
+    /// migration the search chose, else the last racing step.
     pub violation_step: u32,
     pub enabling_step: Option<u32>,
     pub narration: String,
@@ -127,6 +132,7 @@ pub fn replay(init: &World, path: &[u16], until: Ns) -> (World, Vec<Step>) {
             rows: [from as u32, w.trace.len() as u32],
             race: None,
             overtook,
+            migrates: matches!(ev, Event::Migrate { .. }),
         });
     }
     let mut races = 0;
@@ -150,22 +156,38 @@ pub fn explain(init: &World, path: Vec<u16>) -> (World, Counterexample) {
         |v| (v.invariant.clone(), v.detail.clone(), v.cpu),
     );
     let violation_step = steps.len() as u32;
-    let enabling = steps.iter().rev().find(|s| s.race.is_some()).cloned();
+    let reordered = steps.iter().rev().find(|s| s.race.is_some()).cloned();
     let racing = steps.iter().filter(|s| s.race.is_some()).count();
+    // A migration the search chose is what the fixed designs forbid (a pinned flush cannot
+    // move), so it, not an incidental reordering of the same path, is named as the enabler.
+    let moved = steps.iter().rev().find(|s| s.migrates).cloned();
     let mut narration = format!(
         "{invariant} breaks at step {violation_step} of {} on CPU {cpu}: {detail}.",
         steps.len()
     );
-    match &enabling {
-        Some(s) => narration.push_str(&format!(
+    if let Some(m) = &moved {
+        narration.push_str(&format!(
+            " Step {} ({}) is what made it possible: the task was preempted where it may move, and went on on another CPU.",
+            m.n, m.label
+        ));
+    }
+    match (&reordered, &moved) {
+        (Some(s), None) => narration.push_str(&format!(
             " {racing} step{} run in the opposite order to a normal run; the last, step {} ({}), went ahead of {}: that reordering is what made it possible.",
             if racing == 1 { "" } else { "s" },
             s.n,
             s.label,
             s.overtook.as_deref().unwrap_or("an earlier event")
         )),
-        None => narration.push_str(" No two of its steps run in the opposite order to a normal run: it only needs the other CPUs' events that would come in between to be late."),
+        (Some(s), Some(_)) => narration.push_str(&format!(
+            " Besides, {racing} step{} run in the opposite order to a normal run (the last is step {}).",
+            if racing == 1 { "" } else { "s" },
+            s.n,
+        )),
+        (None, Some(_)) => {}
+        (None, None) => narration.push_str(" No two of its steps run in the opposite order to a normal run: it only needs the other CPUs' events that would come in between to be late."),
     }
+    let enabling = moved.or(reordered);
     let cx = Counterexample {
         path,
         steps,
