@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { readScenarioArg } from '../web/cli/wasm.mjs';
+import { openChromiumSim } from './wasm-chromium.mjs';
 
 const argv = process.argv.slice(2);
 const scenarioArg = argv[0] && !argv[0].startsWith('--') ? argv.shift() : 'x86-bench-128cpu';
@@ -138,6 +139,8 @@ console.log(
 );
 // Warm V8 up on the module (tier-up to optimised code) before anything is timed.
 await wasm(['workload.flushes=2000']);
+const browserSim = await openChromiumSim(text);
+await browserSim.run(['workload.flushes=2000', ...overrides], 1);
 for (const size of sizes) {
   const n = native(size.set);
   const { first, warm } = await wasm(size.set);
@@ -151,6 +154,15 @@ for (const size of sizes) {
     `  native      ${nf.text} (resident set), ${faults.toLocaleString('en-US')} page faults`,
   );
   console.log(`  wasm (node) ${wf.text} (linear memory)`);
+  const c = await browserSim.run([...size.set, ...overrides], reps);
+  const cWall = c.map((r) => r.wall);
+  console.log(
+    `  wasm (chromium) ${mps(Math.max(...cWall))} / ${mps(median(cWall))} M/s wall, the site's engine; ${((100 * Math.max(...cWall)) / nf.bestWall).toFixed(1)} % of native (wall)`,
+  );
+  if (c[0].events !== n[0].events || c[0].rows !== n[0].rows) {
+    console.error(`  MISMATCH: chromium ran ${c[0].events} events / ${c[0].rows} rows`);
+    process.exitCode = 1;
+  }
   console.log(
     `  wasm/native ${((100 * wf.bestWall) / nf.bestWall).toFixed(1)} % (wall)  ${((100 * wf.bestCpu) / nf.bestCpu).toFixed(1)} % (cpu)` +
       `   wasm first run, memory not yet grown: ${mps(first.wall)} M/s  cpu ${mps(first.cpu)} M/s`,
@@ -163,6 +175,7 @@ for (const size of sizes) {
     process.exitCode = 1;
   }
 }
+await browserSim.close();
 console.log(
   `targets: native ≥ 25 M/s, wasm ≥ 85 % of native, ≤ 40 B/event; load average now ${load()}`,
 );
