@@ -3,19 +3,17 @@
 // lens's intervals as brackets along the bottom of their CPU's strip (labelled when the strip
 // is tall enough), and IPI and ack arrows between strips, as the local timeline draws them.
 import { scaleLinear, select } from 'd3';
-import { ARROW_ACK, ARROW_IPI } from '../model/ipis';
+import { ARROW_ACK } from '../model/ipis';
 import type { LensInterval } from '../model/lens';
 import type { WindowArrow } from '../model/windowTrace';
 import { set, setText } from './dom';
-import { DATA_KIND } from './marks/arrows';
+import { DATA_KIND, joinArrowMarkers, KIND_NAME } from './marks/arrows';
 import { lensLabel } from './marks/lens';
 import { REMOTE_AXIS, type RemoteLayout } from './remote';
 import { formatNs } from './scales';
 
-const KIND_NAME = ['ipi', 'ack', 'unpaired'] as const;
-/** Each top SVG's clip id (two remote timelines can share a page). */
-const clipIds = new WeakMap<SVGSVGElement, string>();
-let nextClip = 1;
+const svgIds = new WeakMap<SVGSVGElement, number>();
+let nextSvg = 1;
 
 /** Draws `lens` and `arrows` (either may be null: nothing) for window [t0, t1]. */
 export function renderRemoteOverlay(
@@ -29,31 +27,15 @@ export function renderRemoteOverlay(
   const { plot, strip, cpus } = layout;
   const x = scaleLinear().domain([t0, t1]).range(plot);
   const clampX = (t: number) => Math.max(plot[0], Math.min(plot[1], x(t)));
+  // Ids of this SVG's own (two remote timelines can share a page).
+  let uid = svgIds.get(svg);
+  if (!uid) svgIds.set(svg, (uid = nextSvg++));
+  const clipId = `remote-clip-${uid}`;
+  const markerId = `remote-arrow-${uid}`;
   const top = select(svg);
   const defs = top.selectAll('defs').data([0]).join('defs');
-  defs
-    .selectAll<SVGMarkerElement, string>('marker')
-    .data(['ipi', 'ack'])
-    .join((enter) =>
-      enter
-        .append('marker')
-        .attr('id', (d) => `remote-arrow-${d}`)
-        .attr('viewBox', '0 0 10 10')
-        .attr('refX', 9)
-        .attr('refY', 5)
-        .attr('markerWidth', 6)
-        .attr('markerHeight', 6)
-        .attr('orient', 'auto-start-reverse')
-        .call((m) =>
-          m
-            .append('path')
-            .attr('d', 'M 0 0 L 10 5 L 0 10 z')
-            .attr('class', (d) => `arrowhead arrowhead-${d}`),
-        ),
-    );
+  joinArrowMarkers(defs, ['ipi', 'ack', 'unpaired'], markerId);
   // Arrows reaching outside the window end at the plot's edge, as the local timeline's do.
-  let clipId = clipIds.get(svg);
-  if (!clipId) clipIds.set(svg, (clipId = `remote-clip-${nextClip++}`));
   defs
     .selectAll<SVGClipPathElement, number>('clipPath')
     .data([0])
@@ -84,9 +66,7 @@ export function renderRemoteOverlay(
       set(this, 'y1', String(mid(a.fromCpu)));
       set(this, 'x2', String(x(a.toTime)));
       set(this, 'y2', String(mid(a.toCpu)));
-      if (a.kind === ARROW_IPI || a.kind === ARROW_ACK)
-        set(this, 'marker-end', `url(#remote-arrow-${kind})`);
-      else this.removeAttribute('marker-end');
+      set(this, 'marker-end', `url(#${markerId}-${kind})`);
       setText(
         this.firstChild as SVGTitleElement,
         a.kind === ARROW_ACK

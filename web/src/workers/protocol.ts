@@ -28,6 +28,8 @@ export interface RunRequest {
   checkStep?: number;
   /** Build the timeline's model after the run and send it as a 'view' message. */
   view: boolean;
+  /** Keep a drawn run of more rows than this in the worker (default REMOTE_ABOVE_ROWS). */
+  remoteAbove?: number;
 }
 
 /**
@@ -40,6 +42,8 @@ export interface CheckRequest {
   text: string;
   overrides: string[];
   seed: number;
+  /** As RunRequest's, for the run the verdict is drawn with. */
+  remoteAbove?: number;
 }
 
 /** Parse scenarios without running them (titles, hooks, steps for the landing page). */

@@ -212,6 +212,8 @@ export function registerPrebuiltView(trace: Trace, view: PrebuiltView): void {
 export interface SessionRunOptions extends RunOptions {
   /** Also build the timeline's model off the main thread (default true). */
   view?: boolean;
+  /** Keep a run of more rows than this in the worker (protocol.ts REMOTE_ABOVE_ROWS). */
+  remoteAbove?: number;
 }
 
 /** The simulator trapped (a bug): its worker has been replaced; the message says so. */
@@ -270,6 +272,7 @@ export class SimSession {
       seed: opts.seed ?? 1,
       checkStep: opts.checkStep,
       view: opts.view ?? true,
+      remoteAbove: opts.remoteAbove,
     };
     return new Promise<RunResult>((resolve, reject) => {
       this.pending.set(id, {
@@ -289,7 +292,12 @@ export class SimSession {
    */
   check(
     text: string,
-    opts: { overrides?: string[]; seed?: number; onProgress?: (p: CheckProgress) => void } = {},
+    opts: {
+      overrides?: string[];
+      seed?: number;
+      onProgress?: (p: CheckProgress) => void;
+      remoteAbove?: number;
+    } = {},
   ): Promise<RunResult> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
@@ -299,6 +307,7 @@ export class SimSession {
       text,
       overrides: opts.overrides ?? [],
       seed: opts.seed ?? 1,
+      remoteAbove: opts.remoteAbove,
     };
     return new Promise<RunResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onCheckProgress: opts.onProgress, wantsView: true });

@@ -202,7 +202,7 @@ function runAndPost(req: RunRequest, sim: Simulator, checked?: CheckReport) {
     ({ summary, budgetError }) => {
       // A run too large to send is read where it is: one pass over the simulator's store
       // builds the window index, and the page gets the run's extent instead of its columns.
-      if (req.view && sim.rows > REMOTE_ABOVE_ROWS) {
+      if (req.view && sim.rows > (req.remoteAbove ?? REMOTE_ABOVE_ROWS)) {
         server = new WindowServer(req.id, wasmRows(sim), sim.cpus, wasmMemoryBytes);
         remote = { rows: sim.rows, end: server.end };
       }
