@@ -38,6 +38,7 @@ export class RecordingWindow implements TraceWindow {
   readonly arrows = this.w.arrows;
   readonly flushes = this.w.flushes;
   readonly exportRows = this.w.exportRows;
+  readonly slice = this.w.slice;
 
   /** Row `row`'s source line, flush reason and pages (null when overtaken by a newer ask). */
   recorded(row: number): Promise<RecordedFields | null> {

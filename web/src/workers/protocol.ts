@@ -10,6 +10,13 @@ import type { FlushFacts, Violated } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
 import type { Columns, Summary } from '../trace/trace';
 
+/** A recording's own columns of a slice of rows (recording/build.ts), aligned with it. */
+export interface SliceColumns {
+  reason: Int8Array;
+  pages: Float64Array;
+  line: Int32Array;
+}
+
 /**
  * A run (or an imported recording) with more rows than this stays in its worker: the page gets
  * no columns and its timeline asks for per-pixel aggregates and a window's rows (QueryRequest).
@@ -109,7 +116,12 @@ export type QueryRequest =
   /** The run's flushes as flushMatch.ts flushesOf finds them (A/B matching); `strings`: the run's. */
   | { type: 'flushes'; id: number; run: number; strings: string[] }
   /** As 'rows', for an export of the window (its own type, so the timeline's do not overtake it). */
-  | { type: 'export'; id: number; run: number; t0: number; t1: number; limit: number };
+  | { type: 'export'; id: number; run: number; t0: number; t1: number; limit: number }
+  /**
+   * Rows first … first + count − 1 with every column (a recording's own too), for the export
+   * of the whole run a slice at a time; at most rowSource.ts SLICE rows.
+   */
+  | { type: 'slice'; id: number; run: number; first: number; count: number };
 
 /** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
 export type QueryMessage =
@@ -126,6 +138,8 @@ export type QueryMessage =
   | { type: 'flushes'; id: number; flushes: FlushFacts[]; unattributed: Violated[] }
   /** As 'rows' (total -1: too many to read; more than listed: over the limit). */
   | { type: 'export'; id: number; rows: Int32Array; columns: Columns; total: number }
+  /** Consecutive rows from `first`; `extras` for a kept recording (its reason, pages, line). */
+  | { type: 'slice'; id: number; first: number; columns: Columns; extras?: SliceColumns }
   /** null: too many rows to read, or more arrows than `limit` (`total`, -1 when not counted). */
   | { type: 'arrows'; id: number; arrows: WindowArrow[] | null; total: number }
   | {

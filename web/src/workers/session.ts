@@ -17,6 +17,7 @@ import type {
   QueryMessage,
   QueryRequest,
   RunRequest,
+  SliceColumns,
   SnapshotRequest,
   ViewRequest,
   WorkerMessage,
@@ -112,6 +113,15 @@ export interface TraceWindow {
   flushes(strings: readonly string[]): Promise<FlushesOf | null>;
   /** The rows touching [t0, t1] for an export (as `rows`, asked apart from the timeline's). */
   exportRows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
+  /** Rows first … first + count − 1 (at most rowSource.ts SLICE), for a whole-run export. */
+  slice(first: number, count: number): Promise<RowSlice | null>;
+}
+
+/** Consecutive rows of a run, as the worker read them; a kept recording's own columns too. */
+export interface RowSlice {
+  first: number;
+  columns: Columns;
+  extras?: SliceColumns;
 }
 
 /** A page of a window's event log, as the worker read it. */
@@ -192,6 +202,10 @@ export function windowOver(
         m?.type === 'flushes'
           ? { flushes: m.flushes, unattributed: m.unattributed, flushOf: new Int32Array(0) }
           : null,
+      ),
+    slice: (first, count) =>
+      query({ type: 'slice', id: 0, run, first, count }).then((m) =>
+        m?.type === 'slice' ? { first: m.first, columns: m.columns, extras: m.extras } : null,
       ),
     exportRows: (t0, t1, limit) =>
       query({ type: 'export', id: 0, run, t0, t1, limit }).then((m) =>
@@ -424,7 +438,8 @@ export class SimSession {
       msg.type !== 'lens' &&
       msg.type !== 'arrows' &&
       msg.type !== 'export' &&
-      msg.type !== 'flushes'
+      msg.type !== 'flushes' &&
+      msg.type !== 'slice'
     )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);

@@ -107,7 +107,8 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'lens' ||
     req.type === 'arrows' ||
     req.type === 'export' ||
-    req.type === 'flushes'
+    req.type === 'flushes' ||
+    req.type === 'slice'
   ) {
     queries.push(req);
     return;

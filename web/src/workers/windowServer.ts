@@ -18,6 +18,7 @@ import {
 import { toDrawn, type LaneBuckets } from '../model/traceWindow';
 import { lensIntervals } from '../model/lens';
 import { arrowsInWindow, lensInWindow, logRange, toWindowTrace } from '../model/windowTrace';
+import { COLUMN_NAMES, type Columns } from '../trace/trace';
 import type { QueryMessage, QueryRequest } from './protocol';
 
 /** Most rows one 'rows' answer lists (the page draws a window's rows only when few). */
@@ -127,6 +128,19 @@ export class WindowServer {
     }
     if (req.type === 'chain') {
       this.chain(req.id, req.row, reply);
+      return;
+    }
+    if (req.type === 'slice') {
+      const first = Math.max(0, Math.min(this.rows, Math.floor(req.first) || 0));
+      const end = Math.min(
+        this.rows,
+        first + Math.max(0, Math.min(SLICE, Math.floor(req.count) || 0)),
+      );
+      const columns = sliceOf(this.src, first, end);
+      reply(
+        { type: 'slice', id: req.id, first, columns },
+        Object.values(columns).map((c: Float64Array) => c.buffer),
+      );
       return;
     }
     if (req.type === 'flushes') {
@@ -253,6 +267,13 @@ export class WindowServer {
       ...Object.values(columns).map((c: Float64Array) => c.buffer),
     ]);
   }
+}
+
+/** Rows lo … hi − 1 of `src`, copied (a source may hand out views of the columns it keeps). */
+export function sliceOf(src: RowSource, lo: number, hi: number): Columns {
+  const out = {} as Record<keyof Columns, Columns[keyof Columns]>;
+  for (const name of COLUMN_NAMES) out[name] = src.read(name, lo, hi).slice();
+  return out as Columns;
 }
 
 function windowProblem(t0: number, t1: number): string | null {
