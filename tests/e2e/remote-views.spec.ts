@@ -2,10 +2,24 @@
 // thousands of rows takes that path), compared with the same run computed in Node by the same
 // WASM build and the page's own functions.
 import { readFileSync } from 'node:fs';
+import { Simulator } from '../../sim-wasm/pkg/tlbscope_sim.js';
 import { toPerfettoJson } from '../../web/src/export/perfetto';
+import { extentOf } from '../../web/src/model/events';
+import { highlightRows, stepFrame } from '../../web/src/model/guide';
+import { legendEntries } from '../../web/src/model/legend';
+import type { Step } from '../../web/src/sim/scenario';
 import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
+import { EventKind } from '../../web/src/trace/trace';
+import { formatNs } from '../../web/src/viz/scales';
 import { expect, test } from './fixtures';
+
+function stepsOf(text: string): Step[] {
+  const sim = new Simulator(text, [], 1);
+  const steps = JSON.parse(sim.stepsJson()) as Step[];
+  sim.free();
+  return steps;
+}
 
 const SET = ['cpus=16', 'flushes=700'];
 
@@ -27,7 +41,7 @@ test('a run kept in its worker downloads whole as the same Perfetto file as the 
   const button = page.getByTestId('perfetto-whole');
   // The button says how large the file will be before it is asked for.
   await expect(button).toHaveText(
-    new RegExp(`all of A \\(${rows.toLocaleString('en-US')} rows, about [\\d.]+ MB\\)`),
+    new RegExp(`all of A \\(${rows.toLocaleString('en-US')} rows, about [\\d.]+ (kB|MB)\\)`),
   );
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
   const text = readFileSync(await download.path(), 'utf8');
@@ -40,4 +54,76 @@ test('a run kept in its worker downloads whole as the same Perfetto file as the 
   await expect(page.getByTestId('perfetto-progress')).toHaveText(
     `Exported all ${rows.toLocaleString('en-US')} rows (${(want.length / 1e6).toFixed(1)} MB).`,
   );
+});
+
+test("a guided step's run kept in its worker outlines the step's rows, veils the other CPUs and keeps its legend", async ({
+  sim,
+}) => {
+  test.setTimeout(180_000);
+  initSimulatorForNode();
+  const id = 'x86-munmap-shootdown';
+  const text = readScenario(id);
+  const steps = stepsOf(text);
+  let outlined = 0;
+  for (const [i, step] of steps.entries()) {
+    if (step.compare || !step.highlight.length) continue;
+    const { trace } = runScenario(text, { overrides: step.set });
+    const extent = extentOf(trace);
+    const rows = highlightRows(trace, step, step.window ?? extent);
+    // Every row this step's run has, and any threshold below it keeps the run in the worker.
+    await sim.page.goto(`./?scenario=${id}&step=${i + 1}&remote=10`);
+    await expect(sim.page.locator('.app')).toHaveAttribute('data-state', 'idle', {
+      timeout: 60_000,
+    });
+    const box = sim.page.locator('.timeline.remote');
+    await expect(box).toBeVisible();
+    // The outlines are the page-held run's highlighted rows (all lie in the step's window).
+    await expect(box.locator('.timeline-status')).toContainText(
+      `${rows.length} of the step's ${rows.length} rows outlined`,
+    );
+    const drawn = await box
+      .locator('rect.highlight-outline')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-row'))));
+    expect(drawn.sort((a, b) => a - b)).toEqual([...rows].sort((a, b) => a - b));
+    outlined += drawn.length;
+    // The CPUs outside the step's subject are veiled (the page-held timeline folds them).
+    if (!step.lens.length) {
+      const frame = stepFrame(trace, step, rows, extent);
+      const veiled = await box
+        .locator('rect.remote-unfocused')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-cpus')));
+      const want: string[] = [];
+      for (let c = 0; frame.cpus.length && c < trace.cpus; c++) {
+        if (frame.cpus.includes(c)) continue;
+        const last = want.at(-1)?.split('-').map(Number);
+        if (last && last[1] === c - 1) want[want.length - 1] = `${last[0]}-${c}`;
+        else want.push(`${c}-${c}`);
+      }
+      expect(veiled).toEqual(want);
+    }
+    // The legend names the kinds the run has, counted in the worker.
+    await expect(sim.page.locator('.legend li')).toHaveText(
+      legendEntries(trace).map((e) => e.label),
+    );
+  }
+  expect(outlined).toBeGreaterThan(5);
+});
+
+test("a run kept in its worker lists its invariant violations in the summary, as the page-held run's", async ({
+  sim,
+}) => {
+  initSimulatorForNode();
+  const id = 'x86-r8-plus-one-rule';
+  const { trace } = runScenario(readScenario(id));
+  const want: string[] = [];
+  for (let i = 0; i < trace.n && want.length < 20; i++)
+    if (trace.kind[i] === EventKind.InvariantViolated)
+      want.push(
+        `CPU ${trace.cpu[i]} at ${formatNs(trace.time[i])}: ${trace.strings[trace.arg[i]]}`,
+      );
+  expect(want.length).toBe(20);
+  await sim.page.goto(`./?scenario=${id}&remote=10`);
+  await expect(sim.page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 });
+  await expect(sim.page.locator('.timeline.remote')).toBeVisible();
+  await expect(sim.page.locator('ol.violations li')).toHaveText(want);
 });

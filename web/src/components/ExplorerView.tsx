@@ -162,6 +162,7 @@ export function ExplorerView(props: Props) {
         selected={side === 'A' ? x.selected : x.selectedB}
         onSelect={side === 'A' ? x.selectRow : x.selectRowB}
         highlight={side === 'A' ? (cx.highlight ?? guide.highlight) : highlightB}
+        lit={side === 'A' && !cx.highlight ? guide.lit : null}
         steps={side === 'A' ? cx.marks : null}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}

@@ -24,7 +24,11 @@ export const RUN_EXPORT_SLICE = 16_384;
 const BYTES_PER_ROW = 200;
 
 const mb = (bytes: number) =>
-  bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
+  bytes >= 1e9
+    ? `${(bytes / 1e9).toFixed(1)} GB`
+    : bytes >= 1e6
+      ? `${(bytes / 1e6).toFixed(1)} MB`
+      : `${Math.ceil(bytes / 1e3)} kB`;
 
 function sourceOf(run: RunResult, label: string): string {
   const rec = isRecorded(run) ? run.recording : null;

@@ -19,7 +19,7 @@ import {
   type PaintedAnswer,
   type RemoteRows,
 } from '../viz/remote';
-import { renderRemoteOverlay } from '../viz/remoteOverlay';
+import { renderRemoteHighlights, renderRemoteOverlay, type LitRows } from '../viz/remoteOverlay';
 import { download } from '../app/download';
 import { exportRemoteSvg } from '../viz/exportRemote';
 import { svgToPng, type ExportText } from '../viz/exportTimeline';
@@ -54,6 +54,10 @@ export interface RemoteTimelineProps {
   exportText?: () => ExportText & { fileName: string };
   /** The latency lens is on: its intervals in the window are asked of the worker. */
   lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
+  /** A guided step's highlighted rows, with their columns as the worker picked them. */
+  lit?: LitRows | null;
+  /** A guided step's subject CPUs: the other strips are veiled. */
+  focus?: readonly number[] | null;
 }
 
 interface Live {
@@ -160,16 +164,20 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       shown ? live.current.arrows : null,
       p.selected,
     );
+    const lit = renderRemoteHighlights(top, lay, win, p.lit ?? null, p.focus ?? null);
     if (statusRef.current) {
       const n = (p.trace.remote?.rows ?? 0).toLocaleString('en-US');
+      const litText = p.lit?.rows.length
+        ? ` · ${lit} of the step's ${p.lit.rows.length} rows outlined`
+        : '';
       const lensText = !lens
         ? ''
         : lens.intervals
           ? ` · ${extra.lens.toLocaleString('en-US')} lens wait${extra.lens === 1 ? '' : 's'}`
           : ' · zoom in for the lens';
       const text = shown
-        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText} · ${HINT}`
-        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows${lensText} · ${HINT}`;
+        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText}${litText} · ${HINT}`
+        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows${lensText}${litText} · ${HINT}`;
       // Written only when it changes: a text change costs the page a layout.
       if (statusRef.current.textContent !== text) statusRef.current.textContent = text;
     }
@@ -278,7 +286,8 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     ask();
     schedule();
   }, [width, ask, schedule]);
-  useEffect(() => schedule(), [cursor, selected, schedule]);
+  const { lit, focus } = props;
+  useEffect(() => schedule(), [cursor, selected, lit, focus, schedule]);
   const lensKey = props.lensAsk
     ? `${props.lensAsk.kinds.join()}:${props.lensAsk.contextSwitchNs}`
     : '';

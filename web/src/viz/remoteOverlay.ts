@@ -118,3 +118,87 @@ export function renderRemoteOverlay(
     });
   return { lens: shownLens.length, arrows: shownArrows.length };
 }
+
+/** A guided step's rows (their columns as the worker sent them): outlined where they are. */
+export interface LitRows {
+  rows: Int32Array;
+  columns: { time: ArrayLike<number>; dur: ArrayLike<number>; cpu: ArrayLike<number> };
+}
+
+/**
+ * A guided step's subject on a remote run's timeline: each highlighted row outlined at its
+ * CPU's strip and time (an instant as a filled box), as the local timeline outlines them, and
+ * the strips of CPUs outside the step's subject veiled (the local timeline folds them; these
+ * strips are too thin to fold). Returns how many outlines are in the window.
+ */
+export function renderRemoteHighlights(
+  svg: SVGSVGElement,
+  layout: RemoteLayout,
+  [t0, t1]: [number, number],
+  lit: LitRows | null,
+  focus: readonly number[] | null,
+): number {
+  const { plot, strip, cpus } = layout;
+  const x = scaleLinear().domain([t0, t1]).range(plot);
+  const top = select(svg);
+  // Runs of consecutive CPUs outside the subject, one veil each.
+  const veils: [number, number][] = [];
+  if (focus?.length) {
+    const inFocus = new Set(focus);
+    for (let c = 0; c < cpus; c++) {
+      if (inFocus.has(c)) continue;
+      const last = veils[veils.length - 1];
+      if (last && last[1] === c - 1) last[1] = c;
+      else veils.push([c, c]);
+    }
+  }
+  top
+    .selectAll<SVGGElement, number>('g.remote-focus')
+    .data([0])
+    .join('g')
+    .attr('class', 'remote-focus')
+    .selectAll<SVGRectElement, [number, number]>('rect')
+    .data(veils)
+    .join((enter) => enter.append('rect').call((r) => r.append('title')))
+    .each(function ([a, b]) {
+      set(this, 'class', 'remote-unfocused');
+      set(this, 'x', String(plot[0]));
+      set(this, 'width', String(Math.max(0, plot[1] - plot[0])));
+      set(this, 'y', String(REMOTE_AXIS + a * strip));
+      set(this, 'height', String((b - a + 1) * strip));
+      set(this, 'data-cpus', `${a}-${b}`);
+      setText(
+        this.firstChild as SVGTitleElement,
+        a === b ? `CPU ${a}: not this step's subject` : `CPUs ${a}–${b}: not this step's subject`,
+      );
+    });
+  const shown: number[] = [];
+  if (lit)
+    for (let j = 0; j < lit.rows.length; j++) {
+      const s = lit.columns.time[j];
+      if (s <= t1 && s + lit.columns.dur[j] >= t0) shown.push(j);
+    }
+  top
+    .selectAll<SVGGElement, number>('g.remote-highlights')
+    .data([0])
+    .join('g')
+    .attr('class', 'remote-highlights')
+    .selectAll<SVGRectElement, number>('rect')
+    .data(shown, (j) => String(lit?.rows[j]))
+    .join('rect')
+    .each(function (j) {
+      if (!lit) return;
+      const c = lit.columns;
+      const instant = c.dur[j] === 0;
+      const a = Math.max(plot[0], x(c.time[j]));
+      const b = Math.min(plot[1], x(c.time[j] + c.dur[j]));
+      const [x0, w] = instant ? [a - 3, 6] : [a, Math.max(2, b - a)];
+      set(this, 'class', instant ? 'highlight-outline highlight-instant' : 'highlight-outline');
+      set(this, 'data-row', String(lit.rows[j]));
+      set(this, 'x', String(x0));
+      set(this, 'width', String(w));
+      set(this, 'y', String(REMOTE_AXIS + c.cpu[j] * strip));
+      set(this, 'height', String(Math.max(2, strip - 1)));
+    });
+  return shown.length;
+}

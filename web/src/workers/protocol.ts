@@ -121,7 +121,23 @@ export type QueryRequest =
    * Rows first … first + count − 1 with every column (a recording's own too), for the export
    * of the whole run a slice at a time; at most rowSource.ts SLICE rows.
    */
-  | { type: 'slice'; id: number; run: number; first: number; count: number };
+  | { type: 'slice'; id: number; run: number; first: number; count: number }
+  /**
+   * Rows of `kinds` touching [t0, t1] on `cpus` (all when empty), round-robin across kinds, at
+   * most `limit` (model/guide.ts RowPicker: a guided step's highlight).
+   */
+  | {
+      type: 'pick';
+      id: number;
+      run: number;
+      kinds: number[];
+      cpus: number[];
+      t0: number;
+      t1: number;
+      limit: number;
+    }
+  /** What the legend and the summary need of the whole run (one pass, then kept). */
+  | { type: 'facts'; id: number; run: number };
 
 /** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
 export type QueryMessage =
@@ -138,6 +154,18 @@ export type QueryMessage =
   | { type: 'flushes'; id: number; flushes: FlushFacts[]; unattributed: Violated[] }
   /** As 'rows' (total -1: too many to read; more than listed: over the limit). */
   | { type: 'export'; id: number; rows: Int32Array; columns: Columns; total: number }
+  | { type: 'pick'; id: number; rows: Int32Array; columns: Columns }
+  /**
+   * The kinds the run has, its IPI sends no handler answers (model/legend.ts legendOfKinds),
+   * and its first invariant violations (at most workers/windowServer.ts MAX_VIOLATIONS).
+   */
+  | {
+      type: 'facts';
+      id: number;
+      kinds: number[];
+      unpaired: number;
+      violations: { rows: Int32Array; columns: Columns };
+    }
   /** Consecutive rows from `first`; `extras` for a kept recording (its reason, pages, line). */
   | { type: 'slice'; id: number; first: number; columns: Columns; extras?: SliceColumns }
   /** null: too many rows to read, or more arrows than `limit` (`total`, -1 when not counted). */

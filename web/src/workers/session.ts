@@ -115,6 +115,22 @@ export interface TraceWindow {
   exportRows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
   /** Rows first … first + count − 1 (at most rowSource.ts SLICE), for a whole-run export. */
   slice(first: number, count: number): Promise<RowSlice | null>;
+  /** Rows of `kinds` touching [t0, t1] on `cpus` (model/guide.ts RowPicker), with columns. */
+  pick(
+    kinds: readonly number[],
+    cpus: readonly number[],
+    t0: number,
+    t1: number,
+    limit: number,
+  ): Promise<{ rows: Int32Array; columns: Columns } | null>;
+  /** The run's kinds, unpaired IPI sends and first invariant violations (windowServer.ts). */
+  facts(): Promise<RunFactsAnswer | null>;
+}
+
+export interface RunFactsAnswer {
+  kinds: number[];
+  unpaired: number;
+  violations: { rows: Int32Array; columns: Columns };
 }
 
 /** Consecutive rows of a run, as the worker read them; a kept recording's own columns too. */
@@ -201,6 +217,23 @@ export function windowOver(
       query({ type: 'flushes', id: 0, run, strings: [...strings] }).then((m) =>
         m?.type === 'flushes'
           ? { flushes: m.flushes, unattributed: m.unattributed, flushOf: new Int32Array(0) }
+          : null,
+      ),
+    pick: (kinds, cpus, t0, t1, limit) =>
+      query({
+        type: 'pick',
+        id: 0,
+        run,
+        kinds: [...kinds],
+        cpus: [...cpus],
+        t0,
+        t1,
+        limit,
+      }).then((m) => (m?.type === 'pick' ? { rows: m.rows, columns: m.columns } : null)),
+    facts: () =>
+      query({ type: 'facts', id: 0, run }).then((m) =>
+        m?.type === 'facts'
+          ? { kinds: m.kinds, unpaired: m.unpaired, violations: m.violations }
           : null,
       ),
     slice: (first, count) =>
@@ -439,7 +472,9 @@ export class SimSession {
       msg.type !== 'arrows' &&
       msg.type !== 'export' &&
       msg.type !== 'flushes' &&
-      msg.type !== 'slice'
+      msg.type !== 'slice' &&
+      msg.type !== 'pick' &&
+      msg.type !== 'facts'
     )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);

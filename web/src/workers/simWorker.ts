@@ -108,7 +108,9 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'arrows' ||
     req.type === 'export' ||
     req.type === 'flushes' ||
-    req.type === 'slice'
+    req.type === 'slice' ||
+    req.type === 'pick' ||
+    req.type === 'facts'
   ) {
     queries.push(req);
     return;

@@ -18,7 +18,8 @@ import {
 import { toDrawn, type LaneBuckets } from '../model/traceWindow';
 import { lensIntervals } from '../model/lens';
 import { arrowsInWindow, lensInWindow, logRange, toWindowTrace } from '../model/windowTrace';
-import { COLUMN_NAMES, type Columns } from '../trace/trace';
+import { COLUMN_NAMES, EventKind, type Columns } from '../trace/trace';
+import { RowPicker } from '../model/guide';
 import type { QueryMessage, QueryRequest } from './protocol';
 
 /** Most rows one 'rows' answer lists (the page draws a window's rows only when few). */
@@ -143,6 +144,39 @@ export class WindowServer {
       );
       return;
     }
+    if (req.type === 'facts') {
+      const f = (this.facts ??= runFacts(this.src));
+      const violations = { rows: f.violations.slice(), columns: readRows(this.src, f.violations) };
+      reply({ type: 'facts', id: req.id, kinds: f.kinds, unpaired: f.unpaired, violations });
+      return;
+    }
+    if (req.type === 'pick') {
+      const problem = windowProblem(req.t0, req.t1);
+      if (problem) {
+        reply({ type: 'query-error', id: req.id, message: problem });
+        return;
+      }
+      const limit = Math.max(0, Math.min(MAX_PICK, Math.floor(req.limit) || 0));
+      const pick = new RowPicker(req.kinds, req.cpus, [req.t0, req.t1], limit);
+      const src = this.src;
+      for (let lo = 0; lo < src.rows; lo += SLICE) {
+        const hi = Math.min(src.rows, lo + SLICE);
+        const c = {
+          time: src.read('time', lo, hi),
+          dur: src.read('dur', lo, hi),
+          cpu: src.read('cpu', lo, hi),
+          kind: src.read('kind', lo, hi),
+        };
+        if (!pick.feed(c, lo, hi - lo)) break;
+      }
+      const rows = Int32Array.from(pick.rows());
+      const columns = readRows(src, rows);
+      reply({ type: 'pick', id: req.id, rows, columns }, [
+        rows.buffer,
+        ...Object.values(columns).map((c: Float64Array) => c.buffer),
+      ]);
+      return;
+    }
     if (req.type === 'flushes') {
       const { flushes, unattributed } = (this.flushFacts ??= this.scanFlushes(req.strings));
       reply({ type: 'flushes', id: req.id, flushes, unattributed });
@@ -211,6 +245,7 @@ export class WindowServer {
   }
 
   private flushFacts: FlushesOf | null = null;
+  private facts: RunFacts | null = null;
 
   /** flushesOf over the run, a slice at a time (the same scan the page runs on a trace). */
   private scanFlushes(strings: readonly string[]): FlushesOf {
@@ -267,6 +302,50 @@ export class WindowServer {
       ...Object.values(columns).map((c: Float64Array) => c.buffer),
     ]);
   }
+}
+
+/** Most rows one 'pick' answer lists. */
+export const MAX_PICK = 1000;
+/** Invariant violations the summary lists (as SummaryPanel does for a run on the page). */
+export const MAX_VIOLATIONS = 20;
+
+interface RunFacts {
+  kinds: number[];
+  unpaired: number;
+  violations: Int32Array;
+}
+
+/**
+ * One pass over a run: the kinds it has, its unpaired IPI sends (model/ipis.ts unpairedSends:
+ * IpiSent rows no IpiHandler names as parent) and its first invariant violations.
+ */
+export function runFacts(src: RowSource): RunFacts {
+  const seen = new Set<number>();
+  // 1: an IpiSent row; 2: a handler names it. One byte a row, for the pass only.
+  const mark = new Uint8Array(src.rows);
+  const violations: number[] = [];
+  const SENT = EventKind.IpiSent;
+  const HANDLER = EventKind.IpiHandler;
+  const VIOLATED = EventKind.InvariantViolated;
+  for (let lo = 0; lo < src.rows; lo += SLICE) {
+    const hi = Math.min(src.rows, lo + SLICE);
+    const kind = src.read('kind', lo, hi);
+    const parent = src.read('parent', lo, hi);
+    for (let j = 0; j < kind.length; j++) {
+      const k = kind[j];
+      seen.add(k);
+      if (k === SENT) mark[lo + j] |= 1;
+      else if (k === HANDLER && parent[j] >= 0 && parent[j] < src.rows) mark[parent[j]] |= 2;
+      else if (k === VIOLATED && violations.length < MAX_VIOLATIONS) violations.push(lo + j);
+    }
+  }
+  let unpaired = 0;
+  for (let i = 0; i < mark.length; i++) if (mark[i] === 1) unpaired++;
+  return {
+    kinds: [...seen].sort((a, b) => a - b),
+    unpaired,
+    violations: Int32Array.from(violations),
+  };
 }
 
 /** Rows lo … hi − 1 of `src`, copied (a source may hand out views of the columns it keeps). */
