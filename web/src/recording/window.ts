@@ -41,6 +41,7 @@ export class RecordingWindow implements TraceWindow {
   readonly slice = this.w.slice;
   readonly pick = this.w.pick;
   readonly facts = this.w.facts;
+  readonly generations = this.w.generations;
 
   /** Row `row`'s source line, flush reason and pages (null when overtaken by a newer ask). */
   recorded(row: number): Promise<RecordedFields | null> {

@@ -8,6 +8,7 @@ import type { LaneBuckets } from '../model/traceWindow';
 import type { LensInterval } from '../model/lens';
 import type { FlushFacts, Violated } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
+import type { WindowGenerations } from '../model/windowGenerations';
 import type { Columns, Summary } from '../trace/trace';
 
 /** A recording's own columns of a slice of rows (recording/build.ts), aligned with it. */
@@ -137,7 +138,9 @@ export type QueryRequest =
       limit: number;
     }
   /** What the legend and the summary need of the whole run (one pass, then kept). */
-  | { type: 'facts'; id: number; run: number };
+  | { type: 'facts'; id: number; run: number }
+  /** The tlb_gen charts of [t0, t1] at `width` pixel columns (model/windowGenerations.ts). */
+  | { type: 'generations'; id: number; run: number; t0: number; t1: number; width: number };
 
 /** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
 export type QueryMessage =
@@ -166,6 +169,8 @@ export type QueryMessage =
       unpaired: number;
       violations: { rows: Int32Array; columns: Columns };
     }
+  /** null: the charts are too large to keep or send; `note` says why. */
+  | { type: 'generations'; id: number; mms: WindowGenerations[] | null; note: string }
   /** Consecutive rows from `first`; `extras` for a kept recording (its reason, pages, line). */
   | { type: 'slice'; id: number; first: number; columns: Columns; extras?: SliceColumns }
   /** null: too many rows to read, or more arrows than `limit` (`total`, -1 when not counted). */

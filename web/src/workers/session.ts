@@ -11,6 +11,7 @@ import type { Columns } from '../trace/trace';
 import type { LensInterval } from '../model/lens';
 import type { FlushesOf } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
+import type { WindowGenerations } from '../model/windowGenerations';
 import type {
   CheckRequest,
   DescribeRequest,
@@ -125,6 +126,12 @@ export interface TraceWindow {
   ): Promise<{ rows: Int32Array; columns: Columns } | null>;
   /** The run's kinds, unpaired IPI sends and first invariant violations (windowServer.ts). */
   facts(): Promise<RunFactsAnswer | null>;
+  /** The tlb_gen charts of [t0, t1] at `width` columns; `mms` null: none, `note` says why. */
+  generations(
+    t0: number,
+    t1: number,
+    width: number,
+  ): Promise<{ mms: WindowGenerations[] | null; note: string } | null>;
 }
 
 export interface RunFactsAnswer {
@@ -235,6 +242,10 @@ export function windowOver(
         m?.type === 'facts'
           ? { kinds: m.kinds, unpaired: m.unpaired, violations: m.violations }
           : null,
+      ),
+    generations: (t0, t1, width) =>
+      query({ type: 'generations', id: 0, run, t0, t1, width }).then((m) =>
+        m?.type === 'generations' ? { mms: m.mms, note: m.note } : null,
       ),
     slice: (first, count) =>
       query({ type: 'slice', id: 0, run, first, count }).then((m) =>
@@ -474,7 +485,8 @@ export class SimSession {
       msg.type !== 'flushes' &&
       msg.type !== 'slice' &&
       msg.type !== 'pick' &&
-      msg.type !== 'facts'
+      msg.type !== 'facts' &&
+      msg.type !== 'generations'
     )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);

@@ -110,7 +110,8 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'flushes' ||
     req.type === 'slice' ||
     req.type === 'pick' ||
-    req.type === 'facts'
+    req.type === 'facts' ||
+    req.type === 'generations'
   ) {
     queries.push(req);
     return;

@@ -20,6 +20,12 @@ import { lensIntervals } from '../model/lens';
 import { arrowsInWindow, lensInWindow, logRange, toWindowTrace } from '../model/windowTrace';
 import { COLUMN_NAMES, EventKind, type Columns } from '../trace/trace';
 import { RowPicker } from '../model/guide';
+import {
+  generationsInWindow,
+  generationsOfSource,
+  indexGenerations,
+  type GenerationsIndex,
+} from '../model/windowGenerations';
 import type { QueryMessage, QueryRequest } from './protocol';
 
 /** Most rows one 'rows' answer lists (the page draws a window's rows only when few). */
@@ -95,10 +101,13 @@ export class WindowServer {
     return this.src.rows;
   }
 
-  /** Bytes of the index (grid and long spans). */
+  /** Bytes of the index (grid and long spans; and the tlb_gen charts' model once built). */
   indexBytes(): number {
     const { grid, long } = this.index;
+    // A step: row, slot, gen and time, and the lag index's start and lag.
+    const gens = typeof this.gens === 'object' && this.gens ? this.gens.steps * 38 : 0;
     return (
+      gens +
       grid.count.byteLength +
       grid.kindsLo.byteLength +
       grid.kindsHi.byteLength +
@@ -142,6 +151,15 @@ export class WindowServer {
         { type: 'slice', id: req.id, first, columns },
         Object.values(columns).map((c: Float64Array) => c.buffer),
       );
+      return;
+    }
+    if (req.type === 'generations') {
+      const problem = windowProblem(req.t0, req.t1);
+      if (problem) {
+        reply({ type: 'query-error', id: req.id, message: problem });
+        return;
+      }
+      this.generations(req.id, req.t0, req.t1, req.width, reply);
       return;
     }
     if (req.type === 'facts') {
@@ -245,6 +263,36 @@ export class WindowServer {
   }
 
   private flushFacts: FlushesOf | null = null;
+  /** The run's generations model (built on the first chart question); a string: why not. */
+  private gens: GenerationsIndex | string | null = null;
+
+  private generations(id: number, t0: number, t1: number, width: number, reply: Reply): void {
+    if (this.gens === null) {
+      const model = generationsOfSource(this.src, this.cpus, MAX_GEN_STEPS);
+      this.gens = model
+        ? indexGenerations(model, this.end)
+        : `this run's slot generations come to more than ${MAX_GEN_STEPS.toLocaleString('en-US')} steps, more than the worker keeps for the charts`;
+    }
+    if (typeof this.gens === 'string') {
+      reply({ type: 'generations', id, mms: null, note: this.gens });
+      return;
+    }
+    const W = Math.max(1, Math.min(4096, Math.floor(width) || 1));
+    const cells = this.gens.mms.reduce((n, m) => n + m.slots.length, 0) * W;
+    if (cells > MAX_CELLS) {
+      reply({
+        type: 'generations',
+        id,
+        mms: null,
+        note: `the charts of this run need ${cells.toLocaleString('en-US')} cells, more than ${MAX_CELLS.toLocaleString('en-US')}`,
+      });
+      return;
+    }
+    const mms = generationsInWindow(this.gens, t0, t1, W);
+    reply({ type: 'generations', id, mms, note: '' }, [
+      ...mms.flatMap((m) => [m.time.buffer, m.value.buffer, m.cpus.buffer, m.lag.buffer]),
+    ]);
+  }
   private facts: RunFacts | null = null;
 
   /** flushesOf over the run, a slice at a time (the same scan the page runs on a trace). */
@@ -304,6 +352,11 @@ export class WindowServer {
   }
 }
 
+/**
+ * Most steps of the tlb_gen charts' model a worker keeps (about 38 B each: 76 MB, under 8 B an
+ * event of a ten-million-row run); a run with more gets no charts, and the page says why.
+ */
+export const MAX_GEN_STEPS = 2_000_000;
 /** Most rows one 'pick' answer lists. */
 export const MAX_PICK = 1000;
 /** Invariant violations the summary lists (as SummaryPanel does for a run on the page). */
