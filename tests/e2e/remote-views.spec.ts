@@ -5,6 +5,9 @@ import { readFileSync } from 'node:fs';
 import { Simulator } from '../../sim-wasm/pkg/tlbscope_sim.js';
 import { toPerfettoJson } from '../../web/src/export/perfetto';
 import { extentOf } from '../../web/src/model/events';
+import { rasteriseLag, toGenerations, toLagIndex } from '../../web/src/model/generations';
+import { toPosMap, traceEnd } from '../../web/src/model/spacing';
+import { gensLayout, lagRow } from '../../web/src/viz/remoteGens';
 import { highlightRows, stepFrame } from '../../web/src/model/guide';
 import { legendEntries } from '../../web/src/model/legend';
 import type { Step } from '../../web/src/sim/scenario';
@@ -126,4 +129,72 @@ test("a run kept in its worker lists its invariant violations in the summary, as
   await expect(sim.page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 });
   await expect(sim.page.locator('.timeline.remote')).toBeVisible();
   await expect(sim.page.locator('ol.violations li')).toHaveText(want);
+});
+
+test("a run kept in its worker draws the tlb_gen charts of the page-held run's model", async ({
+  sim,
+}) => {
+  test.setTimeout(120_000);
+  initSimulatorForNode();
+  const set = ['cpus=8', 'flushes=60'];
+  const { trace } = runScenario(readScenario('x86-munmap-shootdown'), { overrides: set });
+  const model = toGenerations(trace);
+  const end = traceEnd(trace);
+  const pos = toPosMap(trace, 'time', end);
+  const q = new URLSearchParams({ scenario: 'x86-munmap-shootdown', remote: '100' });
+  for (const s of set) q.append('set', s);
+  const { page } = sim;
+  await page.goto(`./?${q}`);
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 });
+  const box = page.locator('.timeline.remote');
+  await expect(box).toBeVisible();
+  // Off for a run kept in its worker until asked for (its model is built there on demand).
+  const toggle = page.getByRole('checkbox', { name: 'tlb_gen charts' });
+  await expect(toggle).not.toBeChecked();
+  await expect(box.locator('.remote-gens')).toHaveCount(0);
+  await toggle.check();
+  await expect(box.locator('.remote-gens g.gen-track')).toHaveCount(model.mms.length);
+  const mm = model.mms[0];
+  await expect(box.locator('.remote-gens text.gen-title').first()).toHaveText(
+    `mm ${mm.mm}: tlb_gen and each CPU's slot (bands: CPU behind)`,
+  );
+  // The bands: each CPU row's pixel columns read back from the painted image, classed as
+  // nothing, up to date (the handler's green) or behind (the stall's orange), against the
+  // chart's own rasteriseLag over the page-held run's model for the same window and width.
+  const canvas = box.locator('.remote-gens canvas');
+  await expect(canvas).toHaveAttribute('data-window', /,/);
+  const got = await canvas.evaluate((c: HTMLCanvasElement) => {
+    const ctx = c.getContext('2d')!;
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    return { w: c.width, h: c.height, win: c.getAttribute('data-window')!, px: Array.from(px) };
+  });
+  const [t0, t1] = got.win.split(',').map(Number);
+  const W = got.w;
+  const row = lagRow(mm.slots.length);
+  const rowsY = gensLayout([
+    {
+      mm: mm.mm,
+      time: new Float64Array(1),
+      value: new Float64Array(1),
+      cpus: new Uint16Array(mm.slots.length),
+      lag: new Int8Array(0),
+    },
+  ]).tracks[0].rowsY;
+  let behind = 0;
+  let mismatched = 0;
+  mm.slots.forEach((s, r) => {
+    const col = new Int32Array(W).fill(-1);
+    rasteriseLag(toLagIndex(s, pos), t0, t1, col);
+    const y = Math.floor(rowsY + r * row + row / 2);
+    for (let c = 0; c < W; c++) {
+      const o = (y * W + c) * 4;
+      const [R, G, A] = [got.px[o], got.px[o + 1], got.px[o + 3]];
+      const seen = A === 0 ? -1 : R > G ? 1 : 0;
+      const want = Math.min(1, col[c]);
+      if (seen !== want) mismatched++;
+      if (want > 0) behind++;
+    }
+  });
+  expect(behind).toBeGreaterThan(50);
+  expect(mismatched).toBe(0);
 });
