@@ -124,8 +124,8 @@ export function renderGensTop(
       g.append('g').attr('class', 'lag-labels');
       return g;
     });
-  sel.each(function (t) {
-    const root = this;
+  sel.each((t, k, nodes) => {
+    const root = nodes[k];
     const q = <E extends Element>(s: string) => root.querySelector(s) as E;
     set(root, 'data-mm', String(t.g.mm));
     const bg = q<SVGRectElement>('rect.gen-bg');
