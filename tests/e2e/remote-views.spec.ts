@@ -2,6 +2,8 @@
 // thousands of rows takes that path), compared with the same run computed in Node by the same
 // WASM build and the page's own functions.
 import { readFileSync } from 'node:fs';
+import { tracefsChunks } from '../../bench/gen-tracefs.mjs';
+import { parseRecording } from '../../web/src/recording/parse';
 import { Simulator } from '../../sim-wasm/pkg/tlbscope_sim.js';
 import { toPerfettoJson } from '../../web/src/export/perfetto';
 import { extentOf } from '../../web/src/model/events';
@@ -13,7 +15,7 @@ import { legendEntries } from '../../web/src/model/legend';
 import type { Step } from '../../web/src/sim/scenario';
 import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
-import { EventKind } from '../../web/src/trace/trace';
+import { EventKind, toTrace } from '../../web/src/trace/trace';
 import { formatNs } from '../../web/src/viz/scales';
 import { expect, test } from './fixtures';
 
@@ -197,4 +199,38 @@ test("a run kept in its worker draws the tlb_gen charts of the page-held run's m
   });
   expect(behind).toBeGreaterThan(50);
   expect(mismatched).toBe(0);
+});
+
+test('a recording kept in its worker downloads whole as the Perfetto file of the same recording parsed in Node', async ({
+  sim,
+}) => {
+  test.setTimeout(120_000);
+  const text = [...tracefsChunks(30_000, 16)].join('');
+  const rec = parseRecording(text, 'big.trace');
+  const trace = toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
+  expect(trace.n).toBeGreaterThan(20_000);
+  const { page } = sim;
+  await page.goto('./?scenario=x86-munmap-shootdown&remote=10000');
+  await sim.waitForIdle();
+  await page.setInputFiles('#recording-input', {
+    name: 'big.trace',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(text),
+  });
+  await expect(page.getByTestId('recording-loaded')).toContainText('kept in the import worker');
+  const button = page.getByTestId('perfetto-whole');
+  await expect(button).toContainText(`(${trace.n.toLocaleString('en-US')} rows, about`);
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const got = readFileSync(await download.path(), 'utf8');
+  // The rows, their reasons, pages, source lines and task names, the threads and the flows:
+  // everything after the metadata (which names the file as the page titles it).
+  const want = toPerfettoJson(trace, {
+    title: 'big.trace',
+    source: 'recorded',
+    extras: { ...rec.columns, tasks: rec.tasks },
+  });
+  const events = (s: string) => s.slice(s.indexOf('"traceEvents"'));
+  expect(events(got).length).toBe(events(want).length);
+  expect(events(got) === events(want)).toBe(true);
+  expect(JSON.parse(got).metadata['tlbscope-rows']).toBe(trace.n);
 });
