@@ -268,3 +268,24 @@ describe('the overview a run brings before its timeline model', () => {
     expect(await overviewOf(r2.trace)).toBeNull();
   });
 });
+
+describe('LatestQueue', () => {
+  it("serves the window's questions before a whole-run pass asked at the same time", () => {
+    const served: string[] = [];
+    const later: (() => void)[] = [];
+    const q = new LatestQueue(
+      (r) => served.push(r.type),
+      () => {},
+      (f) => later.push(f),
+    );
+    q.push({ type: 'facts', id: 1, run: 1 });
+    q.push({ type: 'lanes', id: 2, run: 1, t0: 0, t1: 1, buckets: 8 });
+    q.push({ type: 'rows', id: 3, run: 1, t0: 0, t1: 1, limit: 8 });
+    later.shift()!();
+    expect(served).toEqual(['lanes', 'rows']);
+    // Alone, the pass runs.
+    later.shift()!();
+    expect(served).toEqual(['lanes', 'rows', 'facts']);
+    expect(later).toEqual([]);
+  });
+});

@@ -452,8 +452,26 @@ export class LatestQueue {
 
   private drain(): void {
     this.scheduled = false;
+    // A question that passes over the whole run (the legend's facts, a step's rows, the
+    // charts' model, the flush list) waits while the timeline's window questions keep coming:
+    // a run's first picture, and a zoom under way, do not wait for a whole-run pass.
     const reqs = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const r of reqs) this.serve(r);
+    const now = reqs.some((r) => !WHOLE_RUN.has(r.type))
+      ? reqs.filter((r) => !WHOLE_RUN.has(r.type))
+      : reqs;
+    for (const r of now) this.waiting.delete(r.type);
+    for (const r of now) this.serve(r);
+    if (this.waiting.size && !this.scheduled) {
+      this.scheduled = true;
+      this.schedule(() => this.drain());
+    }
   }
 }
+
+/** Questions whose first answer reads the whole run (later ones are kept answers). */
+const WHOLE_RUN: ReadonlySet<QueryRequest['type']> = new Set([
+  'facts',
+  'pick',
+  'generations',
+  'flushes',
+]);
