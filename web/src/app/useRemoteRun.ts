@@ -6,6 +6,25 @@ import type { Columns, Trace } from '../trace/trace';
 import { traceWindowOf, type RunFactsAnswer } from '../workers/session';
 
 const factsAsked = new WeakMap<Trace, Promise<RunFactsAnswer | null>>();
+const drawn = new WeakMap<Trace, { done: Promise<void>; resolve: () => void }>();
+
+function drawnOf(trace: Trace) {
+  let d = drawn.get(trace);
+  if (!d) {
+    let resolve = () => {};
+    const done = new Promise<void>((r) => (resolve = r));
+    drawn.set(trace, (d = { done, resolve }));
+  }
+  return d;
+}
+
+/**
+ * The remote timeline's first picture of `trace` is on screen: the whole-run passes the
+ * legend and summary ask for start only then, so that picture never waits behind them.
+ */
+export function markRemoteDrawn(trace: Trace): void {
+  drawnOf(trace).resolve();
+}
 
 /** The kinds, unpaired sends and first violations of a remote run (null until they come). */
 export function useRunFacts(trace: Trace): RunFactsAnswer | null {
@@ -15,7 +34,8 @@ export function useRunFacts(trace: Trace): RunFactsAnswer | null {
     const client = traceWindowOf(trace);
     if (!client) return;
     let p = factsAsked.get(trace);
-    if (!p) factsAsked.set(trace, (p = client.facts().catch(() => null)));
+    if (!p)
+      factsAsked.set(trace, (p = drawnOf(trace).done.then(() => client.facts().catch(() => null))));
     let live = true;
     p.then((facts) => {
       if (live && facts) setGot({ trace, facts });

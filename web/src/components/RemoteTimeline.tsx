@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useFrameDraw } from '../app/useFrameDraw';
 import { useWidth } from '../app/useWidth';
+import { markRemoteDrawn } from '../app/useRemoteRun';
 import { traceWindowOf } from '../workers/session';
 import type { LaneBuckets } from '../model/traceWindow';
 import { toPalette } from '../viz/columns';
@@ -218,6 +219,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     );
     if (!live.current.rendered) {
       live.current.rendered = true;
+      markRemoteDrawn(p.trace);
       p.onRendered?.();
     }
   }, []);
