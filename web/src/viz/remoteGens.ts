@@ -136,7 +136,13 @@ export function renderGensTop(
     const title = q<SVGTextElement>('text.gen-title');
     set(title, 'x', '8');
     set(title, 'y', String(t.y + 10));
-    setText(title, `mm ${t.g.mm}: tlb_gen and each CPU's slot (bands: CPU behind)`);
+    // A narrow screen gets the short form (the long one ran off a 390 px phone's edge).
+    setText(
+      title,
+      width >= 480
+        ? `mm ${t.g.mm}: tlb_gen and each CPU's slot (bands: CPU behind)`
+        : `mm ${t.g.mm}: tlb_gen; bands: CPU behind`,
+    );
     const { time, value } = t.g;
     let lo = Infinity;
     let hi = -Infinity;
