@@ -48,8 +48,9 @@ export interface UrlState {
   /** The Measured data chart an embed of the data view shows (its id); null = the first. */
   chart?: string | null;
   /**
-   * `remote=<rows>`: an imported recording of more rows than this stays in its worker (default
-   * 2,000,000, workers/protocol.ts REMOTE_ABOVE_ROWS); tests set it low to exercise that path.
+   * `remote=<rows>`: a run or an imported recording of more rows than this stays in its worker
+   * (default 2,000,000, workers/protocol.ts REMOTE_ABOVE_ROWS); tests set it low to exercise
+   * that path.
    */
   remoteAbove?: number | null;
 }

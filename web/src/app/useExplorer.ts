@@ -45,6 +45,7 @@ export function useExplorer(
     url.seed,
     url.step !== null ? url.step - 1 : undefined,
     check,
+    url.remoteAbove ?? undefined,
   );
   const runB = useRun(
     explore && url.compare ? text : null,
@@ -52,6 +53,7 @@ export function useExplorer(
     url.seed,
     undefined,
     check,
+    url.remoteAbove ?? undefined,
   );
   const a = recording ?? (runA.state.status === 'done' ? runA.state.result : null);
   const b = url.compare && runB.state.status === 'done' ? runB.state.result : null;

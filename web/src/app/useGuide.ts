@@ -1,11 +1,18 @@
 // Guided mode: the URL's `step` picks a narrated step; entering a step applies its overrides
 // (and its B side), and the step decides the window and the highlighted rows.
 import { useEffect, useMemo, useRef } from 'react';
-import { highlightRows, stepFrame, type StepFrame } from '../model/guide';
+import {
+  highlightKinds,
+  highlightRows,
+  MAX_HIGHLIGHT,
+  stepFrame,
+  type StepFrame,
+} from '../model/guide';
 import { lensIntervals, type LensInterval } from '../model/lens';
 import type { RunResult } from '../sim/run';
 import type { Step } from '../sim/scenario';
 import type { UrlState } from './url';
+import { useRemotePick, type PickedRows } from './useRemoteRun';
 
 export interface Guide {
   steps: readonly Step[];
@@ -15,6 +22,11 @@ export interface Guide {
   /** The step to check against the run, when the run uses exactly the step's settings. */
   checkIndex: number | undefined;
   highlight: readonly number[];
+  /**
+   * A run kept in its worker: the highlighted rows with their columns, as its worker picked
+   * them (the page has no rows to look them up in); null otherwise, or until they come.
+   */
+  lit: PickedRows | null;
   /** The window and CPUs the step's subject needs on screen (null outside guided mode). */
   frame: StepFrame | null;
   /** The latency-lens intervals the step points at (its `lens` kinds), in its run. */
@@ -90,10 +102,30 @@ export function useGuide(
   });
 
   const matches = step !== null && same(url.overrides, step.set);
+  const remote = !!result?.trace.remote;
+  // A run kept in its worker: the same RowPicker runs there, over the run a slice at a time.
+  const pickAsk = useMemo(
+    () =>
+      step && result && matches && remote
+        ? {
+            trace: result.trace,
+            kinds: highlightKinds(step),
+            cpus: step.cpus,
+            window: step.window ?? fullExtent,
+            limit: MAX_HIGHLIGHT,
+          }
+        : null,
+    [step, result, matches, remote, fullExtent],
+  );
+  const lit = useRemotePick(pickAsk);
   const highlight = useMemo(
     () =>
-      step && result && matches ? highlightRows(result.trace, step, step.window ?? fullExtent) : [],
-    [step, result, matches, fullExtent],
+      step && result && matches
+        ? remote
+          ? Array.from(lit?.rows ?? [])
+          : highlightRows(result.trace, step, step.window ?? fullExtent)
+        : [],
+    [step, result, matches, fullExtent, remote, lit],
   );
   const lens = useMemo(
     () =>
@@ -106,15 +138,19 @@ export function useGuide(
   // reader changed the machine (more CPUs, say) and should see all of it.
   const frame = useMemo(() => {
     if (!step || !result) return null;
-    const f = stepFrame(result.trace, step, highlight, fullExtent, lens);
+    const cpuOf = lit
+      ? (r: number) => lit.columns.cpu[lit.rows.indexOf(r)]
+      : (r: number) => result.trace.cpu[r];
+    const f = stepFrame(result.trace, step, highlight, fullExtent, lens, cpuOf);
     return matches ? f : { ...f, cpus: [] };
-  }, [step, result, highlight, fullExtent, lens, matches]);
+  }, [step, result, highlight, fullExtent, lens, matches, lit]);
   return {
     steps,
     index,
     step,
     checkIndex: matches && index !== null ? index : undefined,
     highlight,
+    lit: remote ? lit : null,
     frame,
     lens,
     go,

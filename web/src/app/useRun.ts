@@ -70,6 +70,8 @@ export function useRun(
   seed: number,
   checkStep?: number,
   check = false,
+  /** The link's `remote=`: keep a run of more rows than this in its worker. */
+  remoteAbove?: number,
 ): Run {
   const [state, setState] = useState<RunState>({ status: 'running', events: 0, nowNs: 0 });
   const session = useRef<SimSession | null>(null);
@@ -94,12 +96,14 @@ export function useRun(
       ? s.check(text, {
           overrides: list,
           seed,
+          remoteAbove,
           onProgress: (p) => live && setState({ status: 'running', events: 0, nowNs: 0, check: p }),
         })
       : s.run(text, {
           overrides: list,
           seed,
           checkStep,
+          remoteAbove,
           onProgress: (events, nowNs) => live && setState({ status: 'running', events, nowNs }),
         });
     if (check) setState({ status: 'running', events: 0, nowNs: 0, check: NO_PROGRESS });
@@ -125,7 +129,7 @@ export function useRun(
     return () => {
       live = false;
     };
-  }, [text, key, seed, checkStep, check]);
+  }, [text, key, seed, checkStep, check, remoteAbove]);
 
   useEffect(() => () => session.current?.dispose(), []);
 

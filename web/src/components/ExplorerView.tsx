@@ -97,10 +97,13 @@ export function ExplorerView(props: Props) {
   // The tlb_gen charts: off by default in a comparison step (A and B need the height for
   // their lanes) unless the step points at generations; the reader's choice holds for the step.
   const [gensPick, setGensPick] = useState<{ key: string; on: boolean } | null>(null);
+  // A run kept in its worker builds the charts' model there when asked (a pass over the run
+  // and up to tens of MB): off until the reader turns them on.
   const gensOn =
     gensPick?.key === lensKey
       ? gensPick.on
-      : !guide.step?.compare || guide.step.highlight.includes('TlbGenIncremented');
+      : !a?.trace.remote &&
+        (!guide.step?.compare || guide.step.highlight.includes('TlbGenIncremented'));
   // The kernel history: open while the A settings name a kernel, unless the reader closed it;
   // the reader's choice holds until the kernel changes.
   const kernelAt = chosenKernel(KERNELS, url.overrides)?.index ?? null;
@@ -162,6 +165,7 @@ export function ExplorerView(props: Props) {
         selected={side === 'A' ? x.selected : x.selectedB}
         onSelect={side === 'A' ? x.selectRow : x.selectRowB}
         highlight={side === 'A' ? (cx.highlight ?? guide.highlight) : highlightB}
+        lit={side === 'A' && !cx.highlight ? guide.lit : null}
         steps={side === 'A' ? cx.marks : null}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}

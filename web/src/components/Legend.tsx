@@ -1,13 +1,32 @@
 // What each mark means, for the kinds this run actually has. Every entry pairs a swatch with
 // words, so nothing relies on colour alone.
 import { memo, useMemo } from 'react';
-import { legendEntries } from '../model/legend';
+import { legendEntries, legendOfKinds, type LegendEntry } from '../model/legend';
+import { useRunFacts } from '../app/useRemoteRun';
 import { BANDS, bandOf } from '../model/markShape';
 import { CROSS } from '../viz/marks/violations';
 import { EventKind, type Trace } from '../trace/trace';
 
 export const Legend = memo(function Legend({ trace }: { trace: Trace }) {
+  return trace.remote ? <RemoteLegend trace={trace} /> : <LocalLegend trace={trace} />;
+});
+
+function LocalLegend({ trace }: { trace: Trace }) {
   const entries = useMemo(() => legendEntries(trace), [trace]);
+  return <Entries entries={entries} />;
+}
+
+/** A run kept in its worker: the kinds it has and its unpaired sends, counted there. */
+function RemoteLegend({ trace }: { trace: Trace }) {
+  const facts = useRunFacts(trace);
+  const entries = useMemo(
+    () => (facts ? legendOfKinds(new Set(facts.kinds), facts.unpaired) : []),
+    [facts],
+  );
+  return <Entries entries={entries} />;
+}
+
+function Entries({ entries }: { entries: readonly LegendEntry[] }) {
   return (
     <ul className="legend" aria-label="Legend">
       {entries.map((e) => {
@@ -52,4 +71,4 @@ export const Legend = memo(function Legend({ trace }: { trace: Trace }) {
       })}
     </ul>
   );
-});
+}

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useFrameDraw } from '../app/useFrameDraw';
 import { useWidth } from '../app/useWidth';
+import { markRemoteDrawn } from '../app/useRemoteRun';
 import { traceWindowOf } from '../workers/session';
 import type { LaneBuckets } from '../model/traceWindow';
 import { toPalette } from '../viz/columns';
@@ -19,7 +20,9 @@ import {
   type PaintedAnswer,
   type RemoteRows,
 } from '../viz/remote';
-import { renderRemoteOverlay } from '../viz/remoteOverlay';
+import { renderRemoteHighlights, renderRemoteOverlay, type LitRows } from '../viz/remoteOverlay';
+import { paintGens, renderGensTop } from '../viz/remoteGens';
+import type { WindowGenerations } from '../model/windowGenerations';
 import { download } from '../app/download';
 import { exportRemoteSvg } from '../viz/exportRemote';
 import { svgToPng, type ExportText } from '../viz/exportTimeline';
@@ -54,6 +57,12 @@ export interface RemoteTimelineProps {
   exportText?: () => ExportText & { fileName: string };
   /** The latency lens is on: its intervals in the window are asked of the worker. */
   lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
+  /** A guided step's highlighted rows, with their columns as the worker picked them. */
+  lit?: LitRows | null;
+  /** A guided step's subject CPUs: the other strips are veiled. */
+  focus?: readonly number[] | null;
+  /** Each mm's tlb_gen chart under the strips, asked of the worker (default off). */
+  generations?: boolean;
 }
 
 interface Live {
@@ -69,6 +78,8 @@ interface Live {
   lens: { t0: number; t1: number; intervals: LensInterval[] | null } | null;
   /** The window's arrows, when few enough to draw. */
   arrows: WindowArrow[] | null;
+  /** The tlb_gen charts asked for last, painted; `note` why there are none. */
+  gens: { mms: WindowGenerations[]; painted: PaintedAnswer; note: string } | null;
 }
 
 /** The rows of `r` touching [t0, t1] (after a pan, the last answer's edges are off screen). */
@@ -111,6 +122,10 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
   const clipRef = useRef<HTMLDivElement>(null);
   const topRef = useRef<SVGSVGElement>(null);
   const statusRef = useRef<HTMLSpanElement>(null);
+  const gensCanvasRef = useRef<HTMLCanvasElement>(null);
+  const gensClipRef = useRef<HTMLDivElement>(null);
+  const gensTopRef = useRef<SVGSVGElement>(null);
+  const gensNoteRef = useRef<HTMLParagraphElement>(null);
   const width = useWidth(boxRef);
   const layout = useMemo(() => remoteLayout(trace.cpus, width), [trace.cpus, width]);
 
@@ -124,6 +139,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     rendered: false,
     lens: null,
     arrows: null,
+    gens: null,
   });
   live.current.props = props;
   live.current.width = width;
@@ -160,16 +176,32 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       shown ? live.current.arrows : null,
       p.selected,
     );
+    const lit = renderRemoteHighlights(top, lay, win, p.lit ?? null, p.focus ?? null);
+    const gens = p.generations ? live.current.gens : null;
+    const [gCanvas, gClip, gTop] = [gensCanvasRef.current, gensClipRef.current, gensTopRef.current];
+    if (gens && gCanvas && gClip && gTop) {
+      const h = renderGensTop(gTop, lay, win, gens.mms);
+      placeAnswer(gCanvas, gClip, lay, win, gens.mms.length ? gens.painted : null, h);
+      const box = gClip.parentElement;
+      if (box && box.style.height !== `${h}px`) box.style.height = `${h}px`;
+    }
+    if (gensNoteRef.current) {
+      const note = gens?.note ?? '';
+      if (gensNoteRef.current.textContent !== note) gensNoteRef.current.textContent = note;
+    }
     if (statusRef.current) {
       const n = (p.trace.remote?.rows ?? 0).toLocaleString('en-US');
+      const litText = p.lit?.rows.length
+        ? ` · ${lit} of the step's ${p.lit.rows.length} rows outlined`
+        : '';
       const lensText = !lens
         ? ''
         : lens.intervals
           ? ` · ${extra.lens.toLocaleString('en-US')} lens wait${extra.lens === 1 ? '' : 's'}`
           : ' · zoom in for the lens';
       const text = shown
-        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText} · ${HINT}`
-        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows${lensText} · ${HINT}`;
+        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText}${litText} · ${HINT}`
+        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows${lensText}${litText} · ${HINT}`;
       // Written only when it changes: a text change costs the page a layout.
       if (statusRef.current.textContent !== text) statusRef.current.textContent = text;
     }
@@ -187,6 +219,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     );
     if (!live.current.rendered) {
       live.current.rendered = true;
+      markRemoteDrawn(p.trace);
       p.onRendered?.();
     }
   }, []);
@@ -221,7 +254,29 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       if (--a.inFlight === 0 && a.again) ask();
     };
     const lensAsk = live.current.props.lensAsk;
-    a.inFlight = lensAsk ? 3 : 2;
+    const gensAsk = !!live.current.props.generations;
+    a.inFlight = 2 + (lensAsk ? 1 : 0) + (gensAsk ? 1 : 0);
+    if (gensAsk)
+      client
+        .generations(t0, t1, w)
+        .then((g) => {
+          if (!g) return;
+          const canvas = gensCanvasRef.current ?? document.createElement('canvas');
+          const mms = g.mms ?? [];
+          const pal = (palette.current ??= toPalette(boxRef.current));
+          live.current.gens = {
+            mms,
+            painted: paintGens(mms, t0, t1, w, pal, canvas),
+            note: g.mms
+              ? g.mms.length
+                ? ''
+                : 'No tlb_gen charts: no mm of this run increments its tlb_gen.'
+              : `No tlb_gen charts: ${g.note}.`,
+          };
+          schedule();
+        })
+        .catch(() => {})
+        .finally(settled);
     if (lensAsk)
       client
         .lens(t0, t1, lensAsk.kinds, lensAsk.contextSwitchNs)
@@ -278,7 +333,13 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     ask();
     schedule();
   }, [width, ask, schedule]);
-  useEffect(() => schedule(), [cursor, selected, schedule]);
+  const { lit, focus, generations } = props;
+  useEffect(() => schedule(), [cursor, selected, lit, focus, schedule]);
+  useEffect(() => {
+    live.current.gens = null;
+    if (generations) ask();
+    schedule();
+  }, [generations, ask, schedule]);
   const lensKey = props.lensAsk
     ? `${props.lensAsk.kinds.join()}:${props.lensAsk.contextSwitchNs}`
     : '';
@@ -407,6 +468,17 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
         </div>
         <svg className="timeline-top" ref={topRef} role="group" aria-label={name} />
       </div>
+      {props.generations && (
+        <>
+          <div className="remote-gens" style={{ height: 0 }}>
+            <svg ref={gensTopRef} role="img" aria-label="tlb_gen charts" />
+            <div className="remote-cells" ref={gensClipRef}>
+              <canvas ref={gensCanvasRef} aria-hidden="true" />
+            </div>
+          </div>
+          <p className="muted remote-gens-note" ref={gensNoteRef} />
+        </>
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { meanAboveP99, NO_SAMPLES, sampled } from '../model/runWords';
 import { EventKind, type Stats, type Summary, type Trace } from '../trace/trace';
 import { formatNs } from '../viz/scales';
 import { SummaryRows } from './SummaryRows';
+import { useRunFacts } from '../app/useRemoteRun';
 
 interface Props {
   summary: Summary;
@@ -52,9 +53,22 @@ export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow 
   const skew = [op, flush].map((s) => s && meanAboveP99(s, formatNs)).find(Boolean);
   const machine =
     typeof summary.machine === 'string' && summary.machine ? summary.machine : 'default';
-  const violationRows: number[] = [];
-  for (let i = 0; i < trace.n && violationRows.length < 20; i++) {
-    if (trace.kind[i] === EventKind.InvariantViolated) violationRows.push(i);
+  // A run kept in its worker: its first violations as the worker found them.
+  const facts = useRunFacts(trace);
+  const violations: { row: number; cpu: number; time: number; arg: number }[] = [];
+  if (trace.remote) {
+    const v = facts?.violations;
+    for (let j = 0; v && j < v.rows.length; j++)
+      violations.push({
+        row: v.rows[j],
+        cpu: v.columns.cpu[j],
+        time: v.columns.time[j],
+        arg: v.columns.arg[j],
+      });
+  }
+  for (let i = 0; i < trace.n && violations.length < 20; i++) {
+    if (trace.kind[i] === EventKind.InvariantViolated)
+      violations.push({ row: i, cpu: trace.cpu[i], time: trace.time[i], arg: trace.arg[i] });
   }
   return (
     <section className="summary" aria-label="Run summary">
@@ -69,14 +83,14 @@ export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow 
           {skew}
         </p>
       )}
-      {violationRows.length > 0 && (
+      {violations.length > 0 && (
         <ol className="violations" aria-label="Invariant violations">
-          {violationRows.map((i) => (
-            <li key={i}>
-              <button type="button" className="linklike" onClick={() => onShow(i)}>
-                CPU {trace.cpu[i]} at {formatNs(trace.time[i])}
+          {violations.map((v) => (
+            <li key={v.row}>
+              <button type="button" className="linklike" onClick={() => onShow(v.row)}>
+                CPU {v.cpu} at {formatNs(v.time)}
               </button>
-              : {trace.strings[trace.arg[i]] ?? 'invariant violated'}
+              : {trace.strings[v.arg] ?? 'invariant violated'}
             </li>
           ))}
         </ol>

@@ -25,6 +25,7 @@ import {
   type RenderStats,
 } from '../viz/timeline';
 import { exportTimelineSvg, svgToPng, type ExportText } from '../viz/exportTimeline';
+import type { LitRows } from '../viz/remoteOverlay';
 import { attachInteractions } from '../viz/zoom';
 import { download } from '../app/download';
 import { ExportButtons } from './ExportButtons';
@@ -54,6 +55,8 @@ export interface TimelineProps {
   lensSubject?: ReadonlySet<string>;
   /** A run kept in its worker (Trace.remote): the lens is on, its intervals asked of the worker. */
   lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
+  /** A run kept in its worker: the guided step's highlighted rows, as its worker sent them. */
+  lit?: LitRows | null;
   /** Each mm's tlb_gen chart under the lanes (default on). */
   generations?: boolean;
   spacing?: Spacing;

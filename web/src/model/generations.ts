@@ -38,6 +38,8 @@ import type { PosMap } from './spacing';
 export interface StepSeries {
   readonly row: Int32Array;
   readonly value: Float64Array;
+  /** The start time of row[j] (0 for the first step, which holds from the trace's start). */
+  readonly time: Float64Array;
 }
 
 /** One CPU's slot for one mm: its generation and the mm's at every change of either. */
@@ -48,6 +50,8 @@ export interface SlotSeries {
   readonly slot: Float64Array;
   /** The mm's tlb_gen from row[j] on (so lag = gen − slot). */
   readonly gen: Float64Array;
+  /** The start time of row[j]. */
+  readonly time: Float64Array;
 }
 
 export interface MmGenerations {
@@ -68,7 +72,8 @@ class Grow {
   row = new Int32Array(16);
   a = new Float64Array(16);
   b = new Float64Array(16);
-  push(row: number, a: number, b: number) {
+  t = new Float64Array(16);
+  push(row: number, a: number, b: number, t: number) {
     const last = this.n - 1;
     if (last >= 0 && Object.is(this.a[last], a) && this.b[last] === b) return;
     if (last >= 0 && this.row[last] === row) {
@@ -85,93 +90,148 @@ class Grow {
       this.row = grow(this.row);
       this.a = grow(this.a);
       this.b = grow(this.b);
+      this.t = grow(this.t);
     }
     this.row[this.n] = row;
     this.a[this.n] = a;
+    this.t[this.n] = t;
     this.b[this.n++] = b;
   }
 }
 
-export function toGenerations(trace: Trace): GenerationsModel {
-  const { kind, cpu, mm, gen, arg, n } = trace;
-  const INC = EventKind.TlbGenIncremented;
-  const SWITCH = EventKind.SwitchMm;
-  const FUNC = EventKind.FlushTlbFunc;
-  // Pass 1: which mms step, and their generation before the first step. Indexed by mm
-  // (a Uint16 column) rather than Maps: this runs over every row of million-row traces.
-  const current = new Float64Array(65536).fill(NaN);
-  const tracked: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (kind[i] !== INC || mm[i] === 0 || !Number.isNaN(current[mm[i]])) continue;
-    current[mm[i]] = gen[i] - 1;
-    tracked.push(mm[i]);
-  }
-  if (tracked.length === 0) return { mms: [] };
-  tracked.sort((x, y) => x - y);
+type FirstColumns = Pick<Trace, 'kind' | 'mm' | 'gen'>;
+type SweepColumns = Pick<Trace, 'kind' | 'cpu' | 'mm' | 'gen' | 'arg' | 'time'>;
 
-  // Pass 2: sweep the rows in execution order.
-  const cpus = trace.cpus;
-  const steps = new Map<number, Grow>();
-  // Per mm, per CPU: the series (created on first load).
-  const series = new Map<number, (Grow | undefined)[]>();
-  for (const m of tracked) {
-    const s = new Grow();
-    s.push(0, current[m], 0);
-    steps.set(m, s);
-    series.set(m, new Array<Grow | undefined>(cpus));
+/**
+ * toGenerations fed rows in trace order a slice at a time (a run kept in its worker is read
+ * so): `first` over every row, then `sweep` over every row again, then `result`. The same
+ * model as toGenerations (which is this fed the whole trace), and a step count to stop at.
+ */
+export class GenerationsScan {
+  // Indexed by mm (a Uint16 column) rather than Maps: this runs over every row of big traces.
+  private readonly current = new Float64Array(65536).fill(NaN);
+  private readonly tracked: number[] = [];
+  private readonly steps = new Map<number, Grow>();
+  private readonly series = new Map<number, (Grow | undefined)[]>();
+  private readonly loaded: Int32Array;
+  private readonly slotOf: Float64Array;
+  /** Steps pushed so far, of every series (what the model's memory follows). */
+  pushed = 0;
+
+  constructor(private readonly cpus: number) {
+    this.loaded = new Int32Array(cpus);
+    this.slotOf = new Float64Array(cpus);
   }
-  const loaded = new Int32Array(cpus);
-  const slotOf = new Float64Array(cpus);
-  const seriesOf = (m: number, c: number): Grow => {
-    const per = series.get(m)!;
-    return (per[c] ??= new Grow());
-  };
-  for (let i = 0; i < n; i++) {
-    const k = kind[i];
-    if (k === INC) {
-      const m = mm[i];
-      if (Number.isNaN(current[m])) continue;
-      const g = gen[i];
-      current[m] = g;
-      steps.get(m)!.push(i, g, 0);
-      const per = series.get(m)!;
-      for (let c = 0; c < cpus; c++) if (loaded[c] === m) per[c]!.push(i, slotOf[c], g);
-    } else if (k === SWITCH) {
-      const c = cpu[i];
-      const prev = loaded[c];
-      const next = mm[i];
-      if (prev !== next && !Number.isNaN(current[prev]))
-        seriesOf(prev, c).push(i, NaN, current[prev]);
-      loaded[c] = next;
-      if (!Number.isNaN(current[next])) {
-        slotOf[c] = gen[i];
-        seriesOf(next, c).push(i, gen[i], current[next]);
-      }
-    } else if (k === FUNC && (arg[i] === 1 || arg[i] === 2)) {
-      const c = cpu[i];
-      const m = loaded[c];
-      const g = current[m];
-      if (Number.isNaN(g)) continue;
-      slotOf[c] = g;
-      seriesOf(m, c).push(i, g, g);
+
+  /** Pass 1: which mms step, and their generation before the first step. */
+  first(c: FirstColumns, n: number): void {
+    const INC = EventKind.TlbGenIncremented;
+    const { kind, mm, gen } = c;
+    for (let i = 0; i < n; i++) {
+      if (kind[i] !== INC || mm[i] === 0 || !Number.isNaN(this.current[mm[i]])) continue;
+      this.current[mm[i]] = gen[i] - 1;
+      this.tracked.push(mm[i]);
     }
   }
-  const mms: MmGenerations[] = [];
-  for (const m of tracked) {
-    const s = steps.get(m)!;
-    const slots: SlotSeries[] = [];
-    series.get(m)!.forEach((g, c) => {
-      if (g)
-        slots.push({
-          cpu: c,
-          row: g.row.slice(0, g.n),
-          slot: g.a.slice(0, g.n),
-          gen: g.b.slice(0, g.n),
-        });
-    });
-    mms.push({ mm: m, tlbGen: { row: s.row.slice(0, s.n), value: s.a.slice(0, s.n) }, slots });
+
+  /** Between the passes; false when no mm steps (then there is nothing to sweep). */
+  start(): boolean {
+    if (this.tracked.length === 0) return false;
+    this.tracked.sort((x, y) => x - y);
+    for (const m of this.tracked) {
+      const s = new Grow();
+      s.push(0, this.current[m], 0, 0);
+      this.steps.set(m, s);
+      this.series.set(m, new Array<Grow | undefined>(this.cpus));
+    }
+    return true;
   }
-  return { mms };
+
+  /** Pass 2: rows first … first + n − 1 in execution order. */
+  sweep(c: SweepColumns, first: number, n: number): void {
+    const { kind, cpu, mm, gen, arg, time } = c;
+    const INC = EventKind.TlbGenIncremented;
+    const SWITCH = EventKind.SwitchMm;
+    const FUNC = EventKind.FlushTlbFunc;
+    const { current, loaded, slotOf, cpus } = this;
+    const seriesOf = (m: number, cp: number): Grow => {
+      const per = this.series.get(m)!;
+      return (per[cp] ??= new Grow());
+    };
+    let pushed = 0;
+    for (let j = 0; j < n; j++) {
+      const k = kind[j];
+      const i = first + j;
+      const t = time[j];
+      if (k === INC) {
+        const m = mm[j];
+        if (Number.isNaN(current[m])) continue;
+        const g = gen[j];
+        current[m] = g;
+        this.steps.get(m)!.push(i, g, 0, t);
+        const per = this.series.get(m)!;
+        for (let cp = 0; cp < cpus; cp++)
+          if (loaded[cp] === m) {
+            per[cp]!.push(i, slotOf[cp], g, t);
+            pushed++;
+          }
+        pushed++;
+      } else if (k === SWITCH) {
+        const cp = cpu[j];
+        const prev = loaded[cp];
+        const next = mm[j];
+        if (prev !== next && !Number.isNaN(current[prev]))
+          seriesOf(prev, cp).push(i, NaN, current[prev], t);
+        loaded[cp] = next;
+        if (!Number.isNaN(current[next])) {
+          slotOf[cp] = gen[j];
+          seriesOf(next, cp).push(i, gen[j], current[next], t);
+        }
+        pushed += 2;
+      } else if (k === FUNC && (arg[j] === 1 || arg[j] === 2)) {
+        const cp = cpu[j];
+        const m = loaded[cp];
+        const g = current[m];
+        if (Number.isNaN(g)) continue;
+        slotOf[cp] = g;
+        seriesOf(m, cp).push(i, g, g, t);
+        pushed++;
+      }
+    }
+    this.pushed += pushed;
+  }
+
+  result(): GenerationsModel {
+    const mms: MmGenerations[] = [];
+    for (const m of this.tracked) {
+      const s = this.steps.get(m)!;
+      const slots: SlotSeries[] = [];
+      this.series.get(m)!.forEach((g, c) => {
+        if (g)
+          slots.push({
+            cpu: c,
+            row: g.row.slice(0, g.n),
+            slot: g.a.slice(0, g.n),
+            gen: g.b.slice(0, g.n),
+            time: g.t.slice(0, g.n),
+          });
+      });
+      mms.push({
+        mm: m,
+        tlbGen: { row: s.row.slice(0, s.n), value: s.a.slice(0, s.n), time: s.t.slice(0, s.n) },
+        slots,
+      });
+    }
+    return { mms };
+  }
+}
+
+export function toGenerations(trace: Trace): GenerationsModel {
+  const scan = new GenerationsScan(trace.cpus);
+  scan.first(trace, trace.n);
+  if (!scan.start()) return { mms: [] };
+  scan.sweep(trace, 0, trace.n);
+  return scan.result();
 }
 
 /** Index of the step in force at `row` (the last with row[j] ≤ row), or -1 before the first. */
@@ -247,14 +307,21 @@ function pyramidOf(base: Int16Array): Int16Array[] {
 }
 
 export function toLagIndex(s: SlotSeries, pos: PosMap): LagIndex {
+  const start = new Float64Array(s.row.length);
+  for (let j = 0; j < start.length; j++) start[j] = pos.rowStart(s.row[j]);
+  return lagIndexAt(s, start, pos.extent);
+}
+
+/** As toLagIndex, with each step's position given (a run kept in its worker: its time). */
+export function lagIndexAt(
+  s: SlotSeries,
+  start: Float64Array,
+  [e0, end]: readonly [number, number],
+): LagIndex {
   const n = s.row.length;
-  const start = new Float64Array(n);
   const lag = new Int16Array(n);
-  for (let j = 0; j < n; j++) {
-    start[j] = pos.rowStart(s.row[j]);
+  for (let j = 0; j < n; j++)
     lag[j] = Number.isNaN(s.slot[j]) ? -1 : Math.min(32767, s.gen[j] - s.slot[j]);
-  }
-  const [e0, end] = pos.extent;
   // Every pyramid of a trace shares one grid, so the rows of a collapsed group can be merged.
   const bin = Math.max(end - e0, 1e-9) / BINS;
   let levels: Int16Array[] = [];

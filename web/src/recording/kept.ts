@@ -3,7 +3,9 @@
 // index the simulator's worker builds for its runs, so the page's remote timeline, inspector
 // and notes ask it the same questions. No worker globals: worker.ts wires it, tests call it.
 import { packColumn, packColumns, packedBytes, readPacked } from '../model/packedColumns';
-import { WindowServer } from '../workers/windowServer';
+import { sliceOf, WindowServer } from '../workers/windowServer';
+import type { SliceColumns } from '../workers/protocol';
+import type { Columns } from '../trace/trace';
 import type { RecordingColumns } from './build';
 import { busiestSender } from './focus';
 import type { RecordedFields } from './protocol';
@@ -49,6 +51,20 @@ export class KeptRecording {
 
   get end(): number {
     return this.server.end;
+  }
+
+  /** Rows lo … hi − 1: the trace's columns and the recording's own (for a whole export). */
+  slice(lo: number, hi: number): { columns: Columns; extras: SliceColumns } {
+    const own = <T extends SliceColumns[keyof SliceColumns]>(c: ReturnType<typeof packColumn>): T =>
+      readPacked(c, lo, hi).slice() as T;
+    return {
+      columns: sliceOf(this.server.src, lo, hi),
+      extras: {
+        reason: own<Int8Array>(this.extras.reason),
+        pages: own<Float64Array>(this.extras.pages),
+        line: own<Int32Array>(this.extras.line),
+      },
+    };
   }
 
   /** What only a recording knows of `row`, or the problem with the question. */

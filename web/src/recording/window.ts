@@ -38,6 +38,10 @@ export class RecordingWindow implements TraceWindow {
   readonly arrows = this.w.arrows;
   readonly flushes = this.w.flushes;
   readonly exportRows = this.w.exportRows;
+  readonly slice = this.w.slice;
+  readonly pick = this.w.pick;
+  readonly facts = this.w.facts;
+  readonly generations = this.w.generations;
 
   /** Row `row`'s source line, flush reason and pages (null when overtaken by a newer ask). */
   recorded(row: number): Promise<RecordedFields | null> {

@@ -4,6 +4,7 @@
 // recording above the request's remoteAbove rows stays here (kept.ts): the page gets its
 // summary and extent, then asks for windows as it asks the simulator's worker.
 import { buffersOf, toPrebuilt } from '../model/prebuilt';
+import { SLICE } from '../model/rowSource';
 import { toTimelineModel } from '../model/timelineModel';
 import { noColumns, toTrace } from '../trace/trace';
 import { afterQueued } from '../workers/afterQueued';
@@ -87,6 +88,20 @@ self.onmessage = (e: MessageEvent<ParseRequest | RecordingQuery>) => {
     const r = kept ? kept.recorded(req.row) : 'no recording kept to ask about';
     if (typeof r === 'string') post({ type: 'query-error', id: req.id, message: r });
     else post({ type: 'recorded', id: req.id, ...r });
+    return;
+  }
+  if (req.type === 'slice' && kept) {
+    // The recording's own columns go with the trace's: the server knows only the latter.
+    const first = Math.max(0, Math.min(kept.rows, Math.floor(req.first) || 0));
+    const end = Math.min(
+      kept.rows,
+      first + Math.max(0, Math.min(SLICE, Math.floor(req.count) || 0)),
+    );
+    const { columns, extras } = kept.slice(first, end);
+    post({ type: 'slice', id: req.id, first, columns, extras }, [
+      ...Object.values(columns).map((c: Float64Array) => c.buffer),
+      ...Object.values(extras).map((c: Float64Array) => c.buffer),
+    ]);
     return;
   }
   queries.push(req);

@@ -130,9 +130,11 @@ export function placeAnswer(
   layout: RemoteLayout,
   [t0, t1]: [number, number],
   painted: PaintedAnswer | null,
+  /** The image's height on screen (the strips'; the tlb_gen charts' is their own). */
+  height = layout.cpus * layout.strip,
 ): void {
   const W = Math.max(1, Math.round(layout.plot[1] - layout.plot[0]));
-  const H = Math.max(1, layout.cpus * layout.strip);
+  const H = Math.max(1, height);
   const box = clip.style;
   const left = `${layout.plot[0]}px`;
   if (box.left !== left) box.left = left;

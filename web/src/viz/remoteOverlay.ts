@@ -3,19 +3,17 @@
 // lens's intervals as brackets along the bottom of their CPU's strip (labelled when the strip
 // is tall enough), and IPI and ack arrows between strips, as the local timeline draws them.
 import { scaleLinear, select } from 'd3';
-import { ARROW_ACK, ARROW_IPI } from '../model/ipis';
+import { ARROW_ACK } from '../model/ipis';
 import type { LensInterval } from '../model/lens';
 import type { WindowArrow } from '../model/windowTrace';
 import { set, setText } from './dom';
-import { DATA_KIND } from './marks/arrows';
+import { DATA_KIND, joinArrowMarkers, KIND_NAME } from './marks/arrows';
 import { lensLabel } from './marks/lens';
 import { REMOTE_AXIS, type RemoteLayout } from './remote';
 import { formatNs } from './scales';
 
-const KIND_NAME = ['ipi', 'ack', 'unpaired'] as const;
-/** Each top SVG's clip id (two remote timelines can share a page). */
-const clipIds = new WeakMap<SVGSVGElement, string>();
-let nextClip = 1;
+const svgIds = new WeakMap<SVGSVGElement, number>();
+let nextSvg = 1;
 
 /** Draws `lens` and `arrows` (either may be null: nothing) for window [t0, t1]. */
 export function renderRemoteOverlay(
@@ -29,31 +27,15 @@ export function renderRemoteOverlay(
   const { plot, strip, cpus } = layout;
   const x = scaleLinear().domain([t0, t1]).range(plot);
   const clampX = (t: number) => Math.max(plot[0], Math.min(plot[1], x(t)));
+  // Ids of this SVG's own (two remote timelines can share a page).
+  let uid = svgIds.get(svg);
+  if (!uid) svgIds.set(svg, (uid = nextSvg++));
+  const clipId = `remote-clip-${uid}`;
+  const markerId = `remote-arrow-${uid}`;
   const top = select(svg);
   const defs = top.selectAll('defs').data([0]).join('defs');
-  defs
-    .selectAll<SVGMarkerElement, string>('marker')
-    .data(['ipi', 'ack'])
-    .join((enter) =>
-      enter
-        .append('marker')
-        .attr('id', (d) => `remote-arrow-${d}`)
-        .attr('viewBox', '0 0 10 10')
-        .attr('refX', 9)
-        .attr('refY', 5)
-        .attr('markerWidth', 6)
-        .attr('markerHeight', 6)
-        .attr('orient', 'auto-start-reverse')
-        .call((m) =>
-          m
-            .append('path')
-            .attr('d', 'M 0 0 L 10 5 L 0 10 z')
-            .attr('class', (d) => `arrowhead arrowhead-${d}`),
-        ),
-    );
+  joinArrowMarkers(defs, ['ipi', 'ack', 'unpaired'], markerId);
   // Arrows reaching outside the window end at the plot's edge, as the local timeline's do.
-  let clipId = clipIds.get(svg);
-  if (!clipId) clipIds.set(svg, (clipId = `remote-clip-${nextClip++}`));
   defs
     .selectAll<SVGClipPathElement, number>('clipPath')
     .data([0])
@@ -84,9 +66,7 @@ export function renderRemoteOverlay(
       set(this, 'y1', String(mid(a.fromCpu)));
       set(this, 'x2', String(x(a.toTime)));
       set(this, 'y2', String(mid(a.toCpu)));
-      if (a.kind === ARROW_IPI || a.kind === ARROW_ACK)
-        set(this, 'marker-end', `url(#remote-arrow-${kind})`);
-      else this.removeAttribute('marker-end');
+      set(this, 'marker-end', `url(#${markerId}-${kind})`);
       setText(
         this.firstChild as SVGTitleElement,
         a.kind === ARROW_ACK
@@ -137,4 +117,88 @@ export function renderRemoteOverlay(
       );
     });
   return { lens: shownLens.length, arrows: shownArrows.length };
+}
+
+/** A guided step's rows (their columns as the worker sent them): outlined where they are. */
+export interface LitRows {
+  rows: Int32Array;
+  columns: { time: ArrayLike<number>; dur: ArrayLike<number>; cpu: ArrayLike<number> };
+}
+
+/**
+ * A guided step's subject on a remote run's timeline: each highlighted row outlined at its
+ * CPU's strip and time (an instant as a filled box), as the local timeline outlines them, and
+ * the strips of CPUs outside the step's subject veiled (the local timeline folds them; these
+ * strips are too thin to fold). Returns how many outlines are in the window.
+ */
+export function renderRemoteHighlights(
+  svg: SVGSVGElement,
+  layout: RemoteLayout,
+  [t0, t1]: [number, number],
+  lit: LitRows | null,
+  focus: readonly number[] | null,
+): number {
+  const { plot, strip, cpus } = layout;
+  const x = scaleLinear().domain([t0, t1]).range(plot);
+  const top = select(svg);
+  // Runs of consecutive CPUs outside the subject, one veil each.
+  const veils: [number, number][] = [];
+  if (focus?.length) {
+    const inFocus = new Set(focus);
+    for (let c = 0; c < cpus; c++) {
+      if (inFocus.has(c)) continue;
+      const last = veils[veils.length - 1];
+      if (last && last[1] === c - 1) last[1] = c;
+      else veils.push([c, c]);
+    }
+  }
+  top
+    .selectAll<SVGGElement, number>('g.remote-focus')
+    .data([0])
+    .join('g')
+    .attr('class', 'remote-focus')
+    .selectAll<SVGRectElement, [number, number]>('rect')
+    .data(veils)
+    .join((enter) => enter.append('rect').call((r) => r.append('title')))
+    .each(function ([a, b]) {
+      set(this, 'class', 'remote-unfocused');
+      set(this, 'x', String(plot[0]));
+      set(this, 'width', String(Math.max(0, plot[1] - plot[0])));
+      set(this, 'y', String(REMOTE_AXIS + a * strip));
+      set(this, 'height', String((b - a + 1) * strip));
+      set(this, 'data-cpus', `${a}-${b}`);
+      setText(
+        this.firstChild as SVGTitleElement,
+        a === b ? `CPU ${a}: not this step's subject` : `CPUs ${a}–${b}: not this step's subject`,
+      );
+    });
+  const shown: number[] = [];
+  if (lit)
+    for (let j = 0; j < lit.rows.length; j++) {
+      const s = lit.columns.time[j];
+      if (s <= t1 && s + lit.columns.dur[j] >= t0) shown.push(j);
+    }
+  top
+    .selectAll<SVGGElement, number>('g.remote-highlights')
+    .data([0])
+    .join('g')
+    .attr('class', 'remote-highlights')
+    .selectAll<SVGRectElement, number>('rect')
+    .data(shown, (j) => String(lit?.rows[j]))
+    .join('rect')
+    .each(function (j) {
+      if (!lit) return;
+      const c = lit.columns;
+      const instant = c.dur[j] === 0;
+      const a = Math.max(plot[0], x(c.time[j]));
+      const b = Math.min(plot[1], x(c.time[j] + c.dur[j]));
+      const [x0, w] = instant ? [a - 3, 6] : [a, Math.max(2, b - a)];
+      set(this, 'class', instant ? 'highlight-outline highlight-instant' : 'highlight-outline');
+      set(this, 'data-row', String(lit.rows[j]));
+      set(this, 'x', String(x0));
+      set(this, 'width', String(w));
+      set(this, 'y', String(REMOTE_AXIS + c.cpu[j] * strip));
+      set(this, 'height', String(Math.max(2, strip - 1)));
+    });
+  return shown.length;
 }

@@ -28,7 +28,7 @@ import { toPalette } from './columns';
 import { set } from './dom';
 import { renderAxis, renderBackgrounds, renderLabels } from './frame';
 import { renderAggregates, type CanvasItem } from './marks/aggregates';
-import { arrowPixels, renderArrows, renderArrowsCanvas } from './marks/arrows';
+import { arrowPixels, joinArrowMarkers, renderArrows, renderArrowsCanvas } from './marks/arrows';
 import { LENS_ROW, renderLens } from './marks/lens';
 import { renderMeasured } from './marks/measured';
 import { renderOverlay } from './marks/overlay';
@@ -306,31 +306,7 @@ export function renderTimeline(
   const top = select(els.top);
   const defs = top.selectAll('defs').data([0]).join('defs');
   // Written only when they change: a clip or marker edit repaints everything that uses it.
-  defs
-    .selectAll<SVGMarkerElement, string>('marker')
-    .data(['ipi', 'ack', 'unpaired'])
-    .join((enter) =>
-      enter
-        .append('marker')
-        .attr('viewBox', '0 0 10 10')
-        .attr('refX', 9)
-        .attr('refY', 5)
-        .attr('markerWidth', 6)
-        .attr('markerHeight', 6)
-        .attr('orient', 'auto-start-reverse')
-        .call((m) =>
-          m
-            .append('path')
-            // An unpaired send ends in an open ring: it arrived somewhere nobody recorded.
-            .attr('d', (d) =>
-              d === 'unpaired' ? 'M 9 5 A 4 4 0 1 1 1 5 A 4 4 0 1 1 9 5' : 'M 0 0 L 10 5 L 0 10 z',
-            )
-            .attr('class', (d) => `arrowhead arrowhead-${d}`),
-        ),
-    )
-    .each(function (d) {
-      set(this, 'id', `tl-arrow-${uid}-${d}`);
-    });
+  joinArrowMarkers(defs, ['ipi', 'ack', 'unpaired'], `tl-arrow-${uid}`);
   defs
     .selectAll<SVGClipPathElement, number>('clipPath')
     .data([0])

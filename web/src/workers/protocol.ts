@@ -8,7 +8,15 @@ import type { LaneBuckets } from '../model/traceWindow';
 import type { LensInterval } from '../model/lens';
 import type { FlushFacts, Violated } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
+import type { WindowGenerations } from '../model/windowGenerations';
 import type { Columns, Summary } from '../trace/trace';
+
+/** A recording's own columns of a slice of rows (recording/build.ts), aligned with it. */
+export interface SliceColumns {
+  reason: Int8Array;
+  pages: Float64Array;
+  line: Int32Array;
+}
 
 /**
  * A run (or an imported recording) with more rows than this stays in its worker: the page gets
@@ -28,6 +36,8 @@ export interface RunRequest {
   checkStep?: number;
   /** Build the timeline's model after the run and send it as a 'view' message. */
   view: boolean;
+  /** Keep a drawn run of more rows than this in the worker (default REMOTE_ABOVE_ROWS). */
+  remoteAbove?: number;
 }
 
 /**
@@ -40,6 +50,8 @@ export interface CheckRequest {
   text: string;
   overrides: string[];
   seed: number;
+  /** As RunRequest's, for the run the verdict is drawn with. */
+  remoteAbove?: number;
 }
 
 /** Parse scenarios without running them (titles, hooks, steps for the landing page). */
@@ -105,7 +117,30 @@ export type QueryRequest =
   /** The run's flushes as flushMatch.ts flushesOf finds them (A/B matching); `strings`: the run's. */
   | { type: 'flushes'; id: number; run: number; strings: string[] }
   /** As 'rows', for an export of the window (its own type, so the timeline's do not overtake it). */
-  | { type: 'export'; id: number; run: number; t0: number; t1: number; limit: number };
+  | { type: 'export'; id: number; run: number; t0: number; t1: number; limit: number }
+  /**
+   * Rows first … first + count − 1 with every column (a recording's own too), for the export
+   * of the whole run a slice at a time; at most rowSource.ts SLICE rows.
+   */
+  | { type: 'slice'; id: number; run: number; first: number; count: number }
+  /**
+   * Rows of `kinds` touching [t0, t1] on `cpus` (all when empty), round-robin across kinds, at
+   * most `limit` (model/guide.ts RowPicker: a guided step's highlight).
+   */
+  | {
+      type: 'pick';
+      id: number;
+      run: number;
+      kinds: number[];
+      cpus: number[];
+      t0: number;
+      t1: number;
+      limit: number;
+    }
+  /** What the legend and the summary need of the whole run (one pass, then kept). */
+  | { type: 'facts'; id: number; run: number }
+  /** The tlb_gen charts of [t0, t1] at `width` pixel columns (model/windowGenerations.ts). */
+  | { type: 'generations'; id: number; run: number; t0: number; t1: number; width: number };
 
 /** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
 export type QueryMessage =
@@ -122,6 +157,22 @@ export type QueryMessage =
   | { type: 'flushes'; id: number; flushes: FlushFacts[]; unattributed: Violated[] }
   /** As 'rows' (total -1: too many to read; more than listed: over the limit). */
   | { type: 'export'; id: number; rows: Int32Array; columns: Columns; total: number }
+  | { type: 'pick'; id: number; rows: Int32Array; columns: Columns }
+  /**
+   * The kinds the run has, its IPI sends no handler answers (model/legend.ts legendOfKinds),
+   * and its first invariant violations (at most workers/windowServer.ts MAX_VIOLATIONS).
+   */
+  | {
+      type: 'facts';
+      id: number;
+      kinds: number[];
+      unpaired: number;
+      violations: { rows: Int32Array; columns: Columns };
+    }
+  /** null: the charts are too large to keep or send; `note` says why. */
+  | { type: 'generations'; id: number; mms: WindowGenerations[] | null; note: string }
+  /** Consecutive rows from `first`; `extras` for a kept recording (its reason, pages, line). */
+  | { type: 'slice'; id: number; first: number; columns: Columns; extras?: SliceColumns }
   /** null: too many rows to read, or more arrows than `limit` (`total`, -1 when not counted). */
   | { type: 'arrows'; id: number; arrows: WindowArrow[] | null; total: number }
   | {

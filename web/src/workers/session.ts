@@ -11,12 +11,14 @@ import type { Columns } from '../trace/trace';
 import type { LensInterval } from '../model/lens';
 import type { FlushesOf } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
+import type { WindowGenerations } from '../model/windowGenerations';
 import type {
   CheckRequest,
   DescribeRequest,
   QueryMessage,
   QueryRequest,
   RunRequest,
+  SliceColumns,
   SnapshotRequest,
   ViewRequest,
   WorkerMessage,
@@ -112,6 +114,37 @@ export interface TraceWindow {
   flushes(strings: readonly string[]): Promise<FlushesOf | null>;
   /** The rows touching [t0, t1] for an export (as `rows`, asked apart from the timeline's). */
   exportRows(t0: number, t1: number, limit: number): Promise<WindowRows | null>;
+  /** Rows first … first + count − 1 (at most rowSource.ts SLICE), for a whole-run export. */
+  slice(first: number, count: number): Promise<RowSlice | null>;
+  /** Rows of `kinds` touching [t0, t1] on `cpus` (model/guide.ts RowPicker), with columns. */
+  pick(
+    kinds: readonly number[],
+    cpus: readonly number[],
+    t0: number,
+    t1: number,
+    limit: number,
+  ): Promise<{ rows: Int32Array; columns: Columns } | null>;
+  /** The run's kinds, unpaired IPI sends and first invariant violations (windowServer.ts). */
+  facts(): Promise<RunFactsAnswer | null>;
+  /** The tlb_gen charts of [t0, t1] at `width` columns; `mms` null: none, `note` says why. */
+  generations(
+    t0: number,
+    t1: number,
+    width: number,
+  ): Promise<{ mms: WindowGenerations[] | null; note: string } | null>;
+}
+
+export interface RunFactsAnswer {
+  kinds: number[];
+  unpaired: number;
+  violations: { rows: Int32Array; columns: Columns };
+}
+
+/** Consecutive rows of a run, as the worker read them; a kept recording's own columns too. */
+export interface RowSlice {
+  first: number;
+  columns: Columns;
+  extras?: SliceColumns;
 }
 
 /** A page of a window's event log, as the worker read it. */
@@ -193,6 +226,31 @@ export function windowOver(
           ? { flushes: m.flushes, unattributed: m.unattributed, flushOf: new Int32Array(0) }
           : null,
       ),
+    pick: (kinds, cpus, t0, t1, limit) =>
+      query({
+        type: 'pick',
+        id: 0,
+        run,
+        kinds: [...kinds],
+        cpus: [...cpus],
+        t0,
+        t1,
+        limit,
+      }).then((m) => (m?.type === 'pick' ? { rows: m.rows, columns: m.columns } : null)),
+    facts: () =>
+      query({ type: 'facts', id: 0, run }).then((m) =>
+        m?.type === 'facts'
+          ? { kinds: m.kinds, unpaired: m.unpaired, violations: m.violations }
+          : null,
+      ),
+    generations: (t0, t1, width) =>
+      query({ type: 'generations', id: 0, run, t0, t1, width }).then((m) =>
+        m?.type === 'generations' ? { mms: m.mms, note: m.note } : null,
+      ),
+    slice: (first, count) =>
+      query({ type: 'slice', id: 0, run, first, count }).then((m) =>
+        m?.type === 'slice' ? { first: m.first, columns: m.columns, extras: m.extras } : null,
+      ),
     exportRows: (t0, t1, limit) =>
       query({ type: 'export', id: 0, run, t0, t1, limit }).then((m) =>
         m?.type === 'export' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
@@ -212,6 +270,8 @@ export function registerPrebuiltView(trace: Trace, view: PrebuiltView): void {
 export interface SessionRunOptions extends RunOptions {
   /** Also build the timeline's model off the main thread (default true). */
   view?: boolean;
+  /** Keep a run of more rows than this in the worker (protocol.ts REMOTE_ABOVE_ROWS). */
+  remoteAbove?: number;
 }
 
 /** The simulator trapped (a bug): its worker has been replaced; the message says so. */
@@ -270,6 +330,7 @@ export class SimSession {
       seed: opts.seed ?? 1,
       checkStep: opts.checkStep,
       view: opts.view ?? true,
+      remoteAbove: opts.remoteAbove,
     };
     return new Promise<RunResult>((resolve, reject) => {
       this.pending.set(id, {
@@ -289,7 +350,12 @@ export class SimSession {
    */
   check(
     text: string,
-    opts: { overrides?: string[]; seed?: number; onProgress?: (p: CheckProgress) => void } = {},
+    opts: {
+      overrides?: string[];
+      seed?: number;
+      onProgress?: (p: CheckProgress) => void;
+      remoteAbove?: number;
+    } = {},
   ): Promise<RunResult> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
@@ -299,6 +365,7 @@ export class SimSession {
       text,
       overrides: opts.overrides ?? [],
       seed: opts.seed ?? 1,
+      remoteAbove: opts.remoteAbove,
     };
     return new Promise<RunResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onCheckProgress: opts.onProgress, wantsView: true });
@@ -415,7 +482,11 @@ export class SimSession {
       msg.type !== 'lens' &&
       msg.type !== 'arrows' &&
       msg.type !== 'export' &&
-      msg.type !== 'flushes'
+      msg.type !== 'flushes' &&
+      msg.type !== 'slice' &&
+      msg.type !== 'pick' &&
+      msg.type !== 'facts' &&
+      msg.type !== 'generations'
     )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);

@@ -107,7 +107,11 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'lens' ||
     req.type === 'arrows' ||
     req.type === 'export' ||
-    req.type === 'flushes'
+    req.type === 'flushes' ||
+    req.type === 'slice' ||
+    req.type === 'pick' ||
+    req.type === 'facts' ||
+    req.type === 'generations'
   ) {
     queries.push(req);
     return;
@@ -202,7 +206,7 @@ function runAndPost(req: RunRequest, sim: Simulator, checked?: CheckReport) {
     ({ summary, budgetError }) => {
       // A run too large to send is read where it is: one pass over the simulator's store
       // builds the window index, and the page gets the run's extent instead of its columns.
-      if (req.view && sim.rows > REMOTE_ABOVE_ROWS) {
+      if (req.view && sim.rows > (req.remoteAbove ?? REMOTE_ABOVE_ROWS)) {
         server = new WindowServer(req.id, wasmRows(sim), sim.cpus, wasmMemoryBytes);
         remote = { rows: sim.rows, end: server.end };
       }

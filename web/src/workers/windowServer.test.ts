@@ -14,6 +14,10 @@ import { rowsInWindow as logRows } from '../model/events';
 import { toArrows } from '../model/ipis';
 import { lensIntervals } from '../model/lens';
 import { flushesOf } from '../model/flushMatch';
+import { highlightKinds, highlightRows, MAX_HIGHLIGHT } from '../model/guide';
+import { legendEntries, legendOfKinds } from '../model/legend';
+import { unpairedSends } from '../model/ipis';
+import type { Step } from '../sim/scenario';
 
 let trace: Trace;
 let end: number;
@@ -96,6 +100,40 @@ async function session() {
 }
 
 describe('window questions to the worker that keeps the trace', () => {
+  it("picks a step's rows, the run's facts and slices of rows as the page's functions do", async () => {
+    const { w } = await session();
+    // A step's highlight over a window and over the whole run (round robin, capped).
+    for (const [win, cpus] of [
+      [[end * 0.3, end * 0.32], []],
+      [
+        [0, end],
+        [0, 3],
+      ],
+    ] as [[number, number], number[]][]) {
+      const step = {
+        highlight: ['FlushRange', 'IpiHandler', 'TlbGenIncremented'],
+        cpus,
+      } as unknown as Step;
+      const want = highlightRows(trace, step, win);
+      expect(want.length).toBeGreaterThan(5);
+      const got = await w.pick(highlightKinds(step), cpus, win[0], win[1], MAX_HIGHLIGHT);
+      expect(Array.from(got!.rows)).toEqual(want);
+      expect(Array.from(got!.columns.cpu)).toEqual(want.map((r) => trace.cpu[r]));
+    }
+    const facts = await w.facts();
+    expect(legendOfKinds(new Set(facts!.kinds), facts!.unpaired)).toEqual(legendEntries(trace));
+    expect(facts!.unpaired).toBe(unpairedSends(trace));
+    // Consecutive rows, the last slice cut at the run's end.
+    const slice = await w.slice(1000, 300);
+    expect(slice!.first).toBe(1000);
+    expect(Array.from(slice!.columns.time)).toEqual(Array.from(trace.time.subarray(1000, 1300)));
+    expect(Array.from(slice!.columns.parent)).toEqual(
+      Array.from(trace.parent.subarray(1000, 1300)),
+    );
+    const last = await w.slice(trace.n - 5, 300);
+    expect(last!.columns.kind.length).toBe(5);
+  });
+
   it("answers with what the pure functions compute over the run's full columns", async () => {
     const { w } = await session();
     const md = maxDurOf(trace);
@@ -228,5 +266,26 @@ describe('the overview a run brings before its timeline model', () => {
     s.cancel();
     // Cancelled before the overview arrived: it resolves null rather than waiting for ever.
     expect(await overviewOf(r2.trace)).toBeNull();
+  });
+});
+
+describe('LatestQueue', () => {
+  it("serves the window's questions before a whole-run pass asked at the same time", () => {
+    const served: string[] = [];
+    const later: (() => void)[] = [];
+    const q = new LatestQueue(
+      (r) => served.push(r.type),
+      () => {},
+      (f) => later.push(f),
+    );
+    q.push({ type: 'facts', id: 1, run: 1 });
+    q.push({ type: 'lanes', id: 2, run: 1, t0: 0, t1: 1, buckets: 8 });
+    q.push({ type: 'rows', id: 3, run: 1, t0: 0, t1: 1, limit: 8 });
+    later.shift()!();
+    expect(served).toEqual(['lanes', 'rows']);
+    // Alone, the pass runs.
+    later.shift()!();
+    expect(served).toEqual(['lanes', 'rows', 'facts']);
+    expect(later).toEqual([]);
   });
 });

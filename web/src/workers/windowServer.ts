@@ -18,6 +18,14 @@ import {
 import { toDrawn, type LaneBuckets } from '../model/traceWindow';
 import { lensIntervals } from '../model/lens';
 import { arrowsInWindow, lensInWindow, logRange, toWindowTrace } from '../model/windowTrace';
+import { COLUMN_NAMES, EventKind, type Columns } from '../trace/trace';
+import { RowPicker } from '../model/guide';
+import {
+  generationsInWindow,
+  generationsOfSource,
+  indexGenerations,
+  type GenerationsIndex,
+} from '../model/windowGenerations';
 import type { QueryMessage, QueryRequest } from './protocol';
 
 /** Most rows one 'rows' answer lists (the page draws a window's rows only when few). */
@@ -93,10 +101,13 @@ export class WindowServer {
     return this.src.rows;
   }
 
-  /** Bytes of the index (grid and long spans). */
+  /** Bytes of the index (grid and long spans; and the tlb_gen charts' model once built). */
   indexBytes(): number {
     const { grid, long } = this.index;
+    // A step: row, slot, gen and time, and the lag index's start and lag.
+    const gens = typeof this.gens === 'object' && this.gens ? this.gens.steps * 38 : 0;
     return (
+      gens +
       grid.count.byteLength +
       grid.kindsLo.byteLength +
       grid.kindsHi.byteLength +
@@ -127,6 +138,61 @@ export class WindowServer {
     }
     if (req.type === 'chain') {
       this.chain(req.id, req.row, reply);
+      return;
+    }
+    if (req.type === 'slice') {
+      const first = Math.max(0, Math.min(this.rows, Math.floor(req.first) || 0));
+      const end = Math.min(
+        this.rows,
+        first + Math.max(0, Math.min(SLICE, Math.floor(req.count) || 0)),
+      );
+      const columns = sliceOf(this.src, first, end);
+      reply(
+        { type: 'slice', id: req.id, first, columns },
+        Object.values(columns).map((c: Float64Array) => c.buffer),
+      );
+      return;
+    }
+    if (req.type === 'generations') {
+      const problem = windowProblem(req.t0, req.t1);
+      if (problem) {
+        reply({ type: 'query-error', id: req.id, message: problem });
+        return;
+      }
+      this.generations(req.id, req.t0, req.t1, req.width, reply);
+      return;
+    }
+    if (req.type === 'facts') {
+      const f = (this.facts ??= runFacts(this.src));
+      const violations = { rows: f.violations.slice(), columns: readRows(this.src, f.violations) };
+      reply({ type: 'facts', id: req.id, kinds: f.kinds, unpaired: f.unpaired, violations });
+      return;
+    }
+    if (req.type === 'pick') {
+      const problem = windowProblem(req.t0, req.t1);
+      if (problem) {
+        reply({ type: 'query-error', id: req.id, message: problem });
+        return;
+      }
+      const limit = Math.max(0, Math.min(MAX_PICK, Math.floor(req.limit) || 0));
+      const pick = new RowPicker(req.kinds, req.cpus, [req.t0, req.t1], limit);
+      const src = this.src;
+      for (let lo = 0; lo < src.rows; lo += SLICE) {
+        const hi = Math.min(src.rows, lo + SLICE);
+        const c = {
+          time: src.read('time', lo, hi),
+          dur: src.read('dur', lo, hi),
+          cpu: src.read('cpu', lo, hi),
+          kind: src.read('kind', lo, hi),
+        };
+        if (!pick.feed(c, lo, hi - lo)) break;
+      }
+      const rows = Int32Array.from(pick.rows());
+      const columns = readRows(src, rows);
+      reply({ type: 'pick', id: req.id, rows, columns }, [
+        rows.buffer,
+        ...Object.values(columns).map((c: Float64Array) => c.buffer),
+      ]);
       return;
     }
     if (req.type === 'flushes') {
@@ -197,6 +263,37 @@ export class WindowServer {
   }
 
   private flushFacts: FlushesOf | null = null;
+  /** The run's generations model (built on the first chart question); a string: why not. */
+  private gens: GenerationsIndex | string | null = null;
+
+  private generations(id: number, t0: number, t1: number, width: number, reply: Reply): void {
+    if (this.gens === null) {
+      const model = generationsOfSource(this.src, this.cpus, MAX_GEN_STEPS);
+      this.gens = model
+        ? indexGenerations(model, this.end)
+        : `this run's slot generations come to more than ${MAX_GEN_STEPS.toLocaleString('en-US')} steps, more than the worker keeps for the charts`;
+    }
+    if (typeof this.gens === 'string') {
+      reply({ type: 'generations', id, mms: null, note: this.gens });
+      return;
+    }
+    const W = Math.max(1, Math.min(4096, Math.floor(width) || 1));
+    const cells = this.gens.mms.reduce((n, m) => n + m.slots.length, 0) * W;
+    if (cells > MAX_CELLS) {
+      reply({
+        type: 'generations',
+        id,
+        mms: null,
+        note: `the charts of this run need ${cells.toLocaleString('en-US')} cells, more than ${MAX_CELLS.toLocaleString('en-US')}`,
+      });
+      return;
+    }
+    const mms = generationsInWindow(this.gens, t0, t1, W);
+    reply({ type: 'generations', id, mms, note: '' }, [
+      ...mms.flatMap((m) => [m.time.buffer, m.value.buffer, m.cpus.buffer, m.lag.buffer]),
+    ]);
+  }
+  private facts: RunFacts | null = null;
 
   /** flushesOf over the run, a slice at a time (the same scan the page runs on a trace). */
   private scanFlushes(strings: readonly string[]): FlushesOf {
@@ -255,6 +352,62 @@ export class WindowServer {
   }
 }
 
+/**
+ * Most steps of the tlb_gen charts' model a worker keeps (about 38 B each: 76 MB, under 8 B an
+ * event of a ten-million-row run); a run with more gets no charts, and the page says why.
+ */
+export const MAX_GEN_STEPS = 2_000_000;
+/** Most rows one 'pick' answer lists. */
+export const MAX_PICK = 1000;
+/** Invariant violations the summary lists (as SummaryPanel does for a run on the page). */
+export const MAX_VIOLATIONS = 20;
+
+interface RunFacts {
+  kinds: number[];
+  unpaired: number;
+  violations: Int32Array;
+}
+
+/**
+ * One pass over a run: the kinds it has, its unpaired IPI sends (model/ipis.ts unpairedSends:
+ * IpiSent rows no IpiHandler names as parent) and its first invariant violations.
+ */
+export function runFacts(src: RowSource): RunFacts {
+  const seen = new Set<number>();
+  // 1: an IpiSent row; 2: a handler names it. One byte a row, for the pass only.
+  const mark = new Uint8Array(src.rows);
+  const violations: number[] = [];
+  const SENT = EventKind.IpiSent;
+  const HANDLER = EventKind.IpiHandler;
+  const VIOLATED = EventKind.InvariantViolated;
+  for (let lo = 0; lo < src.rows; lo += SLICE) {
+    const hi = Math.min(src.rows, lo + SLICE);
+    const kind = src.read('kind', lo, hi);
+    const parent = src.read('parent', lo, hi);
+    for (let j = 0; j < kind.length; j++) {
+      const k = kind[j];
+      seen.add(k);
+      if (k === SENT) mark[lo + j] |= 1;
+      else if (k === HANDLER && parent[j] >= 0 && parent[j] < src.rows) mark[parent[j]] |= 2;
+      else if (k === VIOLATED && violations.length < MAX_VIOLATIONS) violations.push(lo + j);
+    }
+  }
+  let unpaired = 0;
+  for (let i = 0; i < mark.length; i++) if (mark[i] === 1) unpaired++;
+  return {
+    kinds: [...seen].sort((a, b) => a - b),
+    unpaired,
+    violations: Int32Array.from(violations),
+  };
+}
+
+/** Rows lo … hi − 1 of `src`, copied (a source may hand out views of the columns it keeps). */
+export function sliceOf(src: RowSource, lo: number, hi: number): Columns {
+  const out = {} as Record<keyof Columns, Columns[keyof Columns]>;
+  for (const name of COLUMN_NAMES) out[name] = src.read(name, lo, hi).slice();
+  return out as Columns;
+}
+
 function windowProblem(t0: number, t1: number): string | null {
   if (!Number.isFinite(t0) || !Number.isFinite(t1))
     return `window ${t0}..${t1} is not two finite times`;
@@ -299,8 +452,26 @@ export class LatestQueue {
 
   private drain(): void {
     this.scheduled = false;
+    // A question that passes over the whole run (the legend's facts, a step's rows, the
+    // charts' model, the flush list) waits while the timeline's window questions keep coming:
+    // a run's first picture, and a zoom under way, do not wait for a whole-run pass.
     const reqs = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const r of reqs) this.serve(r);
+    const now = reqs.some((r) => !WHOLE_RUN.has(r.type))
+      ? reqs.filter((r) => !WHOLE_RUN.has(r.type))
+      : reqs;
+    for (const r of now) this.waiting.delete(r.type);
+    for (const r of now) this.serve(r);
+    if (this.waiting.size && !this.scheduled) {
+      this.scheduled = true;
+      this.schedule(() => this.drain());
+    }
   }
 }
+
+/** Questions whose first answer reads the whole run (later ones are kept answers). */
+const WHOLE_RUN: ReadonlySet<QueryRequest['type']> = new Set([
+  'facts',
+  'pick',
+  'generations',
+  'flushes',
+]);

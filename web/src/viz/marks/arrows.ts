@@ -1,7 +1,7 @@
 // Arrow mark: IPI sends to handlers, csd unlocks (acks) back to the waiting sender, and sends
 // no recorded handler answers (drawn to the target's lane at the send's time, open-ended).
 // SVG with arrowheads when few; thin canvas lines when many (see timeline.ts for limits).
-import type { Selection } from 'd3';
+import type { BaseType, Selection } from 'd3';
 import { ARROW_ACK, ARROW_IPI, ARROW_UNPAIRED, type Arrows } from '../../model/ipis';
 import type { Columns } from '../columns';
 import { set } from '../dom';
@@ -9,7 +9,44 @@ import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
 import type { MarkState } from './spans';
 
 /** Arrow kind → its CSS / marker name. */
-const KIND_NAME = ['ipi', 'ack', 'unpaired'] as const;
+export const KIND_NAME = ['ipi', 'ack', 'unpaired'] as const;
+export type ArrowName = (typeof KIND_NAME)[number];
+
+/**
+ * The arrowheads of `kinds` in `defs`, with ids `${idPrefix}-${kind}`: a filled triangle, and
+ * for an unpaired send an open ring (it arrived somewhere nobody recorded). Attributes are
+ * written only when they change: a marker edit repaints every line that uses it.
+ */
+export function joinArrowMarkers<D, P extends BaseType, PD>(
+  defs: Selection<BaseType | SVGDefsElement, D, P, PD>,
+  kinds: readonly ArrowName[],
+  idPrefix: string,
+): void {
+  defs
+    .selectAll<SVGMarkerElement, ArrowName>('marker')
+    .data(kinds, (d) => d)
+    .join((enter) =>
+      enter
+        .append('marker')
+        .attr('viewBox', '0 0 10 10')
+        .attr('refX', 9)
+        .attr('refY', 5)
+        .attr('markerWidth', 6)
+        .attr('markerHeight', 6)
+        .attr('orient', 'auto-start-reverse')
+        .call((m) =>
+          m
+            .append('path')
+            .attr('d', (d) =>
+              d === 'unpaired' ? 'M 9 5 A 4 4 0 1 1 1 5 A 4 4 0 1 1 9 5' : 'M 0 0 L 10 5 L 0 10 z',
+            )
+            .attr('class', (d) => `arrowhead arrowhead-${d}`),
+        ),
+    )
+    .each(function (d) {
+      set(this, 'id', `${idPrefix}-${d}`);
+    });
+}
 
 /** Endpoints: IPIs leave the sender's wait track and land on the handler track; acks the reverse. */
 function endpoints(a: Arrows, j: number, scales: Scales, { pos }: Columns) {
