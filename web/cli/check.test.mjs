@@ -78,6 +78,11 @@ describe('tlbscope check', () => {
     expect(race.stderr).toMatch(
       /--race R99: the checker answers R1, R2, R6, R7, R8, R11, R12, R13, R15, R16/,
     );
+    const r9 = cli('check', '--race', 'r9');
+    expect(r9.status).toBe(2);
+    expect(r9.stderr).toMatch(
+      /--race r9: R9 is not checked: a lazy CPU's catch-up .*\. The checker answers R1,/,
+    );
   });
 
   it('--reduce none and por give the same proof, por firing fewer transitions', () => {
