@@ -9,6 +9,7 @@ import { NO_KIND, toDrawn, type LaneBuckets } from '../model/traceWindow';
 import { kindName, type Columns } from '../trace/trace';
 import { kindVar } from './columns';
 import { set, setText } from './dom';
+import { layer } from './layer';
 import { PRIORITY } from './overview';
 import { formatNs } from './scales';
 
@@ -166,11 +167,7 @@ function renderLabels(
 ): void {
   // One group per CPU lane (its strip), labelled every few CPUs so labels never overlap.
   const every = Math.max(1, Math.ceil(12 / strip));
-  const lanes = top
-    .selectAll<SVGGElement, number>('g.lanes')
-    .data([0])
-    .join('g')
-    .attr('class', 'lanes')
+  const lanes = layer(top, 'lanes')
     .selectAll<SVGGElement, number>('g.lane')
     .data(
       Array.from({ length: cpus }, (_, c) => c),
@@ -208,12 +205,7 @@ export function renderRemoteTop(
   set(svg, 'height', String(height));
   set(svg, 'viewBox', `0 0 ${width} ${height}`);
   const x = scaleLinear().domain([t0, t1]).range(plot);
-  const axis = top
-    .selectAll<SVGGElement, number>('g.axis')
-    .data([0])
-    .join('g')
-    .attr('class', 'axis')
-    .attr('transform', `translate(0,${REMOTE_AXIS - 2})`);
+  const axis = layer(top, 'axis').attr('transform', `translate(0,${REMOTE_AXIS - 2})`);
   axis.call(
     axisTop(x)
       .ticks(Math.max(2, Math.floor((plot[1] - plot[0]) / 110)))
@@ -237,11 +229,7 @@ export function renderRemoteTop(
   const idx = Array.from({ length: n }, (_, j) => j);
   const cols = rows?.columns;
   const h = strip > 3 ? strip - 1 : strip;
-  top
-    .selectAll<SVGGElement, number>('g.spans')
-    .data([0])
-    .join('g')
-    .attr('class', 'spans')
+  layer(top, 'spans')
     .selectAll<SVGRectElement, number>('rect.mark')
     .data(idx, (j) => (rows ? rows.rows[j] : j))
     .join((enter) =>

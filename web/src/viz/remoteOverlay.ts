@@ -7,6 +7,7 @@ import { ARROW_ACK } from '../model/ipis';
 import type { LensInterval } from '../model/lens';
 import type { WindowArrow } from '../model/windowTrace';
 import { set, setText } from './dom';
+import { layer } from './layer';
 import { DATA_KIND, joinArrowMarkers, KIND_NAME } from './marks/arrows';
 import { lensLabel } from './marks/lens';
 import { REMOTE_AXIS, type RemoteLayout } from './remote';
@@ -48,11 +49,7 @@ export function renderRemoteOverlay(
     .attr('height', cpus * strip);
   const mid = (cpu: number) => REMOTE_AXIS + cpu * strip + strip / 2;
   const shownArrows = arrows ?? [];
-  top
-    .selectAll<SVGGElement, number>('g.remote-arrows')
-    .data([0])
-    .join('g')
-    .attr('class', 'remote-arrows')
+  layer(top, 'remote-arrows')
     .attr('clip-path', `url(#${clipId})`)
     .selectAll<SVGLineElement, WindowArrow>('line')
     .data(shownArrows, (a) => `${a.kind}:${a.row}`)
@@ -78,11 +75,7 @@ export function renderRemoteOverlay(
   const shownLens = lens ?? [];
   // A bracket along the strip's bottom edge; its label under it only when strips are tall.
   const labelled = strip >= 14;
-  top
-    .selectAll<SVGGElement, number>('g.lenses')
-    .data([0])
-    .join('g')
-    .attr('class', 'lenses')
+  layer(top, 'lenses')
     .selectAll<SVGGElement, LensInterval>('g.lens')
     .data(shownLens, (iv) => `${iv.kind}:${iv.row}`)
     .join((enter) => {
@@ -152,11 +145,7 @@ export function renderRemoteHighlights(
       else veils.push([c, c]);
     }
   }
-  top
-    .selectAll<SVGGElement, number>('g.remote-focus')
-    .data([0])
-    .join('g')
-    .attr('class', 'remote-focus')
+  layer(top, 'remote-focus')
     .selectAll<SVGRectElement, [number, number]>('rect')
     .data(veils)
     .join((enter) => enter.append('rect').call((r) => r.append('title')))
@@ -178,11 +167,7 @@ export function renderRemoteHighlights(
       const s = lit.columns.time[j];
       if (s <= t1 && s + lit.columns.dur[j] >= t0) shown.push(j);
     }
-  top
-    .selectAll<SVGGElement, number>('g.remote-highlights')
-    .data([0])
-    .join('g')
-    .attr('class', 'remote-highlights')
+  layer(top, 'remote-highlights')
     .selectAll<SVGRectElement, number>('rect')
     .data(shown, (j) => String(lit?.rows[j]))
     .join('rect')

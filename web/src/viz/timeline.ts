@@ -7,6 +7,7 @@
 // more, hidden with a note beyond that.
 import type { StepMark } from '../model/check';
 import { renderCheckSteps } from './marks/checkSteps';
+import { layer } from './layer';
 import { select, type Selection } from 'd3';
 import { candidates } from '../model/intervals';
 import { toLayout, type LaneLayout } from '../model/layout';
@@ -113,17 +114,15 @@ function uidOf(el: Element): number {
   return u;
 }
 
-function layer(
+/** The shared `layer`, clipped to the lanes where marks may reach past the plot's edge. */
+function clippedLayer(
   svg: Selection<SVGSVGElement, unknown, null, undefined>,
   name: string,
-  clip?: string,
+  clip: string,
 ): G {
-  const g = svg
-    .selectAll<SVGGElement, unknown>(`g.${name}`)
-    .data([0])
-    .join((enter) => enter.append('g').attr('class', name)) as unknown as G;
+  const g = layer(svg, name);
   const node = g.node();
-  if (clip && node) set(node, 'clip-path', `url(#${clip})`);
+  if (node) set(node, 'clip-path', `url(#${clip})`);
   return g;
 }
 
@@ -328,8 +327,8 @@ export function renderTimeline(
   );
   // Span and arrow marks are keyed by row, and what a row means (its tooltip) is written once:
   // a new trace starts them afresh.
-  const spans = layer(top, 'spans', clipId);
-  const arrowLayer = layer(top, 'arrows', clipId);
+  const spans = clippedLayer(top, 'spans', clipId);
+  const arrowLayer = clippedLayer(top, 'arrows', clipId);
   if (drawnModel.get(els.top) !== model) {
     drawnModel.set(els.top, model);
     spans.selectAll('*').remove();
@@ -355,7 +354,7 @@ export function renderTimeline(
   );
   renderMeasured(layer(top, 'measured'), state.measured ?? null, scales, pos);
   renderLens(layer(top, 'lenses'), state.lens ?? [], scales, state.lensSubject ?? NO_KINDS);
-  renderOverlay(layer(top, 'overlay', clipId), scales, columns, {
+  renderOverlay(clippedLayer(top, 'overlay', clipId), scales, columns, {
     cursor: state.cursor,
     selected: state.selected,
     highlight: state.highlight,
