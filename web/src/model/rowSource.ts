@@ -18,6 +18,23 @@ export interface RowSource {
 /** Rows per slice read: big enough to amortise a read, small beside the trace. */
 export const SLICE = 1 << 16;
 
+/**
+ * A pass over the whole trace a slice at a time: `fn` gets the columns `names` of rows
+ * [lo, lo + n), in order; returning false ends the pass early.
+ */
+export function forEachSlice<K extends keyof Columns>(
+  src: RowSource,
+  names: readonly K[],
+  fn: (cols: Pick<Columns, K>, lo: number, n: number) => boolean | void,
+): void {
+  for (let lo = 0; lo < src.rows; lo += SLICE) {
+    const hi = Math.min(src.rows, lo + SLICE);
+    const cols = {} as Pick<Columns, K>;
+    for (const name of names) cols[name] = src.read(name, lo, hi);
+    if (fn(cols, lo, hi - lo) === false) return;
+  }
+}
+
 /** A RowSource over columns held in memory (tests, and traces already on the page). */
 export function columnSource(cols: Columns): RowSource {
   return {
@@ -72,12 +89,7 @@ export function toRowIndex(src: RowSource, cpus: number, cells: number): RowInde
   const longStart: number[] = [];
   const longEnd: number[] = [];
   const longKind: number[] = [];
-  for (let lo = 0; lo < src.rows; lo += SLICE) {
-    const hi = Math.min(src.rows, lo + SLICE);
-    const time = src.read('time', lo, hi);
-    const dur = src.read('dur', lo, hi);
-    const cpu = src.read('cpu', lo, hi);
-    const kind = src.read('kind', lo, hi);
+  forEachSlice(src, ['time', 'dur', 'cpu', 'kind'], ({ time, dur, cpu, kind }, lo) => {
     for (let j = 0; j < time.length; j++) {
       const s = time[j];
       const e = s + dur[j];
@@ -92,7 +104,7 @@ export function toRowIndex(src: RowSource, cpus: number, cells: number): RowInde
       if (c >= cpus) continue;
       addSpan(grid, c, s, e, kind[j], k);
     }
-  }
+  });
   const long = toIntervalIndex(
     Int32Array.from(longIds),
     Float64Array.from(longStart),

@@ -14,7 +14,7 @@ import {
   type LagIndex,
   type StepSeries,
 } from './generations';
-import { SLICE, type RowSource } from './rowSource';
+import { forEachSlice, type RowSource } from './rowSource';
 
 /** One mm's chart over a window, as the worker sends it. */
 export interface WindowGenerations {
@@ -45,32 +45,17 @@ export function generationsOfSource(
   maxSteps: number,
 ): GenerationsModel | null {
   const scan = new GenerationsScan(cpus);
-  for (let lo = 0; lo < src.rows; lo += SLICE) {
-    const hi = Math.min(src.rows, lo + SLICE);
-    const c = {
-      kind: src.read('kind', lo, hi),
-      mm: src.read('mm', lo, hi),
-      gen: src.read('gen', lo, hi),
-    };
-    scan.first(c, hi - lo);
-  }
+  forEachSlice(src, ['kind', 'mm', 'gen'], (c, _lo, n) => {
+    scan.first(c, n);
+  });
   if (!scan.start()) return { mms: [] };
-  for (let lo = 0; lo < src.rows; lo += SLICE) {
-    const hi = Math.min(src.rows, lo + SLICE);
-    scan.sweep(
-      {
-        kind: src.read('kind', lo, hi),
-        cpu: src.read('cpu', lo, hi),
-        mm: src.read('mm', lo, hi),
-        gen: src.read('gen', lo, hi),
-        arg: src.read('arg', lo, hi),
-        time: src.read('time', lo, hi),
-      },
-      lo,
-      hi - lo,
-    );
-    if (scan.pushed > maxSteps) return null;
-  }
+  let over = false;
+  forEachSlice(src, ['kind', 'cpu', 'mm', 'gen', 'arg', 'time'], (c, lo, n) => {
+    scan.sweep(c, lo, n);
+    over = scan.pushed > maxSteps;
+    return !over;
+  });
+  if (over) return null;
   return scan.result();
 }
 

@@ -8,6 +8,7 @@
 import { FlushScan, type FlushesOf } from '../model/flushMatch';
 import {
   SLICE,
+  forEachSlice,
   readRows,
   sourceRowsInWindow,
   toRowIndex,
@@ -177,16 +178,7 @@ export class WindowServer {
       const limit = Math.max(0, Math.min(MAX_PICK, Math.floor(req.limit) || 0));
       const pick = new RowPicker(req.kinds, req.cpus, [req.t0, req.t1], limit);
       const src = this.src;
-      for (let lo = 0; lo < src.rows; lo += SLICE) {
-        const hi = Math.min(src.rows, lo + SLICE);
-        const c = {
-          time: src.read('time', lo, hi),
-          dur: src.read('dur', lo, hi),
-          cpu: src.read('cpu', lo, hi),
-          kind: src.read('kind', lo, hi),
-        };
-        if (!pick.feed(c, lo, hi - lo)) break;
-      }
+      forEachSlice(src, ['time', 'dur', 'cpu', 'kind'], (c, lo, n) => pick.feed(c, lo, n));
       const rows = Int32Array.from(pick.rows());
       const columns = readRows(src, rows);
       reply({ type: 'pick', id: req.id, rows, columns }, [
@@ -299,21 +291,9 @@ export class WindowServer {
   private scanFlushes(strings: readonly string[]): FlushesOf {
     const scan = new FlushScan(0, this.cpus, strings);
     const src = this.src;
-    for (let lo = 0; lo < src.rows; lo += SLICE) {
-      const hi = Math.min(src.rows, lo + SLICE);
-      scan.feed(
-        {
-          kind: src.read('kind', lo, hi),
-          parent: src.read('parent', lo, hi),
-          cpu: src.read('cpu', lo, hi),
-          time: src.read('time', lo, hi),
-          dur: src.read('dur', lo, hi),
-          mm: src.read('mm', lo, hi),
-          arg: src.read('arg', lo, hi),
-        },
-        lo,
-      );
-    }
+    forEachSlice(src, ['kind', 'parent', 'cpu', 'time', 'dur', 'mm', 'arg'], (c, lo) => {
+      scan.feed(c, lo);
+    });
     return scan.result();
   }
 
@@ -380,10 +360,7 @@ export function runFacts(src: RowSource): RunFacts {
   const SENT = EventKind.IpiSent;
   const HANDLER = EventKind.IpiHandler;
   const VIOLATED = EventKind.InvariantViolated;
-  for (let lo = 0; lo < src.rows; lo += SLICE) {
-    const hi = Math.min(src.rows, lo + SLICE);
-    const kind = src.read('kind', lo, hi);
-    const parent = src.read('parent', lo, hi);
+  forEachSlice(src, ['kind', 'parent'], ({ kind, parent }, lo) => {
     for (let j = 0; j < kind.length; j++) {
       const k = kind[j];
       seen.add(k);
@@ -391,7 +368,7 @@ export function runFacts(src: RowSource): RunFacts {
       else if (k === HANDLER && parent[j] >= 0 && parent[j] < src.rows) mark[parent[j]] |= 2;
       else if (k === VIOLATED && violations.length < MAX_VIOLATIONS) violations.push(lo + j);
     }
-  }
+  });
   let unpaired = 0;
   for (let i = 0; i < mark.length; i++) if (mark[i] === 1) unpaired++;
   return {
