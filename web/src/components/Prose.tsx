@@ -9,11 +9,12 @@ import { parseProse, type Inline } from '../model/prose';
 export function Prose({ text, folded = false }: { text: string; folded?: boolean }) {
   const paras = parseProse(text);
   if (!folded || paras.length < 2) return <>{paras.map(paragraph)}</>;
+  const more = paras.length - 1;
   return (
     <>
       {paragraph(paras[0], 0)}
       <details className="prose-more">
-        <summary>More about this scenario ({paras.length - 1} more paragraphs)</summary>
+        <summary>{`More about this scenario (${more} more paragraph${more === 1 ? '' : 's'})`}</summary>
         {paras.slice(1).map((p, i) => paragraph(p, i + 1))}
       </details>
     </>
