@@ -61,6 +61,8 @@ test('an imported dataset survives a reload until the reader removes it', async 
   await sim.importCsv(resolve(here, '../fixtures/good.csv'));
   await page.getByRole('button', { name: 'Add 2 measurements to the charts' }).click();
   const kept = page.locator('details.dataset[data-file="good.csv"]');
+  // "Kept" is said only once the save has committed, so a reload from then on keeps it.
+  await expect(kept).toHaveAttribute('data-kept', 'kept');
   await expect(kept).toContainText('kept in this browser');
   await sim.openData();
   await expect(kept).toContainText('my-lab');

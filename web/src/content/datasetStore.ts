@@ -10,7 +10,7 @@ const STORE = 'imported-datasets';
 export interface DatasetStore {
   /** Every kept dataset, by file name. */
   list(): Promise<Dataset[]>;
-  /** Keeps `d`, replacing a kept dataset of the same file name. */
+  /** Keeps `d`, replacing a kept dataset of the same file name; resolves once committed. */
   put(d: Dataset): Promise<void>;
   remove(file: string): Promise<void>;
 }
@@ -30,6 +30,18 @@ function request<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     r.onsuccess = () => resolve(r.result);
     r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+/**
+ * Resolves when `t` has committed. A request's success is not a commit: a reload between the
+ * two loses the write, so "kept" is only said once the transaction completes.
+ */
+function committed(t: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    t.oncomplete = () => resolve();
+    t.onerror = () => reject(t.error ?? new Error('IndexedDB transaction failed'));
+    t.onabort = () => reject(t.error ?? new Error('IndexedDB transaction aborted'));
   });
 }
 
@@ -54,6 +66,14 @@ export function openDatasetStore(idb: IDBFactory | undefined = globalThis.indexe
   db.catch(() => undefined);
   const tx = async (mode: IDBTransactionMode) =>
     (await db).transaction(STORE, mode).objectStore(STORE);
+  const write = async (f: (s: IDBObjectStore) => IDBRequest) => {
+    const s = await tx('readwrite');
+    const done = committed(s.transaction);
+    // A failed request also fails the transaction; the request's error is the one reported.
+    done.catch(() => undefined);
+    await request(f(s));
+    await done;
+  };
   return {
     async list() {
       const all = (await request((await tx('readonly')).getAll())) as Kept[];
@@ -61,10 +81,10 @@ export function openDatasetStore(idb: IDBFactory | undefined = globalThis.indexe
     },
     async put(d) {
       const record: Kept = { file: d.file, json: JSON.stringify(d) };
-      await request((await tx('readwrite')).put(record));
+      await write((s) => s.put(record));
     },
     async remove(file) {
-      await request((await tx('readwrite')).delete(file));
+      await write((s) => s.delete(file));
     },
   };
 }

@@ -18,6 +18,16 @@ export function DataView() {
   const [imported, setImported] = useState<Dataset[]>([]);
   const store = useMemo(() => openDatasetStore(), []);
   const [storeProblem, setStoreProblem] = useState<string | null>(null);
+  // Files whose save has not committed yet: until it has, a reload would lose them, so the
+  // page does not yet say they are kept.
+  const [saving, setSaving] = useState<ReadonlySet<string>>(new Set());
+  const marked = (file: string, on: boolean) =>
+    setSaving((now) => {
+      const next = new Set(now);
+      if (on) next.add(file);
+      else next.delete(file);
+      return next;
+    });
   const kept = (what: string) => (e: unknown) =>
     setStoreProblem(`Imports are not kept after this visit (${what}: ${String(e)}).`);
   useEffect(() => {
@@ -41,11 +51,23 @@ export function DataView() {
     // A transition, so React draws the new charts and tables in slices between which the page
     // still answers; saving is its own task for the same reason (see datasetStore.ts).
     startTransition(() => setImported((list) => [...list.filter((x) => x.file !== d.file), d]));
-    setTimeout(() => store.put(d).catch(kept('saving')), 0);
+    marked(d.file, true);
+    setTimeout(
+      () =>
+        store
+          .put(d)
+          .catch(kept('saving'))
+          .finally(() => marked(d.file, false)),
+      0,
+    );
   };
   const remove = (d: Dataset) => {
-    setImported((list) => list.filter((x) => x !== d));
-    store.remove(d.file).catch(kept('removing'));
+    // Dropped once the delete has committed (a few ms), so a reload straight after the card
+    // goes cannot bring it back; a failed delete drops it for this visit and says why.
+    store
+      .remove(d.file)
+      .catch(kept('removing'))
+      .finally(() => setImported((list) => list.filter((x) => x !== d)));
   };
   const datasets = useMemo(() => [...shippedDatasets, ...imported], [imported]);
   const measurements = useMemo(() => datasets.flatMap((d) => d.measurements), [datasets]);
@@ -101,6 +123,15 @@ export function DataView() {
           <div key={`${d.measurements[0]?.origin.kind ?? 'x'}:${d.file}`}>
             <DatasetTable
               dataset={d}
+              kept={
+                !imported.includes(d)
+                  ? undefined
+                  : storeProblem
+                    ? 'this visit'
+                    : saving.has(d.file)
+                      ? 'saving'
+                      : 'kept'
+              }
               onRemove={imported.includes(d) ? () => remove(d) : undefined}
             />
             {imported.includes(d) && <FitPanel dataset={d} />}

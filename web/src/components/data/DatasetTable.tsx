@@ -8,18 +8,38 @@ import { measurementsToCsv } from '../../content/csvExport';
 /** Rows drawn per dataset: a 20,000-row import would take seconds to render in full. */
 export const SHOWN_MEASUREMENTS = 200;
 
-export function DatasetTable({ dataset, onRemove }: { dataset: Dataset; onRemove?: () => void }) {
+/** Where an imported dataset stands: saving, committed to this browser, or not kept at all. */
+export type Kept = 'saving' | 'kept' | 'this visit';
+
+const KEPT_WORDS: Record<Kept, string> = {
+  saving: '(imported; saving it in this browser…)',
+  kept: '(imported; kept in this browser until you remove it)',
+  'this visit': '(imported; kept for this visit only)',
+};
+
+export function DatasetTable({
+  dataset,
+  kept = 'kept',
+  onRemove,
+}: {
+  dataset: Dataset;
+  kept?: Kept;
+  onRemove?: () => void;
+}) {
   const ms = dataset.measurements;
   const shown = ms.length > SHOWN_MEASUREMENTS ? ms.slice(0, SHOWN_MEASUREMENTS) : ms;
   const sourceIds = [...new Set(ms.map((m) => m.source))];
   const kind = ms[0]?.origin.kind ?? 'shipped';
   return (
-    <details className="dataset" open={kind === 'imported'} data-file={dataset.file}>
+    <details
+      className="dataset"
+      open={kind === 'imported'}
+      data-file={dataset.file}
+      data-kept={kind === 'imported' ? kept : undefined}
+    >
       <summary>
         <code>{dataset.file}</code> — {ms.length} numbers{' '}
-        {kind === 'imported'
-          ? '(imported; kept in this browser until you remove it)'
-          : '(shipped with tlbscope)'}
+        {kind === 'imported' ? KEPT_WORDS[kept] : '(shipped with tlbscope)'}
         {onRemove && (
           <button type="button" onClick={onRemove}>
             Remove
