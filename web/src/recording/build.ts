@@ -25,6 +25,7 @@ import {
   REASON_SWITCH,
   REASON_WRONG_CPU,
 } from './payload';
+import { RowColumns } from './rowColumns';
 import type { LineIssue, RawEvent } from './types';
 
 /** Events the builder gives meaning to; every other name is counted as unknown. */
@@ -108,15 +109,7 @@ interface CpuState {
 }
 
 export class RecordingBuilder {
-  private time: number[] = [];
-  private dur: number[] = [];
-  private cpu: number[] = [];
-  private kind: number[] = [];
-  private arg: number[] = [];
-  private parent: number[] = [];
-  private reason: number[] = [];
-  private pages: number[] = [];
-  private line: number[] = [];
+  private rows = new RowColumns();
   private state: CpuState[] = [];
   private pending = new Map<number, { row: number; t: number }[]>();
   private csds = new Map<string, { sender: number; shootdown: number }>();
@@ -181,7 +174,9 @@ export class RecordingBuilder {
   }
 
   finish(): Built {
-    const end = this.time.reduce((m, t, i) => Math.max(m, t + this.dur[i]), 0);
+    let end = 0;
+    for (let i = 0; i < this.rows.length; i++)
+      end = Math.max(end, this.rows.time[i] + this.rows.dur[i]);
     this.state.forEach((s, c) => {
       if (s.task >= 0) this.close(s.task, end);
       if (s.handler >= 0) this.close(s.handler, end);
@@ -214,20 +209,11 @@ export class RecordingBuilder {
   }
 
   private push(t: number, cpu: number, kind: EventKind, arg: number, line: number, parent = -1) {
-    this.time.push(t);
-    this.dur.push(0);
-    this.cpu.push(cpu);
-    this.kind.push(kind);
-    this.arg.push(arg);
-    this.parent.push(parent);
-    this.reason.push(-1);
-    this.pages.push(NaN);
-    this.line.push(line);
-    return this.time.length - 1;
+    return this.rows.push(t, cpu, kind, arg, line, parent);
   }
 
   private close(row: number, t: number) {
-    this.dur[row] = Math.max(0, t - this.time[row]);
+    this.rows.dur[row] = Math.max(0, t - this.rows.time[row]);
   }
 
   private problem(e: RawEvent, message: string) {
@@ -262,17 +248,17 @@ export class RecordingBuilder {
       const top = s.csd[s.csd.length - 1];
       const inFunc = top && top.func === 'flush_tlb_func' && top.row >= 0;
       row =
-        inFunc && this.reason[top.row] < 0
+        inFunc && this.rows.reason[top.row] < 0
           ? top.row
           : this.push(t, e.cpu, EventKind.FlushTlbFunc, 0, e.line);
       // flush_tlb_func's outcome in the model's terms: 3 = not loaded here, 2 full, 1 partial.
       const outcome =
         f.reason === REASON_WRONG_CPU ? 3 : f.pages < 0 || f.pages > 33 ? 2 : f.pages === 0 ? 0 : 1;
-      this.arg[row] = outcome;
-      this.line[row] = e.line;
+      this.rows.arg[row] = outcome;
+      this.rows.line[row] = e.line;
     }
-    this.reason[row] = f.reason;
-    this.pages[row] = f.pages;
+    this.rows.reason[row] = f.reason;
+    this.rows.pages[row] = f.pages;
   }
 
   private ipiSend(e: RawEvent, t: number, s: CpuState) {
@@ -332,7 +318,7 @@ export class RecordingBuilder {
   }
 
   private extend(row: number, t: number) {
-    if (t - this.time[row] > this.dur[row]) this.close(row, t);
+    if (t - this.rows.time[row] > this.rows.dur[row]) this.close(row, t);
   }
 
   private handlerEntry(e: RawEvent, t: number, s: CpuState) {
@@ -353,7 +339,7 @@ export class RecordingBuilder {
       this.counts.unpairedSends += k;
       q.splice(0, k + 1);
     }
-    const sender = send ? this.cpu[send.row] : -1;
+    const sender = send ? this.rows.cpu[send.row] : -1;
     s.handler = this.push(t, e.cpu, EventKind.IpiHandler, sender, e.line, send ? send.row : -1);
   }
 
@@ -402,39 +388,14 @@ export class RecordingBuilder {
 
   /** Rows in time order (stable), parents remapped, times shifted to start at 0. */
   private sorted(): RecordingColumns {
-    const n = this.time.length;
-    const order = Array.from({ length: n }, (_, i) => i);
-    const time = this.time;
-    order.sort((a, b) => time[a] - time[b] || a - b);
-    const rank = new Int32Array(n);
-    order.forEach((r, i) => (rank[r] = i));
-    const t0 = n ? time[order[0]] : 0;
-    const c: RecordingColumns = {
-      time: new Float64Array(n),
-      dur: new Float64Array(n),
-      cpu: new Uint16Array(n),
-      kind: new Uint8Array(n),
+    const own = this.rows.drainInTimeOrder();
+    const n = own.time.length;
+    return {
+      ...own,
       mm: new Uint16Array(n),
       asid: new Uint16Array(n),
       gen: new Uint32Array(n),
       addr: new Float64Array(n),
-      arg: new Float64Array(n),
-      parent: new Int32Array(n),
-      reason: new Int8Array(n),
-      pages: new Float64Array(n),
-      line: new Int32Array(n),
     };
-    order.forEach((r, i) => {
-      c.time[i] = time[r] - t0;
-      c.dur[i] = this.dur[r];
-      c.cpu[i] = this.cpu[r];
-      c.kind[i] = this.kind[r];
-      c.arg[i] = this.arg[r];
-      c.parent[i] = this.parent[r] >= 0 ? rank[this.parent[r]] : -1;
-      c.reason[i] = this.reason[r];
-      c.pages[i] = this.pages[r];
-      c.line[i] = this.line[r];
-    });
-    return c;
   }
 }
