@@ -14,6 +14,8 @@ export function parsePerfLine(text: string, line: number): LineResult {
   if (!m) return { problem: notAnEvent(text) };
   return stamped(m[5], {
     line,
+    sec: 0,
+    nsec: 0,
     comm: m[1].trim(),
     // perf prints `:-1 -1` for samples it could not attribute to a task.
     pid: Math.max(0, Number(m[3] ?? m[2])),

@@ -14,6 +14,8 @@ export function parseTraceCmdLine(text: string, line: number): LineResult {
   if (!m) return { problem: notAnEvent(text) };
   return stamped(m[6], {
     line,
+    sec: 0,
+    nsec: 0,
     comm: m[2].trim(),
     pid: Number(m[3]),
     cpu: Number(m[4]),

@@ -26,6 +26,8 @@ export function parseTracefsLine(text: string, line: number): LineResult {
   if (!m) return { problem: notAnEvent(text) };
   return stamped(m[5], {
     line,
+    sec: 0,
+    nsec: 0,
     comm: m[1].trim(),
     pid: Number(m[2]),
     cpu: Number(m[3]),

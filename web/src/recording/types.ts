@@ -52,11 +52,17 @@ export function splitSeconds(ts: string): [number, number] | null {
   return [Number(m[1]), Number(m[2].padEnd(9, '0'))];
 }
 
-/** An event stamped `seconds` ("1341.012308", as the text formats print it), or the problem. */
-export function stamped(seconds: string, e: Omit<RawEvent, 'sec' | 'nsec'>): LineResult {
+/**
+ * `e` stamped `seconds` ("1341.012308", as the text formats print it), or the problem. The
+ * caller's literal (with `sec` and `nsec` 0) is stamped in place: copying it with a spread, once
+ * per line, was a fifth of a large import's time.
+ */
+export function stamped(seconds: string, e: RawEvent): LineResult {
   const ts = splitSeconds(seconds);
   if (!ts) return { problem: `bad timestamp '${seconds}'` };
-  return { ...e, sec: ts[0], nsec: ts[1] };
+  e.sec = ts[0];
+  e.nsec = ts[1];
+  return e;
 }
 
 /** What only a recording has per row, beside the trace's columns (the Perfetto export shows it). */
