@@ -27,33 +27,167 @@ export interface LensInterval {
   level: number;
 }
 
-/** Spans of `kind` per CPU, in start order. */
-function spansByCpu(trace: Trace, kind: number): Map<number, number[]> {
-  const out = new Map<number, number[]>();
-  for (let i = 0; i < trace.n; i++) {
-    if (trace.kind[i] !== kind) continue;
-    const list = out.get(trace.cpu[i]) ?? [];
-    list.push(i);
-    out.set(trace.cpu[i], list);
-  }
-  return out;
-}
+/** The columns the lens reads. */
+export type LensColumns = Pick<Trace, 'time' | 'dur' | 'cpu' | 'kind' | 'arg' | 'parent'>;
 
 /**
- * The span in `rows` (one CPU's spans of one kind: in start order, never nested) that covers
- * time t (start ≤ t < end), or -1. A binary search: runs have a million rows.
+ * One lens interval as a scan finds it; `key` is the row its search starts from (the wait, the
+ * handler, the wake-up), which orders each kind's intervals as a pass over the rows finds them.
  */
-function covering(trace: Trace, rows: readonly number[] | undefined, t: number): number {
-  if (!rows?.length) return -1;
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (trace.time[rows[mid]] <= t) lo = mid + 1;
-    else hi = mid;
+export type LensEmit = (
+  kind: LensKind,
+  cpu: number,
+  start: number,
+  end: number,
+  row: number,
+  key: number,
+) => void;
+
+/**
+ * The lens's intervals found in one pass over a trace's rows in trace order (simulated-time
+ * order, a row's parent before it), fed a slice at a time (a run kept in its worker is read so)
+ * or a whole trace at once: the same intervals either way. What it keeps between rows is small:
+ * each CPU's last preempt-off and irqs-off span, the IPI sends no handler has answered yet, the
+ * woken tasks not yet run, and the rows at the current time (a span starting at the same time
+ * as a wait may come after it in the trace, so rows are resolved once the time moves on).
+ */
+export class LensScan {
+  private readonly wait: boolean;
+  private readonly irqs: boolean;
+  private readonly wake: boolean;
+  /** Each CPU's last PreemptOff / IrqsOff span (start, end), as of the current time. */
+  private readonly preemptOff = new Map<number, [number, number]>();
+  private readonly irqsOff = new Map<number, [number, number]>();
+  /** Rows at the current time, resolved when it moves on. */
+  private now = -Infinity;
+  private waitsNow: { row: number; cpu: number; start: number; end: number }[] = [];
+  private sendsNow: { row: number; time: number; target: number }[] = [];
+  private handlersNow: { row: number; cpu: number; time: number; sent: number }[] = [];
+  /**
+   * IPI sends not yet handled: their time and where the irqs-off span on their target that
+   * covers the send ends (-1: none). A send has at most one handler (the APIC merges an IPI
+   * into one already pending), so its entry goes once handled.
+   */
+  private readonly sends = new Map<number, { time: number; target: number; coverEnd: number }>();
+  /** Woken tasks waiting for their run: task → the TaskWoken rows and times. */
+  private readonly woken = new Map<number, { row: number; time: number }[]>();
+  /** A task's run whose following row may still add a SwitchMm (it is read next). */
+  private run: {
+    row: number;
+    cpu: number;
+    time: number;
+    end: number;
+    woken: { row: number; time: number }[];
+  } | null = null;
+  /** The previous row's kind, CPU, time and duration (a SwitchMm just before a run). */
+  private prev = { kind: -1, cpu: -1, time: NaN, dur: 0 };
+
+  constructor(
+    kinds: readonly string[],
+    private readonly contextSwitchNs: number,
+    private readonly emit: LensEmit,
+  ) {
+    const want = new Set(kinds);
+    this.wait = want.has('nonpreempt_wait');
+    this.irqs = want.has('irqs_off_delay');
+    this.wake = want.has('wakeup_latency');
   }
-  const r = rows[lo - 1];
-  return r !== undefined && t < trace.time[r] + trace.dur[r] ? r : -1;
+
+  /** Rows first … first + n − 1, their columns `c` (row first + j at index j). */
+  feed(c: LensColumns, first: number, n: number): void {
+    for (let j = 0; j < n; j++) {
+      const time = c.time[j];
+      if (time > this.now) {
+        this.settle();
+        this.now = time;
+      }
+      const kind = c.kind[j];
+      const cpu = c.cpu[j];
+      const dur = c.dur[j];
+      const row = first + j;
+      if (this.run) this.endRun(kind, cpu, time, dur);
+      switch (kind) {
+        case EventKind.PreemptOff:
+          if (this.wait) this.preemptOff.set(cpu, [time, time + dur]);
+          break;
+        case EventKind.IrqsOff:
+          if (this.irqs) this.irqsOff.set(cpu, [time, time + dur]);
+          break;
+        case EventKind.IpiWait:
+          if (this.wait && dur > 0) this.waitsNow.push({ row, cpu, start: time, end: time + dur });
+          break;
+        case EventKind.IpiSent:
+          if (this.irqs) this.sendsNow.push({ row, time, target: c.arg[j] });
+          break;
+        case EventKind.IpiHandler:
+          if (this.irqs && c.parent[j] >= 0)
+            this.handlersNow.push({ row, cpu, time, sent: c.parent[j] });
+          break;
+        case EventKind.TaskWoken:
+          if (this.wake) {
+            const list = this.woken.get(c.arg[j]) ?? [];
+            list.push({ row, time });
+            this.woken.set(c.arg[j], list);
+          }
+          break;
+        case EventKind.TaskRun: {
+          const woken = this.wake ? this.woken.get(c.arg[j]) : undefined;
+          if (!woken) break;
+          this.woken.delete(c.arg[j]);
+          // The switch into the task: the context switch, and the mm switch that starts
+          // with it (just before the run, or just after: read with the next row).
+          let end = time + this.contextSwitchNs;
+          const p = this.prev;
+          if (p.kind === EventKind.SwitchMm && p.cpu === cpu && p.time === time) end += p.dur;
+          this.run = { row, cpu, time, end, woken };
+          break;
+        }
+      }
+      this.prev = { kind, cpu, time, dur };
+    }
+  }
+
+  /** No more rows: what waits for a later row is resolved without it. */
+  finish(): void {
+    if (this.run) this.endRun(-1, -1, NaN, 0);
+    this.settle();
+  }
+
+  /** The row after a task's run: a SwitchMm at its time on its CPU belongs to the switch. */
+  private endRun(kind: number, cpu: number, time: number, dur: number): void {
+    const r = this.run;
+    if (!r) return;
+    this.run = null;
+    const end = r.end + (kind === EventKind.SwitchMm && cpu === r.cpu && time === r.time ? dur : 0);
+    for (const w of r.woken) this.emit('wakeup_latency', r.cpu, w.time, end, r.row, w.row);
+  }
+
+  /** Every row at the current time has been read: its waits, sends and handlers resolve. */
+  private settle(): void {
+    for (const w of this.waitsNow) {
+      const off = this.preemptOff.get(w.cpu);
+      if (!off || !(off[0] <= w.start && w.start < off[1])) continue;
+      this.emit('nonpreempt_wait', w.cpu, w.start, Math.min(w.end, off[1]), w.row, w.row);
+    }
+    for (const s of this.sendsNow) {
+      // Pending because of interrupts off: an irqs-off span on the target covers the send.
+      const off = this.irqsOff.get(s.target);
+      const coverEnd = off && off[0] <= s.time && s.time < off[1] ? off[1] : -1;
+      this.sends.set(s.row, { time: s.time, target: s.target, coverEnd });
+    }
+    for (const h of this.handlersNow) {
+      const s = this.sends.get(h.sent);
+      if (!s) continue;
+      this.sends.delete(h.sent);
+      // ... and ends no later than the handler starts (the simulator sends an IPI to the CPU
+      // its `arg` names, whose handler it is).
+      if (s.target !== h.cpu || s.coverEnd < 0 || s.coverEnd > h.time + 1) continue;
+      this.emit('irqs_off_delay', h.cpu, s.time, h.time, h.row, h.row);
+    }
+    this.waitsNow = [];
+    this.sendsNow = [];
+    this.handlersNow = [];
+  }
 }
 
 /**
@@ -66,58 +200,19 @@ export function lensIntervals(
   kinds: readonly string[] = LENS_KINDS,
   contextSwitchNs = 0,
 ): LensInterval[] {
-  const want = new Set(kinds);
+  const found: Record<LensKind, { iv: Omit<LensInterval, 'level'>; key: number }[]> = {
+    nonpreempt_wait: [],
+    irqs_off_delay: [],
+    wakeup_latency: [],
+  };
+  const scan = new LensScan(kinds, contextSwitchNs, (kind, cpu, start, end, row, key) =>
+    found[kind].push({ iv: { kind, cpu, start, end, row }, key }),
+  );
+  scan.feed(trace, 0, trace.n);
+  scan.finish();
   const out: Omit<LensInterval, 'level'>[] = [];
-  if (want.has('nonpreempt_wait')) {
-    const off = spansByCpu(trace, EventKind.PreemptOff);
-    for (let i = 0; i < trace.n; i++) {
-      if (trace.kind[i] !== EventKind.IpiWait || trace.dur[i] <= 0) continue;
-      const cpu = trace.cpu[i];
-      const p = covering(trace, off.get(cpu), trace.time[i]);
-      if (p < 0) continue;
-      const end = Math.min(trace.time[i] + trace.dur[i], trace.time[p] + trace.dur[p]);
-      out.push({ kind: 'nonpreempt_wait', cpu, start: trace.time[i], end, row: i });
-    }
-  }
-  if (want.has('irqs_off_delay')) {
-    const off = spansByCpu(trace, EventKind.IrqsOff);
-    for (let i = 0; i < trace.n; i++) {
-      if (trace.kind[i] !== EventKind.IpiHandler) continue;
-      const sent = trace.parent[i];
-      if (sent < 0 || trace.kind[sent] !== EventKind.IpiSent) continue;
-      const cpu = trace.cpu[i];
-      const t = trace.time[sent];
-      // Pending because of interrupts off: an irqs-off span on the target covers the send and
-      // ends no later than the handler starts.
-      const r = covering(trace, off.get(cpu), t);
-      if (r < 0 || trace.time[r] + trace.dur[r] > trace.time[i] + 1) continue;
-      out.push({ kind: 'irqs_off_delay', cpu, start: t, end: trace.time[i], row: i });
-    }
-  }
-  if (want.has('wakeup_latency')) {
-    for (let i = 0; i < trace.n; i++) {
-      if (trace.kind[i] !== EventKind.TaskWoken) continue;
-      const task = trace.arg[i];
-      for (let j = i + 1; j < trace.n; j++) {
-        if (trace.kind[j] !== EventKind.TaskRun || trace.arg[j] !== task) continue;
-        // The switch into the task: the context switch, and the mm switch that starts with it.
-        let end = trace.time[j] + contextSwitchNs;
-        for (let k = j - 1; k <= j + 1; k++) {
-          if (
-            k >= 0 &&
-            k < trace.n &&
-            k !== j &&
-            trace.kind[k] === EventKind.SwitchMm &&
-            trace.cpu[k] === trace.cpu[j] &&
-            trace.time[k] === trace.time[j]
-          )
-            end += trace.dur[k];
-        }
-        out.push({ kind: 'wakeup_latency', cpu: trace.cpu[j], start: trace.time[i], end, row: j });
-        break;
-      }
-    }
-  }
+  for (const kind of LENS_KINDS)
+    for (const f of found[kind].sort((a, b) => a.key - b.key)) out.push(f.iv);
   out.sort((a, b) => a.cpu - b.cpu || a.start - b.start || a.end - b.end);
   // Greedy stacking per CPU: the first level whose last interval has ended.
   const ends = new Map<number, number[]>();
