@@ -27,6 +27,15 @@ export interface LensInterval {
   level: number;
 }
 
+const PREEMPT_OFF = EventKind.PreemptOff;
+const IRQS_OFF = EventKind.IrqsOff;
+const IPI_WAIT = EventKind.IpiWait;
+const IPI_SENT = EventKind.IpiSent;
+const IPI_HANDLER = EventKind.IpiHandler;
+const SWITCH_MM = EventKind.SwitchMm;
+const TASK_WOKEN = EventKind.TaskWoken;
+const TASK_RUN = EventKind.TaskRun;
+
 /** The columns the lens reads. */
 export type LensColumns = Pick<Trace, 'time' | 'dur' | 'cpu' | 'kind' | 'arg' | 'parent'>;
 
@@ -52,21 +61,21 @@ export type LensEmit = (
  * as a wait may come after it in the trace, so rows are resolved once the time moves on).
  */
 export class LensScan {
-  private readonly wait: boolean;
-  private readonly irqs: boolean;
-  private readonly wake: boolean;
+  /** 1 for the kinds the asked intervals are made of (a kind is a byte). */
+  private readonly read = new Uint8Array(256);
   /** Each CPU's last PreemptOff / IrqsOff span (start, end), as of the current time. */
   private readonly preemptOff = new Map<number, [number, number]>();
   private readonly irqsOff = new Map<number, [number, number]>();
-  /** Rows at the current time, resolved when it moves on. */
+  /** Rows at the current time `now` (`pending` of them), resolved when it moves on. */
   private now = -Infinity;
-  private waitsNow: { row: number; cpu: number; start: number; end: number }[] = [];
-  private sendsNow: { row: number; time: number; target: number }[] = [];
-  private handlersNow: { row: number; cpu: number; time: number; sent: number }[] = [];
+  private pending = 0;
+  private readonly waitsNow: { row: number; cpu: number; start: number; end: number }[] = [];
+  private readonly sendsNow: { row: number; time: number; target: number }[] = [];
+  private readonly handlersNow: { row: number; cpu: number; time: number; sent: number }[] = [];
   /**
-   * IPI sends not yet handled: their time and where the irqs-off span on their target that
-   * covers the send ends (-1: none). A send has at most one handler (the APIC merges an IPI
-   * into one already pending), so its entry goes once handled.
+   * IPI sends made while their target had interrupts off, not yet handled: their time and
+   * where that irqs-off span ends. A send has at most one handler (the APIC merges an IPI into
+   * one already pending), so its entry goes once handled.
    */
   private readonly sends = new Map<number, { time: number; target: number; coverEnd: number }>();
   /** Woken tasks waiting for their run: task → the TaskWoken rows and times. */
@@ -79,8 +88,11 @@ export class LensScan {
     end: number;
     woken: { row: number; time: number }[];
   } | null = null;
-  /** The previous row's kind, CPU, time and duration (a SwitchMm just before a run). */
-  private prev = { kind: -1, cpu: -1, time: NaN, dur: 0 };
+  /** The previous row's kind; the last SwitchMm's CPU, time and duration. */
+  private prevKind = -1;
+  private prevCpu = -1;
+  private prevTime = NaN;
+  private prevDur = 0;
 
   constructor(
     kinds: readonly string[],
@@ -88,63 +100,78 @@ export class LensScan {
     private readonly emit: LensEmit,
   ) {
     const want = new Set(kinds);
-    this.wait = want.has('nonpreempt_wait');
-    this.irqs = want.has('irqs_off_delay');
-    this.wake = want.has('wakeup_latency');
+    const on = (kind: LensKind, of: number[]) => {
+      if (want.has(kind)) for (const k of of) this.read[k] = 1;
+    };
+    on('nonpreempt_wait', [PREEMPT_OFF, IPI_WAIT]);
+    on('irqs_off_delay', [IRQS_OFF, IPI_SENT, IPI_HANDLER]);
+    on('wakeup_latency', [TASK_WOKEN, TASK_RUN, SWITCH_MM]);
   }
 
   /** Rows first … first + n − 1, their columns `c` (row first + j at index j). */
   feed(c: LensColumns, first: number, n: number): void {
+    const read = this.read;
     for (let j = 0; j < n; j++) {
-      const time = c.time[j];
-      if (time > this.now) {
-        this.settle();
-        this.now = time;
-      }
       const kind = c.kind[j];
+      // Rows of other kinds matter only as the time moving on, or as the row after a run.
+      if (this.pending && c.time[j] > this.now) this.settle();
+      if (this.run) this.endRun(kind, c.cpu[j], c.time[j], c.dur[j]);
+      const prev = this.prevKind;
+      this.prevKind = kind;
+      if (!read[kind]) continue;
+      const time = c.time[j];
       const cpu = c.cpu[j];
       const dur = c.dur[j];
       const row = first + j;
-      if (this.run) this.endRun(kind, cpu, time, dur);
       switch (kind) {
-        case EventKind.PreemptOff:
-          if (this.wait) this.preemptOff.set(cpu, [time, time + dur]);
+        case PREEMPT_OFF:
+          this.preemptOff.set(cpu, [time, time + dur]);
           break;
-        case EventKind.IrqsOff:
-          if (this.irqs) this.irqsOff.set(cpu, [time, time + dur]);
+        case IRQS_OFF:
+          this.irqsOff.set(cpu, [time, time + dur]);
           break;
-        case EventKind.IpiWait:
-          if (this.wait && dur > 0) this.waitsNow.push({ row, cpu, start: time, end: time + dur });
+        case IPI_WAIT:
+          if (dur > 0) this.hold(time).waitsNow.push({ row, cpu, start: time, end: time + dur });
           break;
-        case EventKind.IpiSent:
-          if (this.irqs) this.sendsNow.push({ row, time, target: c.arg[j] });
+        case IPI_SENT:
+          this.hold(time).sendsNow.push({ row, time, target: c.arg[j] });
           break;
-        case EventKind.IpiHandler:
-          if (this.irqs && c.parent[j] >= 0)
-            this.handlersNow.push({ row, cpu, time, sent: c.parent[j] });
+        case IPI_HANDLER:
+          if (c.parent[j] >= 0)
+            this.hold(time).handlersNow.push({ row, cpu, time, sent: c.parent[j] });
           break;
-        case EventKind.TaskWoken:
-          if (this.wake) {
-            const list = this.woken.get(c.arg[j]) ?? [];
-            list.push({ row, time });
-            this.woken.set(c.arg[j], list);
-          }
+        case SWITCH_MM:
+          this.prevCpu = cpu;
+          this.prevTime = time;
+          this.prevDur = dur;
           break;
-        case EventKind.TaskRun: {
-          const woken = this.wake ? this.woken.get(c.arg[j]) : undefined;
+        case TASK_WOKEN: {
+          const list = this.woken.get(c.arg[j]) ?? [];
+          list.push({ row, time });
+          this.woken.set(c.arg[j], list);
+          break;
+        }
+        case TASK_RUN: {
+          const woken = this.woken.get(c.arg[j]);
           if (!woken) break;
           this.woken.delete(c.arg[j]);
           // The switch into the task: the context switch, and the mm switch that starts
-          // with it (just before the run, or just after: read with the next row).
+          // with it (the row just before the run, or just after: read with the next row).
           let end = time + this.contextSwitchNs;
-          const p = this.prev;
-          if (p.kind === EventKind.SwitchMm && p.cpu === cpu && p.time === time) end += p.dur;
+          if (prev === SWITCH_MM && this.prevCpu === cpu && this.prevTime === time)
+            end += this.prevDur;
           this.run = { row, cpu, time, end, woken };
           break;
         }
       }
-      this.prev = { kind, cpu, time, dur };
     }
+  }
+
+  /** A row waits for the other rows at its time: the current time is now its. */
+  private hold(time: number): this {
+    this.pending++;
+    this.now = time;
+    return this;
   }
 
   /** No more rows: what waits for a later row is resolved without it. */
@@ -164,6 +191,7 @@ export class LensScan {
 
   /** Every row at the current time has been read: its waits, sends and handlers resolve. */
   private settle(): void {
+    this.pending = 0;
     for (const w of this.waitsNow) {
       const off = this.preemptOff.get(w.cpu);
       if (!off || !(off[0] <= w.start && w.start < off[1])) continue;
@@ -172,8 +200,9 @@ export class LensScan {
     for (const s of this.sendsNow) {
       // Pending because of interrupts off: an irqs-off span on the target covers the send.
       const off = this.irqsOff.get(s.target);
-      const coverEnd = off && off[0] <= s.time && s.time < off[1] ? off[1] : -1;
-      this.sends.set(s.row, { time: s.time, target: s.target, coverEnd });
+      // A send no such span covers can give no interval: only the others are kept.
+      if (off && off[0] <= s.time && s.time < off[1])
+        this.sends.set(s.row, { time: s.time, target: s.target, coverEnd: off[1] });
     }
     for (const h of this.handlersNow) {
       const s = this.sends.get(h.sent);
@@ -181,12 +210,12 @@ export class LensScan {
       this.sends.delete(h.sent);
       // ... and ends no later than the handler starts (the simulator sends an IPI to the CPU
       // its `arg` names, whose handler it is).
-      if (s.target !== h.cpu || s.coverEnd < 0 || s.coverEnd > h.time + 1) continue;
+      if (s.target !== h.cpu || s.coverEnd > h.time + 1) continue;
       this.emit('irqs_off_delay', h.cpu, s.time, h.time, h.row, h.row);
     }
-    this.waitsNow = [];
-    this.sendsNow = [];
-    this.handlersNow = [];
+    this.waitsNow.length = 0;
+    this.sendsNow.length = 0;
+    this.handlersNow.length = 0;
   }
 }
 
