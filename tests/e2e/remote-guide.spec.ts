@@ -119,6 +119,32 @@ test("a guided step kept in its worker opens on the page-held step's frame, its 
   expect(sim.consoleErrors).toEqual([]);
 });
 
+test("a link's window and selection on a kept step hold when the worker's answers reframe the step", async ({
+  sim,
+}) => {
+  const text = readScenario(STORY);
+  const step = stepsOf(text)[1];
+  const { a, frame, unwidened, rows } = stepInNode(text, step);
+  // The step's frame moves once the worker says how far its waits reach: a link's own window
+  // must not move with it.
+  expect(caption(frame.window)).not.toBe(caption(unwidened.window));
+  const row = rows[0];
+  const { page } = sim;
+  await page.goto(`./?scenario=${STORY}&step=2&remote=10&win=5000,20000&ev=${row}`);
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 });
+  const kept = page.locator('.timeline.remote').first();
+  await expect(kept.locator('.timeline-status')).toContainText(
+    `of the step's ${rows.length} rows outlined`,
+  );
+  await expect(page.locator('[data-inspector="kind"]')).toHaveText(/./);
+  // The worker's answers (the step's rows, how far its waits reach) have come: give the page
+  // the time to act on them, then the link's view is still there.
+  await page.waitForTimeout(1500);
+  expect(windowOf((await exported(page, kept, 'SVG')).toString())).toBe(caption([5000, 20000]));
+  await expect(page.locator('.inspector dd').nth(2)).toContainText(formatNs(a.trace.time[row]));
+  expect(sim.consoleErrors).toEqual([]);
+});
+
 test("a comparison step outlines B's rows of the step's kinds when B is kept, as for B on the page", async ({
   sim,
 }) => {
