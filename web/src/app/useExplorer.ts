@@ -86,11 +86,14 @@ export function useExplorer(
 
   // A new run, or a new step, shows the step's window (or the whole run) with nothing selected;
   // unless a link asked for more, which waits until the runs are those the URL names.
-  const stepWindow = guide.frame?.window ?? null;
+  // By value: a frame recomputed with the same window (a kept run's rows arriving) is no new
+  // window to show.
+  const [s0, s1] = guide.frame?.window ?? [NaN, NaN];
+  const framed = guide.frame !== null;
   // A counterexample's last step is often the run's last row: padded, its badge is whole.
   const defaultWindow = useMemo<[number, number]>(
-    () => stepWindow ?? (check ? paddedWindow(fullExtent) : fullExtent),
-    [stepWindow, check, fullExtent],
+    () => (framed ? [s0, s1] : check ? paddedWindow(fullExtent) : fullExtent),
+    [framed, s0, s1, check, fullExtent],
   );
   // A recording answers no request of the URL's: once loaded it is what A shows.
   const freshA =
@@ -107,8 +110,23 @@ export function useExplorer(
   ignoredRef.current = onIgnored;
   const urlRef = useRef(url);
   urlRef.current = url;
+  // What the effect below last showed, for which runs and step; `window` null: a link's own.
+  const shown = useRef<{ key: string; window: [number, number] | null } | null>(null);
   useEffect(() => {
     if (!a || !freshA) return;
+    const key = `${a.trace.version}|${b?.trace.version ?? '-'}|${urlRef.current.step}|${restores}`;
+    const was = shown.current;
+    if (was?.key === key && !pending.current) {
+      // The same runs and step, framed anew: a kept run's worker has said how far the step's
+      // waits reach. The window follows unless the reader (or a link) has moved it; the
+      // selection stays.
+      const w = view.get();
+      if (was.window && w[0] === was.window[0] && w[1] === was.window[1]) {
+        view.set(defaultWindow);
+        shown.current = { key, window: defaultWindow };
+      }
+      return;
+    }
     setPlaying(false);
     const want = pending.current;
     if (want && freshB) {
@@ -136,9 +154,12 @@ export function useExplorer(
               : null),
       );
       if (ignored.length) ignoredRef.current(ignored);
+      // A link without a window shows the step's, which a later frame may still widen.
+      shown.current = { key, window: w ? null : defaultWindow };
       return;
     }
     view.set(defaultWindow);
+    shown.current = { key, window: defaultWindow };
     setSelected(null);
     setCursor(null);
   }, [a, b, freshA, freshB, fullExtent, defaultWindow, view, restores, setUrl, setSelected]);

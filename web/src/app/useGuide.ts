@@ -13,6 +13,7 @@ import type { RunResult } from '../sim/run';
 import type { Step } from '../sim/scenario';
 import type { UrlState } from './url';
 import { useRemotePick, type PickedRows } from './useRemoteRun';
+import { useRemoteLensExtents } from './useRemoteGuide';
 
 export interface Guide {
   steps: readonly Step[];
@@ -129,11 +130,25 @@ export function useGuide(
   );
   const lens = useMemo(
     () =>
-      step?.lens.length && result
+      step?.lens.length && result && !remote
         ? lensIntervals(result.trace, step.lens, result.info.costs.context_switch_ns ?? 0)
         : [],
-    [step, result],
+    [step, result, remote],
   );
+  // A run kept in its worker: how far the step's intervals reach on each CPU, read there by
+  // the same LensScan, frames the step as its intervals would (stepFrame reads no more).
+  const extentAsk = useMemo(
+    () =>
+      step?.lens.length && result && remote
+        ? {
+            trace: result.trace,
+            kinds: step.lens,
+            contextSwitchNs: result.info.costs.context_switch_ns ?? 0,
+          }
+        : null,
+    [step, result, remote],
+  );
+  const lensExtents = useRemoteLensExtents(extentAsk);
   // A run with other settings than the step's keeps the step's window but folds no CPU: the
   // reader changed the machine (more CPUs, say) and should see all of it.
   const frame = useMemo(() => {
@@ -141,9 +156,10 @@ export function useGuide(
     const cpuOf = lit
       ? (r: number) => lit.columns.cpu[lit.rows.indexOf(r)]
       : (r: number) => result.trace.cpu[r];
-    const f = stepFrame(result.trace, step, highlight, fullExtent, lens, cpuOf);
+    const intervals = remote ? (lensExtents ?? []) : lens;
+    const f = stepFrame(result.trace, step, highlight, fullExtent, intervals, cpuOf);
     return matches ? f : { ...f, cpus: [] };
-  }, [step, result, highlight, fullExtent, lens, matches, lit]);
+  }, [step, result, highlight, fullExtent, lens, matches, lit, remote, lensExtents]);
   return {
     steps,
     index,

@@ -5,7 +5,6 @@ import type { CounterexampleView } from '../app/useCounterexample';
 import type { Explorer } from '../app/useExplorer';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
-import { highlightRows } from '../model/guide';
 import { initiatorOf } from '../model/ipis';
 import { LENS_KINDS, lensIntervals } from '../model/lens';
 import { isRecorded } from '../recording/asRun';
@@ -16,6 +15,7 @@ import type { RunResult } from '../sim/run';
 import { KERNELS } from '../app/kernels';
 import { chosenKernel, workloadOf } from '../model/kernelHistory';
 import { useKernelHistory } from '../app/useKernelHistory';
+import { useGuideB } from '../app/useRemoteGuide';
 import { CheckPanel } from './CheckPanel';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
@@ -85,15 +85,8 @@ export function ExplorerView(props: Props) {
   const lensA = useMemo(() => lensOf(a), [a, lensOn, lensKinds]);
   const lensB = useMemo(() => lensOf(b), [b, lensOn, lensKinds]);
   const lensSubject = useMemo(() => new Set(stepLens), [stepLens]);
-  // A comparison step points at the same kinds on both sides: B's marks are highlighted too,
-  // so the reader sees what the words compare (and that B may have none of them).
-  const highlightB = useMemo(
-    () =>
-      b && guide.step?.compare && guide.highlight.length && !isRecorded(b)
-        ? highlightRows(b.trace, guide.step, guide.step.window ?? x.fullExtent)
-        : undefined,
-    [b, guide.step, guide.highlight, x.fullExtent],
-  );
+  // A comparison step points at the same kinds on both sides: B's marks are highlighted too.
+  const guideB = useGuideB(guide.step, b, guide.highlight, x.fullExtent);
   // The tlb_gen charts: off by default in a comparison step (A and B need the height for
   // their lanes) unless the step points at generations; the reader's choice holds for the step.
   const [gensPick, setGensPick] = useState<{ key: string; on: boolean } | null>(null);
@@ -148,7 +141,7 @@ export function ExplorerView(props: Props) {
   };
   // Both timelines share window, cursor and spacing; each has its own selection, outlines its
   // flushes that differ from the other run's, and the match of the other run's selection.
-  // Only A carries the guided step's highlight.
+  // A guided step highlights A's rows (and, comparing, the same kinds on B).
   const timeline = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => (
     <ErrorBoundary label={`timeline ${side}`} resetKey={r.trace.version}>
       <Timeline
@@ -164,8 +157,8 @@ export function ExplorerView(props: Props) {
         onCursorChange={x.setCursor}
         selected={side === 'A' ? x.selected : x.selectedB}
         onSelect={side === 'A' ? x.selectRow : x.selectRowB}
-        highlight={side === 'A' ? (cx.highlight ?? guide.highlight) : highlightB}
-        lit={side === 'A' && !cx.highlight ? guide.lit : null}
+        highlight={side === 'A' ? (cx.highlight ?? guide.highlight) : guideB.highlight}
+        lit={side === 'A' ? (cx.highlight ? null : guide.lit) : guideB.lit}
         steps={side === 'A' ? cx.marks : null}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}

@@ -21,7 +21,7 @@ import {
   type RemoteRows,
 } from '../viz/remote';
 import { renderRemoteHighlights, renderRemoteOverlay, type LitRows } from '../viz/remoteOverlay';
-import { paintGens, renderGensTop } from '../viz/remoteGens';
+import { gensLayout, paintGens, renderGensTop } from '../viz/remoteGens';
 import type { WindowGenerations } from '../model/windowGenerations';
 import { download } from '../app/download';
 import { exportRemoteSvg } from '../viz/exportRemote';
@@ -435,10 +435,23 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     const shown = inWin?.rows.length ?? 0;
     const caption = `${text.caption} Drawn as: per-pixel cells of a run of ${n} rows kept in the simulator's worker${shown ? `, and the window's ${shown} rows as marks` : ''}.`;
     const lay = remoteLayout(p.trace.cpus, live.current.width);
-    const out = exportRemoteSvg(box, top, lay, win, painted, buckets, inWin?.columns.kind ?? [], {
-      ...text,
-      caption,
-    });
+    const gens = p.generations ? live.current.gens : null;
+    const gensTop = gensTopRef.current;
+    const gensPart =
+      gens && gensTop && gens.mms.length
+        ? { top: gensTop, painted: gens.painted, height: gensLayout(gens.mms).height }
+        : null;
+    const out = exportRemoteSvg(
+      box,
+      top,
+      lay,
+      win,
+      painted,
+      buckets,
+      inWin?.columns.kind ?? [],
+      { ...text, caption: gens?.note ? `${caption} ${gens.note}` : caption },
+      gensPart,
+    );
     if (format === 'svg') {
       download(new Blob([out.svg], { type: 'image/svg+xml' }), `${text.fileName}.svg`);
     } else {

@@ -40,6 +40,7 @@ export class RecordingWindow implements TraceWindow {
   readonly exportRows = this.w.exportRows;
   readonly slice = this.w.slice;
   readonly pick = this.w.pick;
+  readonly lensExtents = this.w.lensExtents;
   readonly facts = this.w.facts;
   readonly generations = this.w.generations;
 

@@ -180,6 +180,8 @@ export function renderRemoteHighlights(
       const [x0, w] = instant ? [a - 3, 6] : [a, Math.max(2, b - a)];
       set(this, 'class', instant ? 'highlight-outline highlight-instant' : 'highlight-outline');
       set(this, 'data-row', String(lit.rows[j]));
+      // As the local timeline marks a step's outlines: what the step is about.
+      set(this, 'data-subject', 'mark');
       set(this, 'x', String(x0));
       set(this, 'width', String(w));
       set(this, 'y', String(REMOTE_AXIS + c.cpu[j] * strip));

@@ -6,6 +6,7 @@ import type { CheckReport } from '../sim/check';
 import type { ScenarioInfo } from '../sim/scenario';
 import type { LaneBuckets } from '../model/traceWindow';
 import type { LensInterval } from '../model/lens';
+import type { LensExtent } from '../model/lensExtent';
 import type { FlushFacts, Violated } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
 import type { WindowGenerations } from '../model/windowGenerations';
@@ -139,6 +140,17 @@ export type QueryRequest =
     }
   /** What the legend and the summary need of the whole run (one pass, then kept). */
   | { type: 'facts'; id: number; run: number }
+  /**
+   * How far the lens's intervals of `kinds` reach on each CPU over the whole run
+   * (model/lensExtent.ts): what widens a guided step's frame (one pass, then kept).
+   */
+  | {
+      type: 'lensExtent';
+      id: number;
+      run: number;
+      kinds: string[];
+      contextSwitchNs: number;
+    }
   /** The tlb_gen charts of [t0, t1] at `width` pixel columns (model/windowGenerations.ts). */
   | { type: 'generations'; id: number; run: number; t0: number; t1: number; width: number };
 
@@ -158,6 +170,8 @@ export type QueryMessage =
   /** As 'rows' (total -1: too many to read; more than listed: over the limit). */
   | { type: 'export'; id: number; rows: Int32Array; columns: Columns; total: number }
   | { type: 'pick'; id: number; rows: Int32Array; columns: Columns }
+  /** One entry per CPU that has such intervals, ascending CPUs. */
+  | { type: 'lensExtent'; id: number; extents: LensExtent[] }
   /**
    * The kinds the run has, its IPI sends no handler answers (model/legend.ts legendOfKinds),
    * and its first invariant violations (at most workers/windowServer.ts MAX_VIOLATIONS).

@@ -9,6 +9,7 @@ import { toTrace, type Trace } from '../trace/trace';
 import type { LaneBuckets } from '../model/traceWindow';
 import type { Columns } from '../trace/trace';
 import type { LensInterval } from '../model/lens';
+import type { LensExtent } from '../model/lensExtent';
 import type { FlushesOf } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
 import type { WindowGenerations } from '../model/windowGenerations';
@@ -126,6 +127,8 @@ export interface TraceWindow {
   ): Promise<{ rows: Int32Array; columns: Columns } | null>;
   /** The run's kinds, unpaired IPI sends and first invariant violations (windowServer.ts). */
   facts(): Promise<RunFactsAnswer | null>;
+  /** How far the lens's intervals of `kinds` reach on each CPU (model/lensExtent.ts). */
+  lensExtents(kinds: readonly string[], contextSwitchNs: number): Promise<LensExtent[] | null>;
   /** The tlb_gen charts of [t0, t1] at `width` columns; `mms` null: none, `note` says why. */
   generations(
     t0: number,
@@ -242,6 +245,10 @@ export function windowOver(
         m?.type === 'facts'
           ? { kinds: m.kinds, unpaired: m.unpaired, violations: m.violations }
           : null,
+      ),
+    lensExtents: (kinds, contextSwitchNs) =>
+      query({ type: 'lensExtent', id: 0, run, kinds: [...kinds], contextSwitchNs }).then((m) =>
+        m?.type === 'lensExtent' ? m.extents : null,
       ),
     generations: (t0, t1, width) =>
       query({ type: 'generations', id: 0, run, t0, t1, width }).then((m) =>
@@ -485,6 +492,7 @@ export class SimSession {
       msg.type !== 'flushes' &&
       msg.type !== 'slice' &&
       msg.type !== 'pick' &&
+      msg.type !== 'lensExtent' &&
       msg.type !== 'facts' &&
       msg.type !== 'generations'
     )

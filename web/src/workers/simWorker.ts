@@ -110,6 +110,7 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'flushes' ||
     req.type === 'slice' ||
     req.type === 'pick' ||
+    req.type === 'lensExtent' ||
     req.type === 'facts' ||
     req.type === 'generations'
   ) {

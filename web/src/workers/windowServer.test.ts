@@ -13,6 +13,7 @@ import { columnSource } from '../model/rowSource';
 import { rowsInWindow as logRows } from '../model/events';
 import { toArrows } from '../model/ipis';
 import { lensIntervals } from '../model/lens';
+import { lensExtents } from '../model/lensExtent';
 import { flushesOf } from '../model/flushMatch';
 import { highlightKinds, highlightRows, MAX_HIGHLIGHT } from '../model/guide';
 import { legendEntries, legendOfKinds } from '../model/legend';
@@ -132,6 +133,16 @@ describe('window questions to the worker that keeps the trace', () => {
     );
     const last = await w.slice(trace.n - 5, 300);
     expect(last!.columns.kind.length).toBe(5);
+  });
+
+  it("reaches as far on each CPU as the lens's intervals over the whole run do", async () => {
+    const { w } = await session();
+    for (const kinds of [['nonpreempt_wait'], ['irqs_off_delay', 'wakeup_latency'], []]) {
+      const all = lensIntervals(trace, kinds, 300);
+      const got = await w.lensExtents(kinds, 300);
+      expect(got).toEqual(lensExtents(all));
+      if (kinds[0] === 'nonpreempt_wait') expect(got!.length).toBeGreaterThan(0);
+    }
   });
 
   it("answers with what the pure functions compute over the run's full columns", async () => {

@@ -21,6 +21,7 @@ import { lensIntervals } from '../model/lens';
 import { arrowsInWindow, lensInWindow, logRange, toWindowTrace } from '../model/windowTrace';
 import { COLUMN_NAMES, EventKind, type Columns } from '../trace/trace';
 import { RowPicker } from '../model/guide';
+import { lensExtentsOfSource, type LensExtent } from '../model/lensExtent';
 import {
   generationsInWindow,
   generationsOfSource,
@@ -187,6 +188,15 @@ export class WindowServer {
       ]);
       return;
     }
+    if (req.type === 'lensExtent') {
+      const kinds = Array.isArray(req.kinds) ? req.kinds.map(String) : [];
+      const cs = Number.isFinite(req.contextSwitchNs) ? req.contextSwitchNs : 0;
+      const key = `${kinds.join()}|${cs}`;
+      if (this.lensExtent?.key !== key)
+        this.lensExtent = { key, extents: lensExtentsOfSource(this.src, kinds, cs) };
+      reply({ type: 'lensExtent', id: req.id, extents: this.lensExtent.extents });
+      return;
+    }
     if (req.type === 'flushes') {
       const { flushes, unattributed } = (this.flushFacts ??= this.scanFlushes(req.strings));
       reply({ type: 'flushes', id: req.id, flushes, unattributed });
@@ -255,6 +265,8 @@ export class WindowServer {
   }
 
   private flushFacts: FlushesOf | null = null;
+  /** The last lens extents asked for (a step asks again as the reader comes back to it). */
+  private lensExtent: { key: string; extents: LensExtent[] } | null = null;
   /** The run's generations model (built on the first chart question); a string: why not. */
   private gens: GenerationsIndex | string | null = null;
 
@@ -451,4 +463,5 @@ const WHOLE_RUN: ReadonlySet<QueryRequest['type']> = new Set([
   'pick',
   'generations',
   'flushes',
+  'lensExtent',
 ]);
