@@ -1,6 +1,7 @@
 // Words for trace rows: what happened, in which kernel function, and why (the causal chain).
 import { EventKind, kindName, type Trace } from '../trace/trace';
 import { lowerBound, upperBound } from './search';
+import { stepRow, timeRows } from './stepping';
 
 /** The kernel function (or hardware action) each event kind models. */
 export const KERNEL_FUNCTION: Partial<Record<EventKind, string>> = {
@@ -77,18 +78,12 @@ export function causalChain(trace: Trace, row: number): number[] {
 
 /** The next row strictly after time t (or -1). Rows at equal times step by index. */
 export function nextRow(trace: Trace, current: number | null, t: number): number {
-  if (current !== null && current + 1 < trace.n && trace.time[current + 1] === trace.time[current])
-    return current + 1;
-  const i = upperBound(trace.time, t);
-  return i < trace.n ? i : -1;
+  return stepRow(timeRows(trace.time), current, t, 1);
 }
 
 /** The previous row strictly before time t (or -1). */
 export function prevRow(trace: Trace, current: number | null, t: number): number {
-  if (current !== null && current > 0 && trace.time[current - 1] === trace.time[current])
-    return current - 1;
-  const i = lowerBound(trace.time, t) - 1;
-  return i >= 0 ? i : -1;
+  return stepRow(timeRows(trace.time), current, t, -1);
 }
 
 /** Rows whose start lies in [t0, t1], at most `limit` of them starting from the first. */
