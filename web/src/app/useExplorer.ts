@@ -2,8 +2,11 @@
 // selection every view shares, the guided step, playback, and the machine state at the cursor.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { extentOf, nextRow, prevRow } from '../model/events';
+import { followWindow } from '../model/stepping';
+import { useKeptStep } from './useKeptStep';
 import { paddedWindow } from '../model/guide';
 import { counterpart, differingRows, matchFlushes } from '../model/flushMatch';
+import { differingFacts } from '../model/flushRows';
 import { useRemoteMatch } from './useRemoteMatch';
 import type { RecordedRun } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
@@ -84,6 +87,37 @@ export function useExplorer(
     recording ? null : (a?.trace.version ?? null),
   );
 
+  // The cursor on a row selected or stepped to, and the window panned to it when it is out of
+  // view (the window keeps its width).
+  const extentRef = useRef(fullExtent);
+  extentRef.current = fullExtent;
+  const follow = useCallback(
+    (t: number, dur: number) => {
+      setCursor(t);
+      view.set(followWindow(view.get(), t, dur, extentRef.current));
+    },
+    [view],
+  );
+  // A run kept in its worker is stepped there (useKeptStep.ts), and its rows' times asked of it.
+  // Its answers land between renders: a key pressed before the next render steps on from the
+  // row the last answer reached, not from the selection that render still shows.
+  const stepFrom = useRef({ selected, cursor });
+  stepFrom.current = { selected, cursor };
+  const keptA = useKeptStep(
+    a?.trace.remote ? a : null,
+    (row, t, dur) => {
+      stepFrom.current = { selected: row, cursor: t };
+      setSelected(row);
+      follow(t, dur);
+    },
+    () => setPlaying(false),
+  );
+  const keptB = useKeptStep(
+    b?.trace.remote ? b : null,
+    () => {},
+    () => {},
+  );
+
   // A new run, or a new step, shows the step's window (or the whole run) with nothing selected;
   // unless a link asked for more, which waits until the runs are those the URL names.
   // By value: a frame recomputed with the same window (a kept run's rows arriving) is no new
@@ -153,6 +187,10 @@ export function useExplorer(
               ? (b.trace.time[rowB] ?? null)
               : null),
       );
+      // A run kept in its worker: the selected row's time is asked of the worker.
+      const sel = value.view.selected;
+      if (value.view.cursor === null && sel !== null && a.trace.remote)
+        keptA.timeOf(sel, setCursor);
       if (ignored.length) ignoredRef.current(ignored);
       // A link without a window shows the step's, which a later frame may still widen.
       shown.current = { key, window: w ? null : defaultWindow };
@@ -162,7 +200,7 @@ export function useExplorer(
     shown.current = { key, window: defaultWindow };
     setSelected(null);
     setCursor(null);
-  }, [a, b, freshA, freshB, fullExtent, defaultWindow, view, restores, setUrl, setSelected]);
+  }, [a, b, freshA, freshB, fullExtent, defaultWindow, view, restores, setUrl, setSelected, keptA]);
 
   /** Where the user looks, as a link writes it (null where it is the view's default). */
   const viewState = useCallback((): ViewState => {
@@ -176,17 +214,21 @@ export function useExplorer(
   const selectRow = useCallback(
     (row: number | null) => {
       setSelected(row);
-      if (row !== null && a && row < a.trace.n) setCursor(a.trace.time[row]);
+      if (row === null || !a) return;
+      if (a.trace.remote) keptA.timeOf(row, follow);
+      else if (row < a.trace.n) follow(a.trace.time[row], a.trace.dur[row]);
     },
-    [a, setSelected],
+    [a, setSelected, keptA, follow],
   );
   const selectRowB = useCallback(
     (row: number | null) => {
       setSelectedA(null);
       setSelectedB(row);
-      if (row !== null && b && row < b.trace.n) setCursor(b.trace.time[row]);
+      if (row === null || !b) return;
+      if (b.trace.remote) keptB.timeOf(row, follow);
+      else if (row < b.trace.n) follow(b.trace.time[row], b.trace.dur[row]);
     },
-    [b],
+    [b, keptB, follow],
   );
   // The two runs' flushes matched one to one, and where they differ (A/B only).
   // A run kept in its worker sends its flushes from there (useRemoteMatch.ts).
@@ -198,6 +240,8 @@ export function useExplorer(
   const remoteMatch = useRemoteMatch(remote ? a : null, remote ? b : null);
   const match = remote ? remoteMatch : localMatch;
   const differing = useMemo(() => (match ? differingRows(match) : null), [match]);
+  // The same flushes with their times and CPUs: what a run kept in its worker outlines them by.
+  const differingFlushes = useMemo(() => (match ? differingFacts(match) : null), [match]);
   const matchedA = match && selectedB !== null ? counterpart(match, 'B', selectedB) : null;
   const matchedB = match && selected !== null ? counterpart(match, 'A', selected) : null;
   const markRendered = useCallback((r: RunResult | null) => {
@@ -208,18 +252,34 @@ export function useExplorer(
     (s.status !== 'done' || (r !== null && rendered.has(r.trace.version)));
   const idle = settled(runA.state, a) && (!url.compare || settled(runB.state, b));
 
-  const step = useCallback(
-    (dir: 1 | -1) => {
+  // `queue`: a key or button press is taken after a kept run's answer still on its way; a
+  // playback tick then is not.
+  const stepBy = useCallback(
+    (dir: 1 | -1, queue: boolean) => {
       if (!a) return false;
+      if (a.trace.remote) {
+        const from = stepFrom.current;
+        return keptA.step(dir, from.selected, from.cursor, queue);
+      }
       const t = cursor ?? (dir > 0 ? -1 : Infinity);
       const row = dir > 0 ? nextRow(a.trace, selected, t) : prevRow(a.trace, selected, t);
       if (row < 0) return false;
       setSelected(row);
-      setCursor(a.trace.time[row]);
+      follow(a.trace.time[row], a.trace.dur[row]);
       return true;
     },
-    [a, cursor, selected, setSelected],
+    [a, cursor, selected, setSelected, keptA, follow],
   );
+  const step = useCallback((dir: 1 | -1) => stepBy(dir, true), [stepBy]);
+
+  // Paused: a kept run's step still on its way lands nowhere, so the cursor rests where the
+  // reader saw it stop.
+  // Only on pausing: a selection asked for meanwhile (its row's time) must still land.
+  const wasPlaying = useRef(playing);
+  useEffect(() => {
+    if (wasPlaying.current && !playing) keptA.stop();
+    wasPlaying.current = playing;
+  }, [playing, keptA]);
 
   const end = useMemo(() => (a ? extentOf(a.trace)[1] : 0), [a]);
   usePlayback(
@@ -233,7 +293,7 @@ export function useExplorer(
       return t < end;
     },
     () => {
-      const more = step(1);
+      const more = stepBy(1, false);
       if (!more) setPlaying(false);
       return more;
     },
@@ -265,6 +325,7 @@ export function useExplorer(
     selectRowB,
     match,
     differing,
+    differingFlushes,
     matchedA,
     matchedB,
     spacing,

@@ -161,6 +161,11 @@ export function ExplorerView(props: Props) {
         lit={side === 'A' ? (cx.highlight ? null : guide.lit) : guideB.lit}
         steps={side === 'A' ? cx.marks : null}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
+        differFlushes={
+          r.trace.remote && x.differingFlushes
+            ? x.differingFlushes[side === 'A' ? 'a' : 'b']
+            : undefined
+        }
         matched={side === 'A' ? x.matchedA : x.matchedB}
         focus={guide.frame?.cpus}
         lens={side === 'A' ? lensA : lensB}
@@ -360,7 +365,6 @@ export function ExplorerView(props: Props) {
                       selectedB={x.selectedB}
                       onSelectA={x.selectRow}
                       onSelectB={x.selectRowB}
-                      outlined={!a.trace.remote && !b.trace.remote}
                     />
                   )}
                 </>

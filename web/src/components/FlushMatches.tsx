@@ -82,8 +82,6 @@ interface Props {
   selectedB: number | null;
   onSelectA: (row: number) => void;
   onSelectB: (row: number) => void;
-  /** The timelines outline the flushes that differ (not a run kept in its worker's). */
-  outlined?: boolean;
 }
 
 export const FlushMatches = memo(function FlushMatches({
@@ -92,7 +90,6 @@ export const FlushMatches = memo(function FlushMatches({
   selectedB,
   onSelectA,
   onSelectB,
-  outlined = true,
 }: Props) {
   const { pairs } = match;
   const differing = pairs.filter((p) => p.diffs.length > 0);
@@ -109,10 +106,7 @@ export const FlushMatches = memo(function FlushMatches({
       <h2>Flush by flush</h2>
       <p className="muted" data-match-summary>
         {plural(inA, 'flush')} in A, {inB} in B; {both} matched by CPU, mm and order;{' '}
-        {differing.length} differ.
-        {outlined
-          ? ' Dashed outlines on the timelines mark them.'
-          : ' A run kept in its worker does not outline them on its timeline.'}
+        {differing.length} differ. Dashed outlines on the timelines mark them.
       </p>
       {(match.unattributed.a.length > 0 || match.unattributed.b.length > 0) && (
         <p className="muted">

@@ -5,6 +5,7 @@
 // the page's log, their first rows merged by time.
 import { startTransition, useDeferredValue, useEffect, useState } from 'react';
 import { rowsInWindow } from '../model/events';
+import { differingRows, type FlushMatch } from '../model/flushMatch';
 import { toTrace, type Trace } from '../trace/trace';
 import { traceWindowOf } from '../workers/session';
 import {
@@ -52,6 +53,65 @@ async function pageOf(
   };
 }
 
+/**
+ * `side`'s rows starting in [t0, t1] that belong to a flush whose match differs (the log's
+ * "flushes that differ" filter), from the `offset`-th (at most LIMIT): a run on the page reads
+ * each row's flush from the match (as EventLog.tsx does), a run kept in its worker lists them
+ * there (model/flushRows.ts, from the differing flushes' FlushRange rows).
+ */
+async function differingPageOf(
+  side: Side,
+  trace: Trace,
+  [t0, t1]: [number, number],
+  offset: number,
+  match: FlushMatch,
+): Promise<SidePage | null> {
+  const flushOf = side === 'A' ? match.flushOfA : match.flushOfB;
+  const pairOf = side === 'A' ? match.pairOfA : match.pairOfB;
+  if (!trace.remote) {
+    const keep = (row: number) => {
+      const f = flushOf[row] ?? -1;
+      const p = f >= 0 ? pairOf.get(f) : undefined;
+      return p !== undefined && match.pairs[p].diffs.length > 0;
+    };
+    const rows = rowsInWindow(trace, t0, t1, Infinity).rows.filter(keep);
+    return {
+      entries: rows.slice(offset, offset + LIMIT).map((row) => ({ side, row, trace, at: row })),
+      total: rows.length,
+    };
+  }
+  const client = traceWindowOf(trace);
+  if (!client) return null;
+  const page = await client.diffLog(differingFlushRows(match, side), t0, t1, offset, LIMIT);
+  if (!page) return null;
+  const rows = toTrace({ ...page.columns, cpus: trace.cpus, strings: [...trace.strings] });
+  return {
+    entries: Array.from(page.rows, (row, at) => ({ side, row, trace: rows, at })),
+    total: page.total,
+  };
+}
+
+// Each match's differing FlushRange rows per side, made once (sent with each log question).
+const differingOf = new WeakMap<FlushMatch, { A: Int32Array; B: Int32Array }>();
+function differingFlushRows(match: FlushMatch, side: Side): Int32Array {
+  let d = differingOf.get(match);
+  if (!d) {
+    const { a, b } = differingRows(match);
+    d = { A: Int32Array.from(a), B: Int32Array.from(b) };
+    differingOf.set(match, d);
+  }
+  return d[side];
+}
+// A number per match, for the question's key.
+const matchIds = new WeakMap<FlushMatch, number>();
+let nextMatchId = 1;
+function matchId(match: FlushMatch | null | undefined): number {
+  if (!match) return 0;
+  let id = matchIds.get(match);
+  if (!id) matchIds.set(match, (id = nextMatchId++));
+  return id;
+}
+
 interface Shown {
   key: string;
   entries: LogEntry[];
@@ -60,7 +120,7 @@ interface Shown {
 }
 
 export function RemoteLog(props: EventLogProps) {
-  const { trace, window, selected, onSelect, b, selectedB = null, onSelectB } = props;
+  const { trace, window, selected, onSelect, b, selectedB = null, onSelectB, match } = props;
   const deferred = useDeferredValue(window);
   const [filter, setFilter] = useState<Filter>('both');
   const sides = (
@@ -68,8 +128,12 @@ export function RemoteLog(props: EventLogProps) {
       ['A', trace],
       ['B', b],
     ] as [Side, Trace | null | undefined][]
-  ).filter((s): s is [Side, Trace] => !!s[1] && (filter === 'both' || filter === s[0]));
-  const key = `${deferred[0]},${deferred[1]},${filter},${trace.version},${b?.version ?? ''}`;
+  ).filter(
+    (s): s is [Side, Trace] =>
+      !!s[1] && (filter === 'both' || filter === 'differs' || filter === s[0]),
+  );
+  const differs = filter === 'differs' && match ? match : null;
+  const key = `${deferred[0]},${deferred[1]},${filter},${trace.version},${b?.version ?? ''},${matchId(differs)}`;
   const [paging, setPaging] = useState({ key, offset: 0 });
   const offset = paging.key === key ? paging.offset : 0;
   const [shown, setShown] = useState<Shown | null>(null);
@@ -77,7 +141,13 @@ export function RemoteLog(props: EventLogProps) {
 
   useEffect(() => {
     let live = true;
-    Promise.all(sides.map(([side, t]) => pageOf(side, t, deferred, offset))).then(
+    Promise.all(
+      sides.map(([side, t]) =>
+        differs
+          ? differingPageOf(side, t, deferred, offset, differs)
+          : pageOf(side, t, deferred, offset),
+      ),
+    ).then(
       (pages) => {
         // null: a newer question overtook this one; its answer is on its way.
         if (!live || pages.some((p) => p === null)) return;
@@ -101,7 +171,7 @@ export function RemoteLog(props: EventLogProps) {
     return () => {
       live = false;
     };
-    // `sides` and `deferred` follow from key's parts.
+    // `sides`, `deferred` and `differs` follow from key's parts.
   }, [key, offset]);
 
   const current = shown?.key === key && shown.offset === offset;
@@ -149,8 +219,8 @@ export function RemoteLog(props: EventLogProps) {
       compare={!!b}
       filter={filter}
       onFilter={setFilter}
-      // Matching a run kept in its worker with the other run is not done on the page.
-      canDiffer={false}
+      // The worker lists a kept run's rows of the flushes that differ (stepServer.ts).
+      canDiffer={!!b && !!match}
       selected={selected}
       selectedB={selectedB}
       onSelect={onSelect}

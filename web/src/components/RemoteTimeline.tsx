@@ -22,6 +22,8 @@ import {
 } from '../viz/remote';
 import { renderRemoteHighlights, renderRemoteOverlay, type LitRows } from '../viz/remoteOverlay';
 import { gensLayout, paintGens, renderGensTop } from '../viz/remoteGens';
+import { renderRemoteDiffs } from '../viz/remoteDiffs';
+import type { FlushFacts } from '../model/flushMatch';
 import type { WindowGenerations } from '../model/windowGenerations';
 import { download } from '../app/download';
 import { exportRemoteSvg } from '../viz/exportRemote';
@@ -63,6 +65,8 @@ export interface RemoteTimelineProps {
   focus?: readonly number[] | null;
   /** Each mm's tlb_gen chart under the strips, asked of the worker (default off). */
   generations?: boolean;
+  /** A/B: this run's flushes that differ from their match (from the worker's flush list). */
+  differFlushes?: readonly FlushFacts[] | null;
 }
 
 interface Live {
@@ -177,6 +181,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       p.selected,
     );
     const lit = renderRemoteHighlights(top, lay, win, p.lit ?? null, p.focus ?? null);
+    const diffs = renderRemoteDiffs(top, lay, win, p.differFlushes ?? null);
     const gens = p.generations ? live.current.gens : null;
     const [gCanvas, gClip, gTop] = [gensCanvasRef.current, gensClipRef.current, gensTopRef.current];
     if (gens && gCanvas && gClip && gTop) {
@@ -194,14 +199,17 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       const litText = p.lit?.rows.length
         ? ` · ${lit} of the step's ${p.lit.rows.length} rows outlined`
         : '';
+      const diffText = p.differFlushes
+        ? ` · ${diffs} flush${diffs === 1 ? '' : 'es'} that differ${diffs === 1 ? 's' : ''} outlined`
+        : '';
       const lensText = !lens
         ? ''
         : lens.intervals
           ? ` · ${extra.lens.toLocaleString('en-US')} lens wait${extra.lens === 1 ? '' : 's'}`
           : ' · zoom in for the lens';
       const text = shown
-        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText}${litText} · ${HINT}`
-        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows${lensText}${litText} · ${HINT}`;
+        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText}${litText}${diffText} · ${HINT}`
+        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows${lensText}${litText}${diffText} · ${HINT}`;
       // Written only when it changes: a text change costs the page a layout.
       if (statusRef.current.textContent !== text) statusRef.current.textContent = text;
     }
@@ -333,8 +341,8 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     ask();
     schedule();
   }, [width, ask, schedule]);
-  const { lit, focus, generations } = props;
-  useEffect(() => schedule(), [cursor, selected, lit, focus, schedule]);
+  const { lit, focus, generations, differFlushes } = props;
+  useEffect(() => schedule(), [cursor, selected, lit, focus, differFlushes, schedule]);
   useEffect(() => {
     live.current.gens = null;
     if (generations) ask();

@@ -12,6 +12,7 @@ import { hitTest } from '../model/lod';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { Spacing } from '../model/spacing';
 import type { StepMark } from '../model/check';
+import type { FlushFacts } from '../model/flushMatch';
 import type { LensInterval } from '../model/lens';
 import { fromPrebuilt } from '../model/prebuilt';
 import { toTimelineModel, type TimelineModel } from '../model/timelineModel';
@@ -48,6 +49,8 @@ export interface TimelineProps {
   differs?: readonly number[];
   /** A/B: the flush matched with the other run's selection. */
   matched?: number | null;
+  /** A/B, a run kept in its worker: its flushes that differ, with their times and CPUs. */
+  differFlushes?: readonly FlushFacts[] | null;
   /** A guided step's subject CPUs: the others are folded into thin strips until unfolded. */
   focus?: readonly number[] | null;
   /** Latency-lens intervals to draw (model/lens.ts), and the kinds the step points at. */

@@ -43,6 +43,8 @@ export class RecordingWindow implements TraceWindow {
   readonly lensExtents = this.w.lensExtents;
   readonly facts = this.w.facts;
   readonly generations = this.w.generations;
+  readonly step = this.w.step;
+  readonly diffLog = this.w.diffLog;
 
   /** Row `row`'s source line, flush reason and pages (null when overtaken by a newer ask). */
   recorded(row: number): Promise<RecordedFields | null> {

@@ -152,7 +152,41 @@ export type QueryRequest =
       contextSwitchNs: number;
     }
   /** The tlb_gen charts of [t0, t1] at `width` pixel columns (model/windowGenerations.ts). */
-  | { type: 'generations'; id: number; run: number; t0: number; t1: number; width: number };
+  | { type: 'generations'; id: number; run: number; t0: number; t1: number; width: number }
+  | StepRequest;
+
+/**
+ * Stepping a run kept in its worker (workers/stepServer.ts): `count` steps in direction `dir`
+ * from row `row` (the selection, or null) with the cursor at `t`, as model/stepping.ts
+ * walkRows steps a run on the page; count 0 asks only for row `row`'s time. And the A/B
+ * log's "flushes that differ" page of [t0, t1]: the rows starting there that belong to the
+ * flushes `flushes` (their FlushRange rows; model/flushRows.ts), from the `offset`-th.
+ */
+export type StepRequest =
+  | {
+      type: 'step';
+      id: number;
+      run: number;
+      row: number | null;
+      t: number;
+      dir: 1 | -1;
+      count: number;
+    }
+  | {
+      type: 'difflog';
+      id: number;
+      run: number;
+      flushes: Int32Array;
+      t0: number;
+      t1: number;
+      offset: number;
+      limit: number;
+    };
+
+/** Answers to StepRequest: the row reached (-1: none), its time and duration; a log page. */
+export type StepMessage =
+  | { type: 'step'; id: number; row: number; time: number; dur: number }
+  | { type: 'difflog'; id: number; rows: Int32Array; total: number; columns: Columns };
 
 /** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
 export type QueryMessage =
@@ -202,6 +236,7 @@ export type QueryMessage =
       /** The pass over the run that built the index, in ms (before 'done' is sent). */
       indexMs: number;
     }
+  | StepMessage
   | { type: 'stale'; id: number }
   | { type: 'query-error'; id: number; message: string };
 

@@ -135,6 +135,24 @@ export interface TraceWindow {
     t1: number,
     width: number,
   ): Promise<{ mms: WindowGenerations[] | null; note: string } | null>;
+  /**
+   * `count` steps from row `row` (or the cursor at `t` when none is selected) in direction
+   * `dir` (model/stepping.ts walkRows); count 0: row `row`'s own time. Row -1: no such row.
+   */
+  step(
+    row: number | null,
+    t: number,
+    dir: 1 | -1,
+    count: number,
+  ): Promise<{ row: number; time: number; dur: number } | null>;
+  /** A page of [t0, t1]'s rows belonging to the flushes `flushes` (model/flushRows.ts). */
+  diffLog(
+    flushes: Int32Array,
+    t0: number,
+    t1: number,
+    offset: number,
+    limit: number,
+  ): Promise<WindowRows | null>;
 }
 
 export interface RunFactsAnswer {
@@ -257,6 +275,14 @@ export function windowOver(
     slice: (first, count) =>
       query({ type: 'slice', id: 0, run, first, count }).then((m) =>
         m?.type === 'slice' ? { first: m.first, columns: m.columns, extras: m.extras } : null,
+      ),
+    step: (row, t, dir, count) =>
+      query({ type: 'step', id: 0, run, row, t, dir, count }).then((m) =>
+        m?.type === 'step' ? { row: m.row, time: m.time, dur: m.dur } : null,
+      ),
+    diffLog: (flushes, t0, t1, offset, limit) =>
+      query({ type: 'difflog', id: 0, run, flushes, t0, t1, offset, limit }).then((m) =>
+        m?.type === 'difflog' ? { rows: m.rows, columns: m.columns, total: m.total } : null,
       ),
     exportRows: (t0, t1, limit) =>
       query({ type: 'export', id: 0, run, t0, t1, limit }).then((m) =>
@@ -494,7 +520,9 @@ export class SimSession {
       msg.type !== 'pick' &&
       msg.type !== 'lensExtent' &&
       msg.type !== 'facts' &&
-      msg.type !== 'generations'
+      msg.type !== 'generations' &&
+      msg.type !== 'step' &&
+      msg.type !== 'difflog'
     )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);

@@ -112,7 +112,9 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'pick' ||
     req.type === 'lensExtent' ||
     req.type === 'facts' ||
-    req.type === 'generations'
+    req.type === 'generations' ||
+    req.type === 'step' ||
+    req.type === 'difflog'
   ) {
     queries.push(req);
     return;

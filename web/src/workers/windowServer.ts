@@ -29,6 +29,7 @@ import {
   type GenerationsIndex,
 } from '../model/windowGenerations';
 import type { QueryMessage, QueryRequest } from './protocol';
+import { StepServer } from './stepServer';
 
 /** Most rows one 'rows' answer lists (the page draws a window's rows only when few). */
 export const MAX_WINDOW_ROWS = 200_000;
@@ -110,6 +111,7 @@ export class WindowServer {
     const gens = typeof this.gens === 'object' && this.gens ? this.gens.steps * 38 : 0;
     return (
       gens +
+      (this.steps?.bytes ?? 0) +
       grid.count.byteLength +
       grid.kindsLo.byteLength +
       grid.kindsHi.byteLength +
@@ -124,6 +126,10 @@ export class WindowServer {
   answer(req: QueryRequest, reply: Reply): void {
     if (req.run !== this.run) {
       reply({ type: 'query-error', id: req.id, message: 'that run is gone' });
+      return;
+    }
+    if (req.type === 'step' || req.type === 'difflog') {
+      (this.steps ??= new StepServer(this.src)).answer(req, reply);
       return;
     }
     if (req.type === 'memory') {
@@ -267,6 +273,8 @@ export class WindowServer {
   private flushFacts: FlushesOf | null = null;
   /** The last lens extents asked for (a step asks again as the reader comes back to it). */
   private lensExtent: { key: string; extents: LensExtent[] } | null = null;
+  /** Stepping and the A/B log's filter (stepServer.ts), made on the first such question. */
+  private steps: StepServer | null = null;
   /** The run's generations model (built on the first chart question); a string: why not. */
   private gens: GenerationsIndex | string | null = null;
 
