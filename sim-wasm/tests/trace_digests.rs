@@ -3,8 +3,9 @@
 //! Changes to the event queue, the trace storage or the event loop must keep them: a digest
 //! that moves means the simulator computes something else. A change of the kernel model that
 //! is meant to change traces rewrites the file with `UPDATE_DIGESTS=1 cargo test --test
-//! trace_digests` (and says so in its commit). Scenarios added since the file was written are
-//! listed, not failed, so that new content does not need this file touched in the same change.
+//! trace_digests` (and says so in its commit). A run with no digest, or a digest whose run is
+//! gone, fails too: a scenario added without its digest would otherwise never be checked, and
+//! the same command records it.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -51,17 +52,29 @@ fn every_scenario_trace_hashes_to_its_recorded_digest() {
         .collect();
     assert!(!want.is_empty(), "{} has no digests", path.display());
     let mut moved = Vec::new();
+    let mut unrecorded = Vec::new();
     for (run, digest) in &got {
         match want.get(run.as_str()) {
             Some(w) if w == digest => {}
             Some(w) => moved.push(format!("{run}: recorded {w}, now {digest}")),
-            None => eprintln!("not in trace_digests.txt yet: {run} = {digest}"),
+            None => unrecorded.push(format!("{run} = {digest}")),
         }
     }
+    let gone: Vec<&str> = want
+        .keys()
+        .filter(|run| !got.contains_key(**run))
+        .copied()
+        .collect();
     assert!(
         moved.is_empty(),
         "traces changed (UPDATE_DIGESTS=1 only if the model change is meant):\n{}",
         moved.join("\n")
+    );
+    assert!(
+        unrecorded.is_empty() && gone.is_empty(),
+        "trace_digests.txt is not the scenarios' runs (record new ones with UPDATE_DIGESTS=1 \
+         cargo test --test trace_digests, once their traces are what they should be):\n\
+         no digest: {unrecorded:?}\nno such run: {gone:?}"
     );
 }
 
