@@ -4,7 +4,7 @@
 // selection, and a link with a selected row reopens on it.
 import type { Page } from '@playwright/test';
 import { nextRow, prevRow } from '../../web/src/model/events';
-import { differingRows, matchFlushes } from '../../web/src/model/flushMatch';
+import { counterpart, differingRows, matchFlushes } from '../../web/src/model/flushMatch';
 import { followWindow } from '../../web/src/model/stepping';
 import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
@@ -261,5 +261,42 @@ test('Compare A/B with kept runs outlines the flushes that differ and filters th
   expect(views[1].status).toBe(views[0].status);
   expect(views[1].first).toEqual(views[0].first);
   expect(views[1].first.length).toBe(12);
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test("selecting a row of a kept run outlines the other run's matched flush, as on the page", async ({
+  sim,
+}) => {
+  test.setTimeout(120_000);
+  initSimulatorForNode();
+  const text = readScenario(ID);
+  const set = ['cpus=8', 'flushes=40'];
+  const setB = [...set, 'preempt=preemptible_wait'];
+  const a = runScenario(text, { overrides: set }).trace;
+  const b = runScenario(text, { overrides: setB }).trace;
+  const m = matchFlushes(a, b);
+  // An IPI of one of A's flushes (not its FlushRange row: the worker walks the parents to it),
+  // and the row of B's flush matched with it.
+  const row = Array.from({ length: a.n }, (_, r) => r).find(
+    (r) => kindName(a.kind[r]) === 'IpiSent' && m.flushOfA[r] >= 0 && m.flushOfA[r] !== r,
+  );
+  expect(row).toBeDefined();
+  const want = counterpart(m, 'A', row as number);
+  expect(want).not.toBeNull();
+  const { page } = sim;
+  for (const remote of [false, true]) {
+    const q = new URLSearchParams({ scenario: ID, compare: '1', ev: String(row) });
+    for (const s of set) q.append('set', s);
+    for (const s of setB) q.append('setB', s);
+    if (remote) q.set('remote', '10');
+    await page.goto(`./?${q}`);
+    await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 });
+    await expect(page.locator('.timeline.remote')).toHaveCount(remote ? 2 : 0);
+    const outline = page.locator('.timeline').nth(1).locator('rect.match-outline');
+    await expect(outline).toHaveCount(1);
+    await expect(outline).toHaveAttribute('data-row', String(want));
+    // Nothing is matched on A's own timeline: the selection is there.
+    await expect(page.locator('.timeline').first().locator('rect.match-outline')).toHaveCount(0);
+  }
   expect(sim.consoleErrors).toEqual([]);
 });

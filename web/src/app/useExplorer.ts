@@ -5,7 +5,8 @@ import { extentOf, nextRow, prevRow } from '../model/events';
 import { followWindow } from '../model/stepping';
 import { useKeptStep } from './useKeptStep';
 import { paddedWindow } from '../model/guide';
-import { counterpart, differingRows, matchFlushes } from '../model/flushMatch';
+import { counterpartOfFlush, differingRows, matchFlushes } from '../model/flushMatch';
+import { useKeptFlush } from './useKeptFlush';
 import { differingFacts } from '../model/flushRows';
 import { useRemoteMatch } from './useRemoteMatch';
 import type { RecordedRun } from '../recording/asRun';
@@ -242,8 +243,25 @@ export function useExplorer(
   const differing = useMemo(() => (match ? differingRows(match) : null), [match]);
   // The same flushes with their times and CPUs: what a run kept in its worker outlines them by.
   const differingFlushes = useMemo(() => (match ? differingFacts(match) : null), [match]);
-  const matchedA = match && selectedB !== null ? counterpart(match, 'B', selectedB) : null;
-  const matchedB = match && selected !== null ? counterpart(match, 'A', selected) : null;
+  // The other run's flush matched with the selection's: a kept run's selected row's flush is
+  // asked of its worker, a page-held run's read from the match.
+  const keptFlushA = useKeptFlush(remote && a?.trace.remote ? a : null, selected);
+  const keptFlushB = useKeptFlush(remote && b?.trace.remote ? b : null, selectedB);
+  const flushOfSelected = (side: 'A' | 'B', r: RunResult | null, row: number | null) => {
+    if (!match || !r || row === null) return null;
+    if (r.trace.remote) return side === 'A' ? keptFlushA : keptFlushB;
+    return (side === 'A' ? match.flushOfA : match.flushOfB)[row] ?? -1;
+  };
+  const matchedFlushA =
+    match && selectedB !== null
+      ? counterpartOfFlush(match, 'B', flushOfSelected('B', b, selectedB))
+      : null;
+  const matchedFlushB =
+    match && selected !== null
+      ? counterpartOfFlush(match, 'A', flushOfSelected('A', a, selected))
+      : null;
+  const matchedA = matchedFlushA?.row ?? null;
+  const matchedB = matchedFlushB?.row ?? null;
   const markRendered = useCallback((r: RunResult | null) => {
     if (r) setRendered((s) => (s.has(r.trace.version) ? s : new Set(s).add(r.trace.version)));
   }, []);
@@ -328,6 +346,8 @@ export function useExplorer(
     differingFlushes,
     matchedA,
     matchedB,
+    matchedFlushA,
+    matchedFlushB,
     spacing,
     setSpacing,
     playing,

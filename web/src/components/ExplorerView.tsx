@@ -167,6 +167,7 @@ export function ExplorerView(props: Props) {
             : undefined
         }
         matched={side === 'A' ? x.matchedA : x.matchedB}
+        matchedFlush={r.trace.remote ? (side === 'A' ? x.matchedFlushA : x.matchedFlushB) : null}
         focus={guide.frame?.cpus}
         lens={side === 'A' ? lensA : lensB}
         lensAsk={side === 'A' ? lensAskA : lensAskB}

@@ -67,6 +67,8 @@ export interface RemoteTimelineProps {
   generations?: boolean;
   /** A/B: this run's flushes that differ from their match (from the worker's flush list). */
   differFlushes?: readonly FlushFacts[] | null;
+  /** A/B: this run's flush matched with the other run's selection. */
+  matchedFlush?: FlushFacts | null;
 }
 
 interface Live {
@@ -181,7 +183,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       p.selected,
     );
     const lit = renderRemoteHighlights(top, lay, win, p.lit ?? null, p.focus ?? null);
-    const diffs = renderRemoteDiffs(top, lay, win, p.differFlushes ?? null);
+    const diffs = renderRemoteDiffs(top, lay, win, p.differFlushes ?? null, p.matchedFlush ?? null);
     const gens = p.generations ? live.current.gens : null;
     const [gCanvas, gClip, gTop] = [gensCanvasRef.current, gensClipRef.current, gensTopRef.current];
     if (gens && gCanvas && gClip && gTop) {
@@ -341,8 +343,11 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     ask();
     schedule();
   }, [width, ask, schedule]);
-  const { lit, focus, generations, differFlushes } = props;
-  useEffect(() => schedule(), [cursor, selected, lit, focus, differFlushes, schedule]);
+  const { lit, focus, generations, differFlushes, matchedFlush } = props;
+  useEffect(
+    () => schedule(),
+    [cursor, selected, lit, focus, differFlushes, matchedFlush, schedule],
+  );
   useEffect(() => {
     live.current.gens = null;
     if (generations) ask();

@@ -51,6 +51,8 @@ export interface TimelineProps {
   matched?: number | null;
   /** A/B, a run kept in its worker: its flushes that differ, with their times and CPUs. */
   differFlushes?: readonly FlushFacts[] | null;
+  /** A/B, a run kept in its worker: its flush matched with the other run's selection. */
+  matchedFlush?: FlushFacts | null;
   /** A guided step's subject CPUs: the others are folded into thin strips until unfolded. */
   focus?: readonly number[] | null;
   /** Latency-lens intervals to draw (model/lens.ts), and the kinds the step points at. */

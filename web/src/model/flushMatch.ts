@@ -280,11 +280,19 @@ export function matchFacts(fa: FlushesOf, fb: FlushesOf): FlushMatch {
 export function counterpart(m: FlushMatch, side: 'A' | 'B', row: number): number | null {
   const flushOf = side === 'A' ? m.flushOfA : m.flushOfB;
   const f = row >= 0 && row < flushOf.length ? flushOf[row] : -1;
-  if (f < 0) return null;
-  const p = (side === 'A' ? m.pairOfA : m.pairOfB).get(f);
+  return counterpartOfFlush(m, side, f)?.row ?? null;
+}
+
+/** The other run's flush matched with `side`'s flush whose FlushRange row is `flush`. */
+export function counterpartOfFlush(
+  m: FlushMatch,
+  side: 'A' | 'B',
+  flush: number | null,
+): FlushFacts | null {
+  if (flush === null || flush < 0) return null;
+  const p = (side === 'A' ? m.pairOfA : m.pairOfB).get(flush);
   if (p === undefined) return null;
-  const other = side === 'A' ? m.pairs[p].b : m.pairs[p].a;
-  return other ? other.row : null;
+  return (side === 'A' ? m.pairs[p].b : m.pairs[p].a) ?? null;
 }
 
 /** Each side's flush rows whose pair differs, for outlining on the timelines. */

@@ -3,7 +3,7 @@ import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, type Trace } from '../trace/trace';
 import { differingRows, matchFlushes, type FlushMatch } from './flushMatch';
-import { FlushRowsScan, membersIn } from './flushRows';
+import { FlushRowsScan, flushOfRow, membersIn } from './flushRows';
 import { columnSource, forEachSlice } from './rowSource';
 
 let a: Trace;
@@ -74,5 +74,26 @@ describe('membersIn', () => {
     expect(membersIn(m, 5, 15, 1, 2)).toEqual({ rows: Int32Array.from([9, 10]), total: 4 });
     expect(membersIn(m, 5, 15, 9, 2)).toEqual({ rows: new Int32Array(0), total: 4 });
     expect(membersIn(m, 15, 30, 0, 5)).toEqual({ rows: new Int32Array(0), total: 0 });
+  });
+});
+
+describe('flushOfRow', () => {
+  it("gives every row the flush the page's flushesOf gives it", () => {
+    for (const [t, flushOf] of [
+      [a, match.flushOfA],
+      [b, match.flushOfB],
+    ] as const) {
+      const got = Int32Array.from({ length: t.n }, (_, r) =>
+        flushOfRow(
+          r,
+          (i) => t.kind[i],
+          (i) => t.parent[i],
+        ),
+      );
+      expect(got).toEqual(flushOf);
+      // Rows outside any flush too, and rows that are not FlushRange rows inside one.
+      expect(got.some((f) => f < 0)).toBe(true);
+      expect(got.some((f, r) => f >= 0 && f !== r)).toBe(true);
+    }
   });
 });

@@ -48,6 +48,26 @@ export class FlushRowsScan {
 }
 
 /**
+ * Row `row`'s flush (its FlushRange row, or -1), as flushesOf assigns it, reading a row's kind
+ * and parent one at a time: what a run kept in its worker answers for one selected row (the
+ * A/B outline of the matched flush) without a per-row flushOf.
+ */
+export function flushOfRow(
+  row: number,
+  kindAt: (r: number) => number,
+  parentAt: (r: number) => number,
+): number {
+  let r = row;
+  // Parents lie strictly before their rows, so the walk ends.
+  for (;;) {
+    if (kindAt(r) === EventKind.FlushRange) return r;
+    const p = parentAt(r);
+    if (!(p >= 0 && p < r)) return -1;
+    r = p;
+  }
+}
+
+/**
  * The members among rows [a, b) (the rows starting in a window: rowSource.ts logRange), from
  * the `offset`-th on, at most `limit`, and how many there are in all.
  */

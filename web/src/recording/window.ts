@@ -45,6 +45,7 @@ export class RecordingWindow implements TraceWindow {
   readonly generations = this.w.generations;
   readonly step = this.w.step;
   readonly diffLog = this.w.diffLog;
+  readonly flushOf = this.w.flushOf;
 
   /** Row `row`'s source line, flush reason and pages (null when overtaken by a newer ask). */
   recorded(row: number): Promise<RecordedFields | null> {

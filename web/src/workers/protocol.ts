@@ -181,12 +181,15 @@ export type StepRequest =
       t1: number;
       offset: number;
       limit: number;
-    };
+    }
+  /** Row `row`'s flush, its FlushRange row (model/flushRows.ts flushOfRow). */
+  | { type: 'flushof'; id: number; run: number; row: number };
 
 /** Answers to StepRequest: the row reached (-1: none), its time and duration; a log page. */
 export type StepMessage =
   | { type: 'step'; id: number; row: number; time: number; dur: number }
-  | { type: 'difflog'; id: number; rows: Int32Array; total: number; columns: Columns };
+  | { type: 'difflog'; id: number; rows: Int32Array; total: number; columns: Columns }
+  | { type: 'flushof'; id: number; row: number; flush: number };
 
 /** Answers to QueryRequest, under its id; `error` when the run is gone or the question bad. */
 export type QueryMessage =

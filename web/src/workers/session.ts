@@ -145,6 +145,8 @@ export interface TraceWindow {
     dir: 1 | -1,
     count: number,
   ): Promise<{ row: number; time: number; dur: number } | null>;
+  /** Row `row`'s flush: its FlushRange row, or -1 outside every flush. */
+  flushOf(row: number): Promise<number | null>;
   /** A page of [t0, t1]'s rows belonging to the flushes `flushes` (model/flushRows.ts). */
   diffLog(
     flushes: Int32Array,
@@ -279,6 +281,10 @@ export function windowOver(
     step: (row, t, dir, count) =>
       query({ type: 'step', id: 0, run, row, t, dir, count }).then((m) =>
         m?.type === 'step' ? { row: m.row, time: m.time, dur: m.dur } : null,
+      ),
+    flushOf: (row) =>
+      query({ type: 'flushof', id: 0, run, row }).then((m) =>
+        m?.type === 'flushof' ? m.flush : null,
       ),
     diffLog: (flushes, t0, t1, offset, limit) =>
       query({ type: 'difflog', id: 0, run, flushes, t0, t1, offset, limit }).then((m) =>
@@ -522,7 +528,8 @@ export class SimSession {
       msg.type !== 'facts' &&
       msg.type !== 'generations' &&
       msg.type !== 'step' &&
-      msg.type !== 'difflog'
+      msg.type !== 'difflog' &&
+      msg.type !== 'flushof'
     )
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);

@@ -114,7 +114,8 @@ self.onmessage = async (e: MessageEvent<Request>) => {
     req.type === 'facts' ||
     req.type === 'generations' ||
     req.type === 'step' ||
-    req.type === 'difflog'
+    req.type === 'difflog' ||
+    req.type === 'flushof'
   ) {
     queries.push(req);
     return;

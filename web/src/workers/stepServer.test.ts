@@ -109,4 +109,17 @@ describe("the worker's log of the flushes that differ", () => {
     });
     expect(bad.type).toBe('query-error');
   });
+
+  it("names a row's flush as the page's match does, and refuses a row not in the run", () => {
+    for (let r = 0; r < a.n; r += 7) {
+      const m = ask({ type: 'flushof', id: 20 + r, run: 7, row: r });
+      expect(m).toEqual({ type: 'flushof', id: 20 + r, row: r, flush: match.flushOfA[r] });
+    }
+    const bad = ask({ type: 'flushof', id: 1, run: 7, row: a.n });
+    expect(bad).toEqual({
+      type: 'query-error',
+      id: 1,
+      message: `row ${a.n} is not in this run of ${a.n}`,
+    });
+  });
 });

@@ -2,7 +2,7 @@
 // the page's own stepping (model/stepping.ts) run on the store a probe at a time, and the A/B
 // log's "flushes that differ" rows (model/flushRows.ts), found in one pass per set of flushes
 // and kept until the set changes.
-import { FlushRowsScan, membersIn } from '../model/flushRows';
+import { FlushRowsScan, flushOfRow, membersIn } from '../model/flushRows';
 import { forEachSlice, readRows, type RowSource } from '../model/rowSource';
 import { sourceTimeRows, walkRows } from '../model/stepping';
 import { logRange } from '../model/windowTrace';
@@ -58,6 +58,20 @@ export class StepServer {
       const at = Number.isNaN(t) ? (dir > 0 ? -1 : Infinity) : t;
       const to = walkRows(times, row, at, dir, n);
       reply({ type: 'step', id: req.id, row: to.row, time: to.time, dur: durOf(to.row) });
+      return;
+    }
+    if (req.type === 'flushof') {
+      const { row } = req;
+      if (!(Number.isInteger(row) && row >= 0 && row < rows)) {
+        reply({
+          type: 'query-error',
+          id: req.id,
+          message: `row ${row} is not in this run of ${rows}`,
+        });
+        return;
+      }
+      const at = (c: 'kind' | 'parent') => (r: number) => this.src.read(c, r, r + 1)[0];
+      reply({ type: 'flushof', id: req.id, row, flush: flushOfRow(row, at('kind'), at('parent')) });
       return;
     }
     const { t0, t1 } = req;

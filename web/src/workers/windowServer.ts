@@ -128,7 +128,7 @@ export class WindowServer {
       reply({ type: 'query-error', id: req.id, message: 'that run is gone' });
       return;
     }
-    if (req.type === 'step' || req.type === 'difflog') {
+    if (req.type === 'step' || req.type === 'difflog' || req.type === 'flushof') {
       (this.steps ??= new StepServer(this.src)).answer(req, reply);
       return;
     }
