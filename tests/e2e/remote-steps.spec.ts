@@ -7,7 +7,14 @@ import { nextRow, prevRow } from '../../web/src/model/events';
 import { counterpart, differingRows, matchFlushes } from '../../web/src/model/flushMatch';
 import { followWindow } from '../../web/src/model/stepping';
 import { runScenario } from '../../web/src/sim/run';
-import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
+import {
+  AB_SCENARIO,
+  AB_SET,
+  AB_SET_B,
+  initSimulatorForNode,
+  readScenario,
+  runAbPair,
+} from '../../web/src/sim/testing';
 import { kindName, type Trace } from '../../web/src/trace/trace';
 import { formatNs } from '../../web/src/viz/scales';
 import { expect, test } from './fixtures';
@@ -26,6 +33,17 @@ async function openRun(page: Page, kept: boolean, extra: Record<string, string> 
   await page.goto(`./?${q}`);
   await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 });
   await expect(page.locator('.timeline.remote')).toHaveCount(kept ? 1 : 0);
+}
+
+/** Opens the shared A/B pair (sim/testing.ts runAbPair), both runs kept in workers or not. */
+async function openAb(page: Page, remote: boolean, extra: Record<string, string> = {}) {
+  const q = new URLSearchParams({ scenario: AB_SCENARIO, compare: '1', ...extra });
+  for (const s of AB_SET) q.append('set', s);
+  for (const s of AB_SET_B) q.append('setB', s);
+  if (remote) q.set('remote', '10');
+  await page.goto(`./?${q}`);
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 });
+  await expect(page.locator('.timeline.remote')).toHaveCount(remote ? 2 : 0);
 }
 
 const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
@@ -195,12 +213,7 @@ test('Compare A/B with kept runs outlines the flushes that differ and filters th
   sim,
 }) => {
   test.setTimeout(120_000);
-  initSimulatorForNode();
-  const text = readScenario(ID);
-  const set = ['cpus=8', 'flushes=40'];
-  const setB = [...set, 'preempt=preemptible_wait'];
-  const a = runScenario(text, { overrides: set }).trace;
-  const b = runScenario(text, { overrides: setB }).trace;
+  const { a, b } = runAbPair();
   const m = matchFlushes(a, b);
   const diff = differingRows(m);
   expect(diff.a.length).toBeGreaterThan(5);
@@ -220,13 +233,7 @@ test('Compare A/B with kept runs outlines the flushes that differ and filters th
   const { page } = sim;
   const views: { outlines: string[][]; status: string; first: string[] }[] = [];
   for (const remote of [false, true]) {
-    const q = new URLSearchParams({ scenario: ID, compare: '1' });
-    for (const s of set) q.append('set', s);
-    for (const s of setB) q.append('setB', s);
-    if (remote) q.set('remote', '10');
-    await page.goto(`./?${q}`);
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 });
-    await expect(page.locator('.timeline.remote')).toHaveCount(remote ? 2 : 0);
+    await openAb(page, remote);
     await expect(page.locator('[data-match-summary]')).toContainText(
       `${m.pairs.filter((p) => p.diffs.length).length} differ.`,
     );
@@ -268,12 +275,7 @@ test("selecting a row of a kept run outlines the other run's matched flush, as o
   sim,
 }) => {
   test.setTimeout(120_000);
-  initSimulatorForNode();
-  const text = readScenario(ID);
-  const set = ['cpus=8', 'flushes=40'];
-  const setB = [...set, 'preempt=preemptible_wait'];
-  const a = runScenario(text, { overrides: set }).trace;
-  const b = runScenario(text, { overrides: setB }).trace;
+  const { a, b } = runAbPair();
   const m = matchFlushes(a, b);
   // An IPI of one of A's flushes (not its FlushRange row: the worker walks the parents to it),
   // and the row of B's flush matched with it.
@@ -285,13 +287,7 @@ test("selecting a row of a kept run outlines the other run's matched flush, as o
   expect(want).not.toBeNull();
   const { page } = sim;
   for (const remote of [false, true]) {
-    const q = new URLSearchParams({ scenario: ID, compare: '1', ev: String(row) });
-    for (const s of set) q.append('set', s);
-    for (const s of setB) q.append('setB', s);
-    if (remote) q.set('remote', '10');
-    await page.goto(`./?${q}`);
-    await expect(page.locator('.app')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 });
-    await expect(page.locator('.timeline.remote')).toHaveCount(remote ? 2 : 0);
+    await openAb(page, remote, { ev: String(row) });
     const outline = page.locator('.timeline').nth(1).locator('rect.match-outline');
     await expect(outline).toHaveCount(1);
     await expect(outline).toHaveAttribute('data-row', String(want));

@@ -3,16 +3,16 @@
 // frame, and, in a comparison step, B's highlighted rows. Each is computed in the worker by
 // the page's own pure functions over the whole run, and asked for again only when what it
 // depends on changes.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { highlightKinds, highlightRows, MAX_HIGHLIGHT } from '../model/guide';
 import type { LensExtent } from '../model/lensExtent';
 import { isRecorded } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
 import type { Step } from '../sim/scenario';
 import type { Trace } from '../trace/trace';
-import { traceWindowOf } from '../workers/session';
 import type { LitRows } from '../viz/remoteOverlay';
 import { useRemotePick } from './useRemoteRun';
+import { useKeptAnswer } from './useKeptAnswer';
 
 export interface LensExtentAsk {
   trace: Trace;
@@ -25,25 +25,10 @@ export interface LensExtentAsk {
  * worker (model/lensExtent.ts); null while asked, or without `ask`.
  */
 export function useRemoteLensExtents(ask: LensExtentAsk | null): LensExtent[] | null {
-  const [got, setGot] = useState<{ key: string; extents: LensExtent[] } | null>(null);
   const key = ask ? `${ask.trace.version}|${ask.kinds.join()}|${ask.contextSwitchNs}` : '';
-  useEffect(() => {
-    if (!ask) return;
-    const client = traceWindowOf(ask.trace);
-    if (!client) return;
-    let live = true;
-    client
-      .lensExtents(ask.kinds, ask.contextSwitchNs)
-      .then((extents) => {
-        if (live && extents) setGot({ key, extents });
-      })
-      .catch(() => {}); // the run was replaced: its step's frame is not wanted
-    return () => {
-      live = false;
-    };
-    // The key says everything the question depends on.
-  }, [key]);
-  return got?.key === key ? got.extents : null;
+  return useKeptAnswer(ask?.trace ?? null, key, (client) =>
+    ask ? client.lensExtents(ask.kinds, ask.contextSwitchNs) : Promise.resolve(null),
+  );
 }
 
 /** B's side of a comparison step: the rows highlighted on it, and (kept) with their columns. */

@@ -3,6 +3,7 @@
 // asked once per run and shared (the worker answers the newest question of a type only).
 import { useEffect, useState } from 'react';
 import type { Columns, Trace } from '../trace/trace';
+import { useKeptAnswer } from './useKeptAnswer';
 import { traceWindowOf, type RunFactsAnswer } from '../workers/session';
 
 const factsAsked = new WeakMap<Trace, Promise<RunFactsAnswer | null>>();
@@ -63,25 +64,12 @@ export interface PickAsk {
 
 /** The rows `ask` describes, picked in its run's worker; null while asked, or without `ask`. */
 export function useRemotePick(ask: PickAsk | null): PickedRows | null {
-  const [got, setGot] = useState<{ key: string; picked: PickedRows } | null>(null);
   const key = ask
     ? `${ask.trace.version}|${ask.kinds.join()}|${ask.cpus.join()}|${ask.window.join()}|${ask.limit}`
     : '';
-  useEffect(() => {
-    if (!ask) return;
-    const client = traceWindowOf(ask.trace);
-    if (!client) return;
-    let live = true;
-    client
-      .pick(ask.kinds, ask.cpus, ask.window[0], ask.window[1], ask.limit)
-      .then((picked) => {
-        if (live && picked) setGot({ key, picked });
-      })
-      .catch(() => {}); // the run was replaced: its step's rows are not wanted
-    return () => {
-      live = false;
-    };
-    // The key says everything the question depends on.
-  }, [key]);
-  return got?.key === key ? got.picked : null;
+  return useKeptAnswer(ask?.trace ?? null, key, (client) =>
+    ask
+      ? client.pick(ask.kinds, ask.cpus, ask.window[0], ask.window[1], ask.limit)
+      : Promise.resolve(null),
+  );
 }

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runScenario } from '../sim/run';
-import { initSimulatorForNode, readScenario } from '../sim/testing';
+import { runAbPair } from '../sim/testing';
 import { EventKind, type Trace } from '../trace/trace';
 import { differingRows, matchFlushes, type FlushMatch } from './flushMatch';
 import { FlushRowsScan, flushOfRow, membersIn } from './flushRows';
@@ -11,11 +10,7 @@ let b: Trace;
 let match: FlushMatch;
 
 beforeAll(() => {
-  initSimulatorForNode();
-  const text = readScenario('x86-munmap-shootdown');
-  const set = ['cpus=8', 'flushes=40'];
-  a = runScenario(text, { overrides: set }).trace;
-  b = runScenario(text, { overrides: [...set, 'preempt=preemptible_wait'] }).trace;
+  ({ a, b } = runAbPair());
   match = matchFlushes(a, b);
 });
 

@@ -4,8 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nextRow, prevRow, rowsInWindow } from '../model/events';
 import { differingRows, matchFlushes, type FlushMatch } from '../model/flushMatch';
 import { columnSource } from '../model/rowSource';
-import { runScenario } from '../sim/run';
-import { initSimulatorForNode, readScenario } from '../sim/testing';
+import { runAbPair } from '../sim/testing';
 import type { Trace } from '../trace/trace';
 import type { QueryMessage, QueryRequest } from './protocol';
 import { WindowServer } from './windowServer';
@@ -16,11 +15,7 @@ let match: FlushMatch;
 let server: WindowServer;
 
 beforeAll(() => {
-  initSimulatorForNode();
-  const text = readScenario('x86-munmap-shootdown');
-  const set = ['cpus=8', 'flushes=40'];
-  a = runScenario(text, { overrides: set }).trace;
-  b = runScenario(text, { overrides: [...set, 'preempt=preemptible_wait'] }).trace;
+  ({ a, b } = runAbPair());
   match = matchFlushes(a, b);
   server = new WindowServer(7, columnSource(a), a.cpus);
 });
