@@ -147,4 +147,20 @@ test.describe('at 390×844', () => {
     const log = (await sim.page.locator('.event-log').boundingBox())!;
     expect(log.y).toBeGreaterThanOrEqual(inspector.y + inspector.height);
   });
+
+  test("A/B: B's label without spaces breaks, and its export buttons stay on screen", async ({
+    sim,
+  }) => {
+    await sim.page.goto('./?scenario=x86-munmap-shootdown&compare=1&setB=preempt=preemptible_wait');
+    await sim.waitForIdle();
+    await expect(sim.page.locator('.timeline')).toHaveCount(2);
+    const overflow = await sim.page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    for (const button of await sim.page.locator('.timeline-bar .export-buttons button').all()) {
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+  });
 });

@@ -8,7 +8,7 @@
 import { scaleLinear, select } from 'd3';
 import type { WindowGenerations } from '../model/windowGenerations';
 import { set, setText } from './dom';
-import { GEN_GAP, GEN_LINE, GEN_TITLE, LAG_ROW } from './marks/steps';
+import { GEN_GAP, GEN_LINE, GEN_TITLE, genTitle, LAG_ROW } from './marks/steps';
 import type { PaintedAnswer, RemoteLayout } from './remote';
 
 /** Height of a CPU's lag row: the local chart's, thinner when many CPUs load the mm. */
@@ -136,13 +136,7 @@ export function renderGensTop(
     const title = q<SVGTextElement>('text.gen-title');
     set(title, 'x', '8');
     set(title, 'y', String(t.y + 10));
-    // A narrow screen gets the short form (the long one ran off a 390 px phone's edge).
-    setText(
-      title,
-      width >= 480
-        ? `mm ${t.g.mm}: tlb_gen and each CPU's slot (bands: CPU behind)`
-        : `mm ${t.g.mm}: tlb_gen; bands: CPU behind`,
-    );
+    setText(title, genTitle(t.g.mm, width));
     const { time, value } = t.g;
     let lo = Infinity;
     let hi = -Infinity;

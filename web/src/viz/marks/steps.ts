@@ -20,6 +20,14 @@ import type { Scales } from '../scales';
 
 export const GEN_GAP = 14;
 export const GEN_TITLE = 14;
+
+/** A tlb_gen chart's title; a chart narrower than 480 px gets the short form (the long one ran
+ * off a 390 px phone's edge). */
+export function genTitle(mm: number, width: number): string {
+  return width >= 480
+    ? `mm ${mm}: tlb_gen and each CPU's slot (bands: CPU behind)`
+    : `mm ${mm}: tlb_gen; bands: CPU behind`;
+}
 export const GEN_LINE = 30;
 export const LAG_ROW = 10;
 
@@ -158,7 +166,7 @@ export function renderSteps(
     const title = q<SVGTextElement>('text.gen-title');
     set(title, 'x', '8');
     set(title, 'y', String(t.y + 10));
-    setText(title, `mm ${t.mm.mm}: tlb_gen and each CPU's slot (bands: CPU behind)`);
+    setText(title, genTitle(t.mm.mm, right));
     const range = q<SVGTextElement>('text.gen-range');
     set(range, 'x', '8');
     set(range, 'y', String((t.line[0] + t.line[1]) / 2 + 4));
