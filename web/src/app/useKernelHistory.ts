@@ -73,7 +73,7 @@ export function useKernelHistory(
           const run = await s.run(text, {
             overrides: kernelOverrides(kernels, workloadKey ? workloadKey.split('\n') : [], i),
             seed,
-            view: false,
+            summaryOnly: true,
             onProgress: (events) => live && setProgress({ index: i, events }),
           });
           list[i] = run.budgetError

@@ -39,6 +39,8 @@ export interface RunRequest {
   view: boolean;
   /** Keep a drawn run of more rows than this in the worker (default REMOTE_ABOVE_ROWS). */
   remoteAbove?: number;
+  /** Send the run's summary only, no trace columns (a run read for its figures). */
+  summaryOnly?: boolean;
 }
 
 /**

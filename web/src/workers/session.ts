@@ -311,6 +311,12 @@ export interface SessionRunOptions extends RunOptions {
   view?: boolean;
   /** Keep a run of more rows than this in the worker (protocol.ts REMOTE_ABOVE_ROWS). */
   remoteAbove?: number;
+  /**
+   * Only the run's summary is wanted: its trace comes back empty, sparing the copy of every
+   * column out of WASM memory and across to the page (the Data view's predictions, the
+   * kernel history). Implies no view.
+   */
+  summaryOnly?: boolean;
 }
 
 /** The simulator trapped (a bug): its worker has been replaced; the message says so. */
@@ -368,8 +374,9 @@ export class SimSession {
       overrides: opts.overrides ?? [],
       seed: opts.seed ?? 1,
       checkStep: opts.checkStep,
-      view: opts.view ?? true,
+      view: !opts.summaryOnly && (opts.view ?? true),
       remoteAbove: opts.remoteAbove,
+      summaryOnly: opts.summaryOnly,
     };
     return new Promise<RunResult>((resolve, reject) => {
       this.pending.set(id, {

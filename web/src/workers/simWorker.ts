@@ -214,7 +214,7 @@ function runAndPost(req: RunRequest, sim: Simulator, checked?: CheckReport) {
         server = new WindowServer(req.id, wasmRows(sim), sim.cpus, wasmMemoryBytes);
         remote = { rows: sim.rows, end: server.end };
       }
-      const columns = remote ? noColumns() : columnsOf(sim);
+      const columns = remote || req.summaryOnly ? noColumns() : columnsOf(sim);
       post(
         {
           type: 'done',

@@ -47,8 +47,8 @@ export function usePredictions(measurements: readonly Measurement[]) {
       for (const p of todo.values()) {
         let r: PredictionState;
         try {
-          // Only the summary is read: no timeline model.
-          const run = await s.run(p.text, { overrides: p.overrides, seed: 1, view: false });
+          // Only the summary is read: no trace, no timeline model.
+          const run = await s.run(p.text, { overrides: p.overrides, seed: 1, summaryOnly: true });
           const v = readSummaryPath(run.summary, p.summaryPath);
           r =
             v === null
