@@ -296,3 +296,17 @@ test("selecting a row of a kept run outlines the other run's matched flush, as o
   }
   expect(sim.consoleErrors).toEqual([]);
 });
+
+test('one step per event is offered for a run on the page and says why not for a kept run', async ({
+  sim,
+}) => {
+  const { page } = sim;
+  const box = page.getByRole('checkbox', { name: 'one step per event' });
+  await openRun(page, false);
+  await expect(box).toBeEnabled();
+  await openRun(page, true);
+  await expect(box).toBeDisabled();
+  await expect(box).not.toBeChecked();
+  await expect(page.locator('label', { has: box })).toHaveAttribute('title', /true time only/);
+  expect(sim.consoleErrors).toEqual([]);
+});

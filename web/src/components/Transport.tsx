@@ -10,6 +10,8 @@ interface Props {
   onRate: (r: number) => void;
   spacing: 'time' | 'event';
   onSpacing: (s: 'time' | 'event') => void;
+  /** Why one step per event cannot be drawn (a run kept in its worker), or null. */
+  spacingUnavailable?: string | null;
   cursor: number | null;
   end: number;
   onScrub: (t: number) => void;
@@ -74,10 +76,11 @@ export function Transport(p: Props) {
         />
         <output>{p.cursor === null ? '—' : formatNs(p.cursor)}</output>
       </label>
-      <label>
+      <label title={p.spacingUnavailable ?? undefined}>
         <input
           type="checkbox"
-          checked={p.spacing === 'event'}
+          checked={p.spacing === 'event' && !p.spacingUnavailable}
+          disabled={!!p.spacingUnavailable}
           onChange={(e) => p.onSpacing(e.target.checked ? 'event' : 'time')}
         />{' '}
         one step per event
