@@ -308,5 +308,11 @@ test('one step per event is offered for a run on the page and says why not for a
   await expect(box).toBeDisabled();
   await expect(box).not.toBeChecked();
   await expect(page.locator('label', { has: box })).toHaveAttribute('title', /true time only/);
+  // Nor does its key switch it.
+  await page.locator('.timeline.remote').focus();
+  await page.keyboard.press('e');
+  // The link is written once the view rests.
+  await page.waitForTimeout(1000);
+  expect(param(page, 'spacing')).toBeNull();
   expect(sim.consoleErrors).toEqual([]);
 });
