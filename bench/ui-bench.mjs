@@ -5,6 +5,7 @@
 //
 // Cases (--case a,b; default all):
 //   1m      a ~1,000,000-row run (--cpus N, default 128; --flushes N, default 2000)
+//   1m-kept the same run kept in its worker (remote=500000), not held on the page
 //   run10m  a ~10,000,000-row run: 512 CPUs, 4,850 flushes
 //   rec10m  a 10,000,000-line tracefs recording (bench/gen-tracefs.mjs, written once to the
 //           temporary directory), imported through the page's recording input
@@ -273,6 +274,11 @@ const scenarioUrl = (cpus, flushes) =>
 
 const CASES = {
   '1m': { label: `run, cpus=${CPUS} flushes=${FLUSHES}`, url: scenarioUrl(CPUS, FLUSHES) },
+  // The same run kept in its worker (below the default threshold, the page holds it).
+  '1m-kept': {
+    label: `run, cpus=${CPUS} flushes=${FLUSHES}, kept in its worker`,
+    url: `${scenarioUrl(CPUS, FLUSHES)}&remote=500000`,
+  },
   run10m: { label: 'run, cpus=512 flushes=4850 (~10 M rows)', url: scenarioUrl(512, 4850) },
   rec10m: {
     label: `tracefs recording, ${REC_LINES.toLocaleString('en-US')} lines`,
