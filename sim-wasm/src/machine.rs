@@ -855,11 +855,14 @@ impl World {
         };
         let task = &mut self.tasks[t.index()];
         if let Some(d) = task.deadline {
+            // The step pending at `d` is superseded (its epoch no longer matches): the queue
+            // keeps it apart, out of the way of later insertions, until it pops and is dropped.
+            let old = Ev::step(t.0, task.epoch);
             task.epoch = task.epoch.wrapping_add(1);
             let at = d.saturating_add(dur).max(self.queue.now());
             task.deadline = Some(at);
             let ev = Ev::step(t.0, task.epoch);
-            self.queue.at(at, ev);
+            self.queue.reschedule(d, old, at, ev);
         }
     }
 
