@@ -35,3 +35,33 @@ test('a per-event CSV draws measured marks under the right CPU lanes', async ({ 
   await page.getByRole('button', { name: 'remove' }).click();
   await expect(marks).toHaveCount(0);
 });
+
+test('on a run kept in its worker the measured marks sit over their CPU strips', async ({
+  sim,
+}) => {
+  const page = sim.page;
+  await page.goto('./?scenario=x86-munmap-shootdown&remote=10');
+  await sim.waitForIdle();
+  await expect(page.locator('.timeline.remote')).toHaveCount(1);
+  await page.setInputFiles('#measured-events-input', resolve('tests/fixtures/measured-events.csv'));
+  await expect(page.getByTestId('measured-summary')).toContainText(
+    '3 events from measured-events.csv, drawn over each CPU’s strip: measured on local-test-vm (ftrace)',
+  );
+  const marks = page.locator('.timeline.remote g.measured-mark');
+  await expect(marks).toHaveCount(3);
+  await expect(marks.locator('title').first()).toContainText('measured on local-test-vm (ftrace)');
+  const box = async (cpu: number) => {
+    const m = page.locator(`.timeline.remote g.measured-mark[data-cpu="${cpu}"]`);
+    await expect(m).toHaveCount(1);
+    return (await m.boundingBox())!;
+  };
+  const [c0, c1, c2] = [await box(0), await box(1), await box(2)];
+  // One strip per CPU, top to bottom, on the same time axis as the page-held timeline's.
+  expect(c0.y).toBeLessThan(c1.y);
+  expect(c1.y).toBeLessThan(c2.y);
+  expect(c0.x).toBeLessThan(c1.x);
+  expect(Math.abs(c2.x + c2.width / 2 - (c1.x + 3))).toBeLessThan(10);
+  await page.getByRole('button', { name: 'remove' }).click();
+  await expect(marks).toHaveCount(0);
+  expect(sim.consoleErrors).toEqual([]);
+});

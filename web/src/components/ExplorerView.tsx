@@ -212,7 +212,7 @@ export function ExplorerView(props: Props) {
         {sidebar.open && (
           <>
             <ScenarioFile name={ownFileName} onLoad={onOwnFile} />
-            <MeasuredEventsFile value={measured} onLoad={setMeasured} />
+            <MeasuredEventsFile value={measured} onLoad={setMeasured} kept={!!a?.trace.remote} />
             <RecordingFile
               value={x.recording}
               onLoad={x.setRecording}

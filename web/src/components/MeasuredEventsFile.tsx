@@ -9,9 +9,11 @@ import { isLoadError } from '../content/csv';
 interface Props {
   value: MeasuredEvents | null;
   onLoad: (m: MeasuredEvents | null) => void;
+  /** Run A is kept in its worker: its timeline has a strip per CPU, not lanes. */
+  kept?: boolean;
 }
 
-export function MeasuredEventsFile({ value, onLoad }: Props) {
+export function MeasuredEventsFile({ value, onLoad, kept = false }: Props) {
   const [error, setError] = useState<string | null>(null);
   return (
     <div className="measured-file">
@@ -42,8 +44,9 @@ export function MeasuredEventsFile({ value, onLoad }: Props) {
       {value && (
         <div className="muted" data-testid="measured-summary">
           <p>
-            {value.events.length.toLocaleString('en-US')} events from <code>{value.file}</code>,
-            drawn under each CPU lane: {value.labels.join('; ')}{' '}
+            {value.events.length.toLocaleString('en-US')} events from <code>{value.file}</code>,{' '}
+            {kept ? 'drawn over each CPU’s strip' : 'drawn under each CPU lane'}:{' '}
+            {value.labels.join('; ')}{' '}
             <button type="button" className="linklike" onClick={() => onLoad(null)}>
               remove
             </button>

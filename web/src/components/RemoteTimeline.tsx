@@ -23,6 +23,8 @@ import {
 import { renderRemoteHighlights, renderRemoteOverlay, type LitRows } from '../viz/remoteOverlay';
 import { gensLayout, paintGens, renderGensTop } from '../viz/remoteGens';
 import { renderRemoteDiffs } from '../viz/remoteDiffs';
+import { renderRemoteMeasured } from '../viz/remoteMeasured';
+import type { MeasuredEvents } from '../content/eventCsv';
 import type { FlushFacts } from '../model/flushMatch';
 import type { WindowGenerations } from '../model/windowGenerations';
 import { download } from '../app/download';
@@ -69,6 +71,8 @@ export interface RemoteTimelineProps {
   differFlushes?: readonly FlushFacts[] | null;
   /** A/B: this run's flush matched with the other run's selection. */
   matchedFlush?: FlushFacts | null;
+  /** Per-event measurements drawn over their CPU's strip (viz/remoteMeasured.ts). */
+  measured?: MeasuredEvents | null;
 }
 
 interface Live {
@@ -184,6 +188,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     );
     const lit = renderRemoteHighlights(top, lay, win, p.lit ?? null, p.focus ?? null);
     const diffs = renderRemoteDiffs(top, lay, win, p.differFlushes ?? null, p.matchedFlush ?? null);
+    renderRemoteMeasured(top, lay, win, p.measured ?? null);
     const gens = p.generations ? live.current.gens : null;
     const [gCanvas, gClip, gTop] = [gensCanvasRef.current, gensClipRef.current, gensTopRef.current];
     if (gens && gCanvas && gClip && gTop) {
@@ -343,10 +348,10 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     ask();
     schedule();
   }, [width, ask, schedule]);
-  const { lit, focus, generations, differFlushes, matchedFlush } = props;
+  const { lit, focus, generations, differFlushes, matchedFlush, measured } = props;
   useEffect(
     () => schedule(),
-    [cursor, selected, lit, focus, differFlushes, matchedFlush, schedule],
+    [cursor, selected, lit, focus, differFlushes, matchedFlush, measured, schedule],
   );
   useEffect(() => {
     live.current.gens = null;

@@ -80,9 +80,7 @@ export function renderMeasured(
       const d =
         m.w >= 3 ? `M${m.x},${m.y}h${m.w}v${BAR_H}h${-m.w}Z` : `M${m.x - 3},${m.y}h6l-3,${BAR_H}Z`;
       path.setAttribute('d', d);
-      const t = this.lastChild as SVGTitleElement;
-      const dur = e.duration > 0 ? `, ${formatNs(e.duration)}` : '';
-      t.textContent = `${e.event} on CPU ${e.cpu} at ${formatNs(e.time)}${dur} — ${measuredLabel(e.machine, e.source)} (row ${e.row})`;
+      (this.lastChild as SVGTitleElement).textContent = measuredTitle(e);
     });
 
   g.selectAll<SVGTextElement, [number, string]>('text.measured-lane')
@@ -105,6 +103,12 @@ export function renderMeasured(
       (this.lastChild as SVGTitleElement).textContent = label;
     });
   return marks.length;
+}
+
+/** A measured mark's tooltip: what, where, when, and that it was measured (and on what). */
+export function measuredTitle(e: MeasuredEvents['events'][number]): string {
+  const dur = e.duration > 0 ? `, ${formatNs(e.duration)}` : '';
+  return `${e.event} on CPU ${e.cpu} at ${formatNs(e.time)}${dur} — ${measuredLabel(e.machine, e.source)} (row ${e.row})`;
 }
 
 function rowsCpus(scales: Scales): number[] {
