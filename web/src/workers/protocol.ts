@@ -187,6 +187,38 @@ export type StepRequest =
   /** Row `row`'s flush, its FlushRange row (model/flushRows.ts flushOfRow). */
   | { type: 'flushof'; id: number; run: number; row: number };
 
+/**
+ * Every window question's type, which its answer carries too (besides 'stale' and
+ * 'query-error'): the worker queues these, the session takes these as answers. A Record, so a
+ * new kind of question that is not listed here fails to compile.
+ */
+const QUERY_TYPES: Record<QueryRequest['type'], true> = {
+  lanes: true,
+  rows: true,
+  memory: true,
+  chain: true,
+  log: true,
+  lens: true,
+  arrows: true,
+  export: true,
+  flushes: true,
+  slice: true,
+  pick: true,
+  lensExtent: true,
+  facts: true,
+  generations: true,
+  step: true,
+  difflog: true,
+  flushof: true,
+};
+
+/** A window question, or its answer: a message whose type is one of QUERY_TYPES. */
+export function isQuery<M extends { type: string }>(
+  m: M,
+): m is Extract<M, { type: QueryRequest['type'] }> {
+  return Object.hasOwn(QUERY_TYPES, m.type);
+}
+
 /** Answers to StepRequest: the row reached (-1: none), its time and duration; a log page. */
 export type StepMessage =
   | { type: 'step'; id: number; row: number; time: number; dur: number }

@@ -13,16 +13,17 @@ import type { LensExtent } from '../model/lensExtent';
 import type { FlushesOf } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
 import type { WindowGenerations } from '../model/windowGenerations';
-import type {
-  CheckRequest,
-  DescribeRequest,
-  QueryMessage,
-  QueryRequest,
-  RunRequest,
-  SliceColumns,
-  SnapshotRequest,
-  ViewRequest,
-  WorkerMessage,
+import {
+  isQuery,
+  type CheckRequest,
+  type DescribeRequest,
+  type QueryMessage,
+  type QueryRequest,
+  type RunRequest,
+  type SliceColumns,
+  type SnapshotRequest,
+  type ViewRequest,
+  type WorkerMessage,
 } from './protocol';
 
 // Timeline models built in a worker, by trace and spacing (see prebuiltViewOf).
@@ -519,25 +520,7 @@ export class SimSession {
     const resolve = p.query as (m: QueryMessage | null) => void;
     if (msg.type === 'query-error') p.reject(new Error(msg.message));
     else if (msg.type === 'stale') resolve(null);
-    else if (
-      msg.type !== 'lanes' &&
-      msg.type !== 'rows' &&
-      msg.type !== 'memory' &&
-      msg.type !== 'chain' &&
-      msg.type !== 'log' &&
-      msg.type !== 'lens' &&
-      msg.type !== 'arrows' &&
-      msg.type !== 'export' &&
-      msg.type !== 'flushes' &&
-      msg.type !== 'slice' &&
-      msg.type !== 'pick' &&
-      msg.type !== 'lensExtent' &&
-      msg.type !== 'facts' &&
-      msg.type !== 'generations' &&
-      msg.type !== 'step' &&
-      msg.type !== 'difflog' &&
-      msg.type !== 'flushof'
-    )
+    else if (!isQuery(msg))
       p.reject(new Error(`unexpected answer '${msg.type}' to a window question`));
     else if (this.latest.get(msg.type) !== msg.id) resolve(null);
     else resolve(msg);

@@ -27,6 +27,7 @@ import { COLUMN_NAMES, noColumns, type Columns, type Trace } from '../trace/trac
 import { afterQueued } from './afterQueued';
 import { bucketBuffers, LatestQueue, WindowServer } from './windowServer';
 import {
+  isQuery,
   REMOTE_ABOVE_ROWS,
   type CheckRequest,
   type DescribeRequest,
@@ -98,25 +99,7 @@ type Request =
 self.onmessage = async (e: MessageEvent<Request>) => {
   const req = e.data;
   await ready;
-  if (
-    req.type === 'lanes' ||
-    req.type === 'rows' ||
-    req.type === 'memory' ||
-    req.type === 'chain' ||
-    req.type === 'log' ||
-    req.type === 'lens' ||
-    req.type === 'arrows' ||
-    req.type === 'export' ||
-    req.type === 'flushes' ||
-    req.type === 'slice' ||
-    req.type === 'pick' ||
-    req.type === 'lensExtent' ||
-    req.type === 'facts' ||
-    req.type === 'generations' ||
-    req.type === 'step' ||
-    req.type === 'difflog' ||
-    req.type === 'flushof'
-  ) {
+  if (isQuery(req)) {
     queries.push(req);
     return;
   }
