@@ -14,6 +14,13 @@ export const MAX_STEPS = 10_000;
 /** Most rows of one page of the "flushes that differ" log. */
 const MAX_DIFF_LOG = 1000;
 
+/** Why `row` is not a row of a run of `rows` rows (a question's error), or null when it is. */
+export function rowProblem(row: number, rows: number): string | null {
+  return Number.isInteger(row) && row >= 0 && row < rows
+    ? null
+    : `row ${row} is not in this run of ${rows}`;
+}
+
 export class StepServer {
   /** The member rows of the last set of flushes asked about, and that set. */
   private members: { flushes: Int32Array; rows: Int32Array } | null = null;
@@ -29,12 +36,9 @@ export class StepServer {
     const rows = this.src.rows;
     if (req.type === 'step') {
       const { row, t, dir, count } = req;
-      if (row !== null && !(Number.isInteger(row) && row >= 0 && row < rows)) {
-        reply({
-          type: 'query-error',
-          id: req.id,
-          message: `row ${row} is not in this run of ${rows}`,
-        });
+      const problem = row === null ? null : rowProblem(row, rows);
+      if (problem) {
+        reply({ type: 'query-error', id: req.id, message: problem });
         return;
       }
       if (dir !== 1 && dir !== -1) {
@@ -62,12 +66,9 @@ export class StepServer {
     }
     if (req.type === 'flushof') {
       const { row } = req;
-      if (!(Number.isInteger(row) && row >= 0 && row < rows)) {
-        reply({
-          type: 'query-error',
-          id: req.id,
-          message: `row ${row} is not in this run of ${rows}`,
-        });
+      const problem = rowProblem(row, rows);
+      if (problem) {
+        reply({ type: 'query-error', id: req.id, message: problem });
         return;
       }
       const at = (c: 'kind' | 'parent') => (r: number) => this.src.read(c, r, r + 1)[0];

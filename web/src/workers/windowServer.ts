@@ -29,7 +29,7 @@ import {
   type GenerationsIndex,
 } from '../model/windowGenerations';
 import type { QueryMessage, QueryRequest } from './protocol';
-import { StepServer } from './stepServer';
+import { rowProblem, StepServer } from './stepServer';
 
 /** Most rows one 'rows' answer lists (the page draws a window's rows only when few). */
 export const MAX_WINDOW_ROWS = 200_000;
@@ -331,8 +331,9 @@ export class WindowServer {
 
   /** Row `row` and its causes (parent links), oldest first, with their columns. */
   private chain(id: number, row: number, reply: Reply): void {
-    if (!(Number.isInteger(row) && row >= 0 && row < this.rows)) {
-      reply({ type: 'query-error', id, message: `row ${row} is not in this run of ${this.rows}` });
+    const problem = rowProblem(row, this.rows);
+    if (problem) {
+      reply({ type: 'query-error', id, message: problem });
       return;
     }
     const chain = [row];
