@@ -4,7 +4,12 @@
 // selection, and a link with a selected row reopens on it.
 import type { Page } from '@playwright/test';
 import { nextRow, prevRow } from '../../web/src/model/events';
-import { counterpart, differingRows, matchFlushes } from '../../web/src/model/flushMatch';
+import {
+  counterpart,
+  differingRows,
+  inDifferingFlush,
+  matchFlushes,
+} from '../../web/src/model/flushMatch';
 import { followWindow } from '../../web/src/model/stepping';
 import { runScenario } from '../../web/src/sim/run';
 import {
@@ -220,13 +225,8 @@ test('Compare A/B with kept runs outlines the flushes that differ and filters th
   expect(diff.a.length).toBeLessThanOrEqual(400);
   // The rows of each side's differing flushes, as the page's log filter keeps them.
   const kept = (side: 'A' | 'B', n: number) => {
-    const flushOf = side === 'A' ? m.flushOfA : m.flushOfB;
-    const pairOf = side === 'A' ? m.pairOfA : m.pairOfB;
     let count = 0;
-    for (let r = 0; r < n; r++) {
-      const p = flushOf[r] >= 0 ? pairOf.get(flushOf[r]) : undefined;
-      if (p !== undefined && m.pairs[p].diffs.length > 0) count++;
-    }
+    for (let r = 0; r < n; r++) if (inDifferingFlush(m, side, r)) count++;
     return count;
   };
   const total = kept('A', a.n) + kept('B', b.n);

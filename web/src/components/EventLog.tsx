@@ -3,6 +3,7 @@
 // B's events on one time line, filterable by run and to the flushes that differ.
 import { memo, useDeferredValue, useState } from 'react';
 import { rowsInWindow } from '../model/events';
+import { inDifferingFlush } from '../model/flushMatch';
 import type { Trace } from '../trace/trace';
 import { LIMIT, LogTable, type EventLogProps as Props, type Filter, type Side } from './LogTable';
 import { RemoteLog } from './RemoteLog';
@@ -43,17 +44,11 @@ function LocalLog(props: Props) {
     total = r.total;
   } else {
     // Rows of a flush whose match differs (model/flushMatch.ts), for the "differ" filter.
-    const differing = (flushOf?: Int32Array, pairOf?: ReadonlyMap<number, number>) =>
-      filter !== 'differs' || !match
-        ? null
-        : (row: number) => {
-            const f = flushOf?.[row] ?? -1;
-            const p = f >= 0 ? pairOf?.get(f) : undefined;
-            return p !== undefined && match.pairs[p].diffs.length > 0;
-          };
+    const differing = (side: Side) =>
+      filter !== 'differs' || !match ? null : (row: number) => inDifferingFlush(match, side, row);
     const runs = [
-      { side: 'A' as const, trace, keep: differing(match?.flushOfA, match?.pairOfA) },
-      { side: 'B' as const, trace: b, keep: differing(match?.flushOfB, match?.pairOfB) },
+      { side: 'A' as const, trace, keep: differing('A') },
+      { side: 'B' as const, trace: b, keep: differing('B') },
     ].filter((r) => filter === 'both' || filter === 'differs' || filter === r.side);
     ({ rows, total } = mergedRows(runs, deferred));
   }

@@ -5,7 +5,7 @@
 // the page's log, their first rows merged by time.
 import { startTransition, useDeferredValue, useEffect, useState } from 'react';
 import { rowsInWindow } from '../model/events';
-import { differingRows, type FlushMatch } from '../model/flushMatch';
+import { differingRows, inDifferingFlush, type FlushMatch } from '../model/flushMatch';
 import { toTrace, type Trace } from '../trace/trace';
 import { traceWindowOf } from '../workers/session';
 import {
@@ -56,7 +56,7 @@ async function pageOf(
 /**
  * `side`'s rows starting in [t0, t1] that belong to a flush whose match differs (the log's
  * "flushes that differ" filter), from the `offset`-th (at most LIMIT): a run on the page reads
- * each row's flush from the match (as EventLog.tsx does), a run kept in its worker lists them
+ * each row's flush from the match (flushMatch.ts inDifferingFlush, as EventLog.tsx does), a run kept in its worker lists them
  * there (model/flushRows.ts, from the differing flushes' FlushRange rows).
  */
 async function differingPageOf(
@@ -66,15 +66,10 @@ async function differingPageOf(
   offset: number,
   match: FlushMatch,
 ): Promise<SidePage | null> {
-  const flushOf = side === 'A' ? match.flushOfA : match.flushOfB;
-  const pairOf = side === 'A' ? match.pairOfA : match.pairOfB;
   if (!trace.remote) {
-    const keep = (row: number) => {
-      const f = flushOf[row] ?? -1;
-      const p = f >= 0 ? pairOf.get(f) : undefined;
-      return p !== undefined && match.pairs[p].diffs.length > 0;
-    };
-    const rows = rowsInWindow(trace, t0, t1, Infinity).rows.filter(keep);
+    const rows = rowsInWindow(trace, t0, t1, Infinity).rows.filter((row) =>
+      inDifferingFlush(match, side, row),
+    );
     return {
       entries: rows.slice(offset, offset + LIMIT).map((row) => ({ side, row, trace, at: row })),
       total: rows.length,

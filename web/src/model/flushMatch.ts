@@ -295,6 +295,16 @@ export function counterpartOfFlush(
   return (side === 'A' ? m.pairs[p].b : m.pairs[p].a) ?? null;
 }
 
+/**
+ * Whether `side`'s row `row` belongs to a flush whose match differs (the A/B log's "flushes
+ * that differ" filter). A run kept in its worker has no per-row flushOf: never, for its rows.
+ */
+export function inDifferingFlush(m: FlushMatch, side: 'A' | 'B', row: number): boolean {
+  const f = (side === 'A' ? m.flushOfA : m.flushOfB)[row] ?? -1;
+  const p = f >= 0 ? (side === 'A' ? m.pairOfA : m.pairOfB).get(f) : undefined;
+  return p !== undefined && m.pairs[p].diffs.length > 0;
+}
+
 /** Each side's flush rows whose pair differs, for outlining on the timelines. */
 export function differingRows(m: FlushMatch): { a: number[]; b: number[] } {
   const a: number[] = [];

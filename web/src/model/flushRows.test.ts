@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runAbPair } from '../sim/testing';
 import { EventKind, type Trace } from '../trace/trace';
-import { differingRows, matchFlushes, type FlushMatch } from './flushMatch';
+import { differingRows, inDifferingFlush, matchFlushes, type FlushMatch } from './flushMatch';
 import { FlushRowsScan, flushOfRow, membersIn } from './flushRows';
 import { columnSource, forEachSlice } from './rowSource';
 
@@ -16,13 +16,8 @@ beforeAll(() => {
 
 /** The page's log filter (EventLog.tsx): a row whose flush's pair differs. */
 function pageDiffering(m: FlushMatch, side: 'A' | 'B', n: number): number[] {
-  const flushOf = side === 'A' ? m.flushOfA : m.flushOfB;
-  const pairOf = side === 'A' ? m.pairOfA : m.pairOfB;
   const out: number[] = [];
-  for (let r = 0; r < n; r++) {
-    const p = flushOf[r] >= 0 ? pairOf.get(flushOf[r]) : undefined;
-    if (p !== undefined && m.pairs[p].diffs.length > 0) out.push(r);
-  }
+  for (let r = 0; r < n; r++) if (inDifferingFlush(m, side, r)) out.push(r);
   return out;
 }
 

@@ -2,7 +2,12 @@
 // real run's columns: the rows the page's own stepping and log filter find on the same run.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nextRow, prevRow, rowsInWindow } from '../model/events';
-import { differingRows, matchFlushes, type FlushMatch } from '../model/flushMatch';
+import {
+  differingRows,
+  inDifferingFlush,
+  matchFlushes,
+  type FlushMatch,
+} from '../model/flushMatch';
 import { columnSource } from '../model/rowSource';
 import { runAbPair } from '../sim/testing';
 import type { Trace } from '../trace/trace';
@@ -76,12 +81,9 @@ describe("the worker's log of the flushes that differ", () => {
     const flushes = Int32Array.from(differingRows(match).a);
     const end = a.time[a.n - 1];
     const [t0, t1] = [end * 0.3, end * 0.6];
-    const keep = (r: number) => {
-      const f = match.flushOfA[r];
-      const p = f >= 0 ? match.pairOfA.get(f) : undefined;
-      return p !== undefined && match.pairs[p].diffs.length > 0;
-    };
-    const want = rowsInWindow(a, t0, t1, Infinity).rows.filter(keep);
+    const want = rowsInWindow(a, t0, t1, Infinity).rows.filter((r) =>
+      inDifferingFlush(match, 'A', r),
+    );
     expect(want.length).toBeGreaterThan(20);
     const m = ask({ type: 'difflog', id: 9, run: 7, flushes, t0, t1, offset: 0, limit: 1000 });
     if (m.type !== 'difflog') throw new Error(m.type);
