@@ -18,46 +18,55 @@ export const MAX_MEASURED_MARKS = 3000;
 
 const BAR_H = Math.max(3, LANE_GAP - 4);
 
-interface Mark {
+export interface MeasuredMark {
+  /** The event's index in the CSV's events. */
   i: number;
   x: number;
   w: number;
   y: number;
 }
 
-/** Draws `measured` (or clears the layer when null); returns the marks drawn. */
-export function renderMeasured(
-  g: Selection<SVGGElement, unknown, null, undefined>,
-  measured: MeasuredEvents | null,
-  scales: Scales,
-  pos: PosMap,
-): number {
-  const events = measured?.events ?? [];
-  const { x, layout } = scales;
-  const [left, right] = scales.plot;
-  const cpus = layout.rows.length ? Math.max(...rowsCpus(scales)) + 1 : 0;
-  const marks: Mark[] = [];
-  const lanes = new Map<number, string>();
+/**
+ * The marks of `events` inside the plot [left, right]: `xOf` places a time in px, `yOf` a CPU's
+ * mark (null: no such CPU on this timeline). Past MAX_MEASURED_MARKS, one a pixel column of a
+ * lane. Shared by the page-held timeline and a kept run's strips (viz/remoteMeasured.ts).
+ */
+export function measuredMarks(
+  events: MeasuredEvents['events'],
+  xOf: (ns: number) => number,
+  yOf: (cpu: number) => number | null,
+  [left, right]: readonly [number, number],
+): MeasuredMark[] {
+  const marks: MeasuredMark[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
-    if (e.cpu >= cpus) continue;
-    const x0 = x(pos.toPos(e.time));
-    const x1 = e.duration > 0 ? x(pos.toPos(e.time + e.duration)) : x0;
+    const y = yOf(e.cpu);
+    if (y === null) continue;
+    const x0 = xOf(e.time);
+    const x1 = e.duration > 0 ? xOf(e.time + e.duration) : x0;
     if (x1 < left - 6 || x0 > right + 6) continue;
-    const y = layout.laneTop(e.cpu) + TRACKS * TRACK_HEIGHT + 2;
     if (marks.length >= MAX_MEASURED_MARKS) {
       const key = `${y}:${Math.round(x0)}`;
       if (seen.has(key)) continue;
       seen.add(key);
     }
     marks.push({ i, x: x0, w: Math.max(0, x1 - x0), y });
-    if (!lanes.has(y)) lanes.set(y, measuredLabel(e.machine, e.source));
   }
-  const root = g.node();
-  if (root) set(root, 'class', 'measured');
+  return marks;
+}
 
-  g.selectAll<SVGGElement, Mark>('g.measured-mark')
+/**
+ * Joins `marks` under `g` as hollow, dashed bars `height` px tall (a ▽ for an instant or a
+ * bar under 3 px), each with its tooltip and data-cpu / data-event / data-row.
+ */
+export function drawMeasuredMarks(
+  g: Selection<SVGGElement, unknown, null, undefined>,
+  marks: readonly MeasuredMark[],
+  events: MeasuredEvents['events'],
+  height: number,
+): void {
+  g.selectAll<SVGGElement, MeasuredMark>('g.measured-mark')
     .data(marks, (m) => String(m.i))
     .join((enter) => {
       const m = enter.append('g').attr('class', 'measured-mark');
@@ -72,16 +81,46 @@ export function renderMeasured(
     })
     .each(function (m) {
       const e = events[m.i];
-      this.setAttribute('data-cpu', String(e.cpu));
-      this.setAttribute('data-event', e.event);
-      this.setAttribute('data-row', `measured-${e.row}`);
-      const path = this.firstChild as SVGPathElement;
-      // A bar for a duration (at least 3 px wide), a ▽ for an instant.
+      set(this, 'data-cpu', String(e.cpu));
+      set(this, 'data-event', e.event);
+      set(this, 'data-row', `measured-${e.row}`);
       const d =
-        m.w >= 3 ? `M${m.x},${m.y}h${m.w}v${BAR_H}h${-m.w}Z` : `M${m.x - 3},${m.y}h6l-3,${BAR_H}Z`;
-      path.setAttribute('d', d);
-      (this.lastChild as SVGTitleElement).textContent = measuredTitle(e);
+        m.w >= 3
+          ? `M${m.x},${m.y}h${m.w}v${height}h${-m.w}Z`
+          : `M${m.x - 3},${m.y}h6l-3,${height}Z`;
+      set(this.firstChild as SVGPathElement, 'd', d);
+      const title = this.lastChild as SVGTitleElement;
+      const text = measuredTitle(e);
+      if (title.textContent !== text) title.textContent = text;
     });
+}
+
+/** Draws `measured` (or clears the layer when null); returns the marks drawn. */
+export function renderMeasured(
+  g: Selection<SVGGElement, unknown, null, undefined>,
+  measured: MeasuredEvents | null,
+  scales: Scales,
+  pos: PosMap,
+): number {
+  const events = measured?.events ?? [];
+  const { x, layout } = scales;
+  const [left] = scales.plot;
+  const cpus = layout.rows.length ? Math.max(...rowsCpus(scales)) + 1 : 0;
+  const marks = measuredMarks(
+    events,
+    (ns) => x(pos.toPos(ns)),
+    (cpu) => (cpu < cpus ? layout.laneTop(cpu) + TRACKS * TRACK_HEIGHT + 2 : null),
+    scales.plot,
+  );
+  // Each lane with measured marks is labelled, with the first one's machine and source.
+  const lanes = new Map<number, string>();
+  for (const m of marks) {
+    const e = events[m.i];
+    if (!lanes.has(m.y)) lanes.set(m.y, measuredLabel(e.machine, e.source));
+  }
+  const root = g.node();
+  if (root) set(root, 'class', 'measured');
+  drawMeasuredMarks(g, marks, events, BAR_H);
 
   g.selectAll<SVGTextElement, [number, string]>('text.measured-lane')
     .data([...lanes], (d) => String(d[0]))
