@@ -245,8 +245,9 @@ export function useExplorer(
   const differingFlushes = useMemo(() => (match ? differingFacts(match) : null), [match]);
   // The other run's flush matched with the selection's: a kept run's selected row's flush is
   // asked of its worker, a page-held run's read from the match.
-  const keptFlushA = useKeptFlush(remote && a?.trace.remote ? a : null, selected);
-  const keptFlushB = useKeptFlush(remote && b?.trace.remote ? b : null, selectedB);
+  // Asked only in A/B, where there is a match to pair it in.
+  const keptFlushA = useKeptFlush(match && a?.trace.remote ? a : null, selected);
+  const keptFlushB = useKeptFlush(match && b?.trace.remote ? b : null, selectedB);
   const flushOfSelected = (side: 'A' | 'B', r: RunResult | null, row: number | null) => {
     if (!match || !r || row === null) return null;
     if (r.trace.remote) return side === 'A' ? keptFlushA : keptFlushB;
@@ -290,9 +291,8 @@ export function useExplorer(
   );
   const step = useCallback((dir: 1 | -1) => stepBy(dir, true), [stepBy]);
 
-  // Paused: a kept run's step still on its way lands nowhere, so the cursor rests where the
-  // reader saw it stop.
-  // Only on pausing: a selection asked for meanwhile (its row's time) must still land.
+  // On pausing (only then: a selection asked for meanwhile must still land), a kept run's step
+  // still on its way lands nowhere, so the cursor rests where the reader saw it stop.
   const wasPlaying = useRef(playing);
   useEffect(() => {
     if (wasPlaying.current && !playing) keptA.stop();

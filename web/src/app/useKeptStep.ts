@@ -20,6 +20,19 @@ export interface KeptStep {
   stop(): void;
 }
 
+interface Asking {
+  busy: boolean;
+  queued: (1 | -1)[];
+  asked: number;
+}
+
+/** Forgets the answer on its way and the steps queued behind it; the new question's number. */
+function drop(s: Asking): number {
+  s.busy = false;
+  s.queued = [];
+  return ++s.asked;
+}
+
 export function useKeptStep(
   run: RunResult | null,
   /** A step reached `row`, which starts at `time` and lasts `dur`. */
@@ -85,9 +98,7 @@ export function useKeptStep(
     const client = s.run?.trace.remote ? traceWindowOf(s.run.trace) : null;
     if (!client) return;
     // A selection replaces any stepping under way.
-    const asked = ++s.asked;
-    s.busy = false;
-    s.queued = [];
+    const asked = drop(s);
     client
       .step(row, 0, 1, 0)
       .then((a) => {
@@ -96,12 +107,7 @@ export function useKeptStep(
       .catch(() => {});
   }, []);
 
-  const stop = useCallback(() => {
-    const s = state.current;
-    s.asked++;
-    s.busy = false;
-    s.queued = [];
-  }, []);
+  const stop = useCallback(() => void drop(state.current), []);
 
   return useMemo(() => ({ step, timeOf, stop }), [step, timeOf, stop]);
 }
