@@ -299,6 +299,18 @@ impl<E: Copy> Queue<E> {
 mod tests {
     use super::*;
 
+    /// A small LCG of the tests' own (the sequences the tests were written against), so that
+    /// they need no RNG state from the simulator.
+    fn lcg(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed;
+        move || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            x >> 33
+        }
+    }
+
     #[test]
     fn events_pop_in_time_order_and_ties_in_scheduling_order() {
         let mut q = Queue::default();
@@ -314,13 +326,10 @@ mod tests {
     #[test]
     fn many_events_pop_sorted_by_time_then_insertion() {
         let mut q = Queue::default();
-        let mut x: u64 = 12345;
+        let mut next = lcg(12345);
         let mut want = Vec::new();
         for i in 0..1000u64 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let t = (x >> 33) % 50;
+            let t = next() % 50;
             q.at(t, i);
             want.push((t, i));
         }
@@ -335,13 +344,7 @@ mod tests {
     fn interleaved_against_reference(pending: usize, spread: u64) {
         let mut q = Queue::default();
         let mut reference: Vec<(u64, u64)> = Vec::new();
-        let mut x: u64 = 99;
-        let mut next = || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            x >> 33
-        };
+        let mut next = lcg(99);
         let mut far_used = false;
         for id in 0..20_000u64 {
             for _ in 0..next() % 3 {
@@ -446,13 +449,7 @@ mod tests {
             let mut r: Queue<u64> = Queue::default();
             // Each id's latest time, as the caller knows its deadline.
             let mut due: Vec<Option<u64>> = Vec::new();
-            let mut x: u64 = 7;
-            let mut next = || {
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                x >> 33
-            };
+            let mut next = lcg(7);
             let mut ghosts_used = false;
             for round in 0..30_000u64 {
                 match next() % 4 {
