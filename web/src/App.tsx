@@ -99,11 +99,7 @@ export function App() {
     '.': () => x.step(1),
     ',': () => x.step(-1),
     Space: () => x.setPlaying((p) => !p),
-    // A run kept in its worker is drawn in true time only (its switch is disabled too).
-    e: () =>
-      !x.a?.trace.remote &&
-      !x.b?.trace.remote &&
-      x.setSpacing((s) => (s === 'time' ? 'event' : 'time')),
+    e: () => x.setSpacing((s) => (s === 'time' ? 'event' : 'time')),
     c: () => setUrl({ ...url, compare: !url.compare }),
     l: () => setCopyRequest((n) => n + 1),
     m: () => chooseTheme(theme.next),

@@ -11,6 +11,7 @@ import { differingFacts } from '../model/flushRows';
 import { useRemoteMatch } from './useRemoteMatch';
 import type { RecordedRun } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
+import type { Spacing } from '../model/spacing';
 import { checkAgainstRun } from './linkCheck';
 import type { UrlState, ViewState } from './url';
 import { useGuide, type SetUrl } from './useGuide';
@@ -234,6 +235,17 @@ export function useExplorer(
   // The two runs' flushes matched one to one, and where they differ (A/B only).
   // A run kept in its worker sends its flushes from there (useRemoteMatch.ts).
   const remote = !!(a?.trace.remote || b?.trace.remote);
+  // A run kept in its worker is drawn in true time only: the switch and its key leave the
+  // spacing alone then (so the link does not say spacing=event of a view drawn in time).
+  const spacingUnavailable = remote
+    ? 'A run kept in its worker is drawn in true time only: one step per event would need every row’s position on the page'
+    : null;
+  const setDrawnSpacing = useCallback(
+    (s: Spacing | ((s: Spacing) => Spacing)) => {
+      if (!remote) setSpacing(s);
+    },
+    [remote],
+  );
   const localMatch = useMemo(
     () => (a && b && !remote ? matchFlushes(a.trace, b.trace) : null),
     [a, b, remote],
@@ -349,7 +361,8 @@ export function useExplorer(
     matchedFlushA,
     matchedFlushB,
     spacing,
-    setSpacing,
+    setSpacing: setDrawnSpacing,
+    spacingUnavailable,
     playing,
     setPlaying,
     rate,

@@ -292,11 +292,7 @@ export function ExplorerView(props: Props) {
                   onRate={x.setRate}
                   spacing={x.spacing}
                   onSpacing={x.setSpacing}
-                  spacingUnavailable={
-                    a.trace.remote || b?.trace.remote
-                      ? 'A run kept in its worker is drawn in true time only: one step per event would need every row’s position on the page'
-                      : null
-                  }
+                  spacingUnavailable={x.spacingUnavailable}
                   cursor={x.cursor}
                   end={x.end}
                   onScrub={x.setCursor}
