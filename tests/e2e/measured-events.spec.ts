@@ -1,5 +1,28 @@
 import { resolve } from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+
+/**
+ * The fixture's three marks under `timeline` (a locator of the timeline): one a CPU, one lane or
+ * strip per CPU top to bottom, on one time axis. Returns their boxes, CPUs 0 to 2.
+ */
+async function threeMarks(page: Page, timeline: string) {
+  const marks = page.locator(`${timeline} g.measured-mark`);
+  await expect(marks).toHaveCount(3);
+  await expect(marks.locator('title').first()).toContainText('measured on local-test-vm (ftrace)');
+  const box = async (cpu: number) => {
+    const m = page.locator(`${timeline} g.measured-mark[data-cpu="${cpu}"]`);
+    await expect(m).toHaveCount(1);
+    return (await m.boundingBox())!;
+  };
+  const [c0, c1, c2] = [await box(0), await box(1), await box(2)];
+  // One lane per CPU, top to bottom; the same time gives the same x in every lane.
+  expect(c0.y).toBeLessThan(c1.y);
+  expect(c1.y).toBeLessThan(c2.y);
+  expect(c0.x).toBeLessThan(c1.x);
+  expect(Math.abs(c2.x + c2.width / 2 - (c1.x + 3))).toBeLessThan(10);
+  return [c0, c1, c2];
+}
 
 // Per-event measurements (content/datasets/README.md, "Per-event timings") loaded from the
 // explorer sidebar are drawn under their CPU lanes, labelled as measured, apart from the model.
@@ -11,19 +34,7 @@ test('a per-event CSV draws measured marks under the right CPU lanes', async ({ 
     '3 events from measured-events.csv, drawn under each CPU lane: measured on local-test-vm (ftrace)',
   );
   const marks = page.locator('.timeline g.measured g.measured-mark');
-  await expect(marks).toHaveCount(3);
-  await expect(marks.locator('title').first()).toContainText('measured on local-test-vm (ftrace)');
-  const box = async (cpu: number) => {
-    const m = page.locator(`.timeline g.measured-mark[data-cpu="${cpu}"]`);
-    await expect(m).toHaveCount(1);
-    return (await m.boundingBox())!;
-  };
-  const [c0, c1, c2] = [await box(0), await box(1), await box(2)];
-  // One lane per CPU, top to bottom; the same time gives the same x in every lane.
-  expect(c0.y).toBeLessThan(c1.y);
-  expect(c1.y).toBeLessThan(c2.y);
-  expect(c0.x).toBeLessThan(c1.x);
-  expect(Math.abs(c2.x + c2.width / 2 - (c1.x + 3))).toBeLessThan(10);
+  const [, c1] = await threeMarks(page, '.timeline g.measured');
   // Not a model mark: no data-row of the trace, and each measured lane says so.
   await expect(page.locator('.timeline .mark.measured-mark')).toHaveCount(0);
   await expect(page.locator('.timeline text.measured-lane')).toHaveCount(3);
@@ -48,19 +59,8 @@ test('on a run kept in its worker the measured marks sit over their CPU strips',
     '3 events from measured-events.csv, drawn over each CPU’s strip: measured on local-test-vm (ftrace)',
   );
   const marks = page.locator('.timeline.remote g.measured-mark');
-  await expect(marks).toHaveCount(3);
-  await expect(marks.locator('title').first()).toContainText('measured on local-test-vm (ftrace)');
-  const box = async (cpu: number) => {
-    const m = page.locator(`.timeline.remote g.measured-mark[data-cpu="${cpu}"]`);
-    await expect(m).toHaveCount(1);
-    return (await m.boundingBox())!;
-  };
-  const [c0, c1, c2] = [await box(0), await box(1), await box(2)];
-  // One strip per CPU, top to bottom, on the same time axis as the page-held timeline's.
-  expect(c0.y).toBeLessThan(c1.y);
-  expect(c1.y).toBeLessThan(c2.y);
-  expect(c0.x).toBeLessThan(c1.x);
-  expect(Math.abs(c2.x + c2.width / 2 - (c1.x + 3))).toBeLessThan(10);
+  // One strip per CPU, on the same time axis as the page-held timeline's.
+  await threeMarks(page, '.timeline.remote');
   await page.getByRole('button', { name: 'remove' }).click();
   await expect(marks).toHaveCount(0);
   expect(sim.consoleErrors).toEqual([]);
