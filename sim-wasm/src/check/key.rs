@@ -212,6 +212,7 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
             ipi_pending,
             call_queue,
             handler,
+            irq_items,
             run_row,
             lazy_row,
             irqs_off_row,
@@ -236,12 +237,14 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
             None => h.write_u8(0),
             Some(hd) => {
                 h.write_u8(1);
-                h.write_usize(hd.items.len());
-                for q in &hd.items {
+                // Empty outside a handler, so hashed only with one (as when it was a field
+                // of `Handler`: the key of every state is as it was).
+                h.write_usize(irq_items.len());
+                for q in irq_items {
                     map_cpu(r, q.sender).hash(h);
                 }
-                hd.next.hash(h);
-                hd.func.map(|(_, s)| map_cpu(r, s)).hash(h);
+                (hd.next as usize).hash(h);
+                hd.func.map(|s| map_cpu(r, s)).hash(h);
                 hd.exiting.hash(h);
             }
         }

@@ -271,7 +271,7 @@ fn handler_footprint(w: &World, cpu: CpuId) -> Footprint {
     };
     let b = cpu_bit(cpu);
     let mut f = Footprint::rw(b);
-    if let Some((_, sender)) = h.func {
+    if let Some(sender) = h.func {
         if sender.index() >= w.cpus.len() {
             return Footprint::ALL;
         }
@@ -297,11 +297,11 @@ fn handler_footprint(w: &World, cpu: CpuId) -> Footprint {
             }
         }
     }
-    let take_queue = h.next == 0 && h.items.is_empty() && !h.exiting;
+    let take_queue = h.next == 0 && c.irq_items.is_empty() && !h.exiting;
     let next = if take_queue {
         c.call_queue.first()
     } else {
-        h.items.get(h.next)
+        c.irq_items.get(h.next as usize)
     };
     if let Some(req) = next {
         let s = req.sender;
