@@ -314,7 +314,8 @@ fn broadcast_tlb_flush(w: &mut World, t: TaskId, mut op: FlushOp, full: bool) {
 pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
     let now = w.now();
     let cpus = w.cfg.cpus;
-    let Some(op) = flush_op(w, t) else {
+    // Borrowed from the task, not through `flush_op`, so that it lives on beside the csd.
+    let Some(op) = w.tasks[t.index()].flush.as_mut() else {
         return;
     };
     let (sender, desc, flush_row, mm, gen) = (op.cpu, op.desc, op.flush_row, op.mm, op.new_tlb_gen);
@@ -333,9 +334,7 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
         }
         csd.locked = true;
         csd.info = desc;
-        if let Some(op) = flush_op(w, t) {
-            op.next_target += 1;
-        }
+        op.next_target += 1;
         let costs = &w.cfg.costs;
         let need_ipi = w.cpus[target.index()].call_queue.is_empty();
         let mut cost = costs.csd_queue_ns;
@@ -411,49 +410,54 @@ pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
 /// afresh at each step (it may be the shared per-CPU one), the csds are those of the CPU
 /// the flush was dispatched from.
 pub fn csd_lock_wait(w: &mut World, t: TaskId) {
-    let preemptible = w.cfg.design.preempt == Preempt::PreemptibleWait;
-    let per_cpu_mask = w.cfg.design.wait_mask == WaitMask::PerCpu;
-    loop {
-        let Some(op) = w.tasks[t.index()].flush.as_ref() else {
-            return;
-        };
-        let (sender, cursor) = (op.cpu, op.cursor);
-        let mask = if per_cpu_mask {
-            &w.cfd[sender.index()].mask
-        } else {
-            &w.tasks[t.index()].ipi_mask
-        };
-        let Some(next) = next_in_mask(mask, cursor) else {
-            return flush_tlb_mm_range_done(w, t);
-        };
-        if w.cfd[sender.index()].is_locked(CpuId(next)) {
-            w.spin_wait(t, preemptible, Cont::Flush(FlushPhase::Wait));
-            let epoch = w.tasks[t.index()].epoch;
-            let cpus = w.cfg.cpus;
-            w.cfd[sender.index()]
-                .csd(CpuId(next), cpus)
-                .waiters
-                .push((t, epoch));
-            return;
-        }
+    let Some(op) = w.tasks[t.index()].flush.as_ref() else {
+        return;
+    };
+    let (sender, cursor) = (op.cpu, op.cursor);
+    let cfd = &w.cfd[sender.index()];
+    let mask = if w.cfg.design.wait_mask == WaitMask::PerCpu {
+        &cfd.mask
+    } else {
+        &w.tasks[t.index()].ipi_mask
+    };
+    // Nothing changes the mask during one poll, and it is ascending: the csds acknowledged
+    // since the last poll are passed over in one walk from the cursor (a search of the mask
+    // from its start and a look-up of the flush for each of them were over half of the
+    // wait's own instructions).
+    let rest = &mask[first_after(mask, cursor)..];
+    let locked = rest.iter().position(|&c| cfd.is_locked(CpuId(c)));
+    let passed = locked.unwrap_or(rest.len());
+    let next = locked.map(|i| rest[i]);
+    if passed > 0 {
+        let last = rest[passed - 1];
         if let Some(op) = flush_op(w, t) {
-            op.cursor = next as i32;
+            op.cursor = last as i32;
         }
     }
+    let Some(next) = next else {
+        return flush_tlb_mm_range_done(w, t);
+    };
+    let preemptible = w.cfg.design.preempt == Preempt::PreemptibleWait;
+    w.spin_wait(t, preemptible, Cont::Flush(FlushPhase::Wait));
+    let epoch = w.tasks[t.index()].epoch;
+    let cpus = w.cfg.cpus;
+    w.cfd[sender.index()]
+        .csd(CpuId(next), cpus)
+        .waiters
+        .push((t, epoch));
 }
 
-/// The first CPU of the wait mask (ascending, as `for_each_cpu` walks it) after `cursor`. The
-/// few targets of a typical flush are scanned; a binary search, whose branches a predictor
-/// cannot learn, pays only for big masks.
-fn next_in_mask(mask: &[u16], cursor: i32) -> Option<u16> {
-    let i = if mask.len() <= 16 {
+/// Where the CPUs of the wait mask (ascending, as `for_each_cpu` walks it) after `cursor`
+/// begin. The few targets of a typical flush are scanned; a binary search, whose branches a
+/// predictor cannot learn, pays only for big masks.
+fn first_after(mask: &[u16], cursor: i32) -> usize {
+    if mask.len() <= 16 {
         mask.iter()
             .position(|&c| c as i32 > cursor)
             .unwrap_or(mask.len())
     } else {
         mask.partition_point(|&c| (c as i32) <= cursor)
-    };
-    mask.get(i).copied()
+    }
 }
 
 /// `TLBSYNC` on the CPU the task runs on now: returns whether it still waits. Pinned (the
