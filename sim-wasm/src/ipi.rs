@@ -42,6 +42,14 @@ impl Cfd {
         &mut self.csd[i]
     }
 
+    /// `csd(target).info` without `csd`'s allocation (a csd not yet allocated reads as a fresh
+    /// one): with that cold path in it, `call_func` saved and restored six registers around
+    /// its tail call to `flush_tlb_func`, 14 of its 20 instructions.
+    pub fn info(&self, target: CpuId) -> u32 {
+        let i = target.index().min(self.csd.len().saturating_sub(1));
+        self.csd.get(i).map_or(0, |c| c.info)
+    }
+
     pub fn is_locked(&self, target: CpuId) -> bool {
         self.csd.get(target.index()).is_some_and(|c| c.locked)
     }

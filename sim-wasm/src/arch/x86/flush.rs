@@ -180,6 +180,9 @@ fn put_cpu(w: &mut World, t: TaskId) {
 
 /// `flush_tlb_mm_range()` begins: `get_cpu()`, the PTE change and `inc_mm_tlb_gen()`,
 /// `get_flush_tlb_info()`, and `flush_tlb_multi()`'s choice of targets; then the dispatch.
+// Not inlined into `X86::flush_step`: its frame (0x278 bytes, six saved registers) was then
+// set up and torn down by every dispatch step too, eight of them per flush.
+#[inline(never)]
 pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     let now = w.now();
     let Some(mut op) = w.tasks[t.index()].flush.take() else {

@@ -76,8 +76,7 @@ impl Arch for X86 {
     }
 
     fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> (Ns, Row) {
-        let cpus = w.cfg.cpus;
-        let desc = w.cfd[sender.index()].csd(cpu, cpus).info;
+        let desc = w.cfd[sender.index()].info(cpu);
         flush::flush_tlb_func(w, cpu, desc, false, handler)
     }
 
