@@ -55,6 +55,15 @@ fn should_flush_tlb(w: &World, cpu: CpuId, info: &FlushTlbInfo) -> bool {
     }
 }
 
+/// `switch_mm_irqs_off` from `flush_tlb_func`, kept out of it: inlined there (twice), it
+/// made every call, most of which find the CPU up to date, save six registers and reserve
+/// a large frame.
+#[cold]
+#[inline(never)]
+fn switch_in_handler(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
+    switch_mm_irqs_off(w, cpu, next)
+}
+
 /// `flush_tlb_func(info)` on `cpu`: applies its effects now and returns (cost, span row).
 pub fn flush_tlb_func(
     w: &mut World,
@@ -92,24 +101,26 @@ pub fn flush_tlb_func(
         // Steps 3–4: pick up the global ASID if this CPU still runs a dynamic one; INVLPGB
         // does the rest.
         if !invlpgb::is_global(asid) {
-            cost = cost.saturating_add(switch_mm_irqs_off(w, cpu, loaded));
+            cost = cost.saturating_add(switch_in_handler(w, cpu, loaded));
         }
         FuncResult::Nothing
     } else if lazy {
         // Cheaper than a flush, and stops speculative walks of freed page tables (R6).
-        cost = cost.saturating_add(switch_mm_irqs_off(w, cpu, MmId::INIT_MM));
+        cost = cost.saturating_add(switch_in_handler(w, cpu, MmId::INIT_MM));
         FuncResult::LeftLazy
     } else {
         let slot = w.arch_state.x86.cpu_tlbstate[cpu.index()].ctxs[asid as usize % NR_DYN_ASIDS];
         let local_gen = slot.tlb_gen;
-        let mm_gen = w.mms[loaded.0 as usize].tlb_gen;
         // Already covered by an earlier flush (`mm_tlb_gen` deliberately not read), or a
         // concurrent flush already caught us up.
         let covered = f.new_tlb_gen != 0 && f.new_tlb_gen <= local_gen;
-        if !covered {
+        let mm_gen = if covered {
+            local_gen
+        } else {
             // Step 8 reads the shared `tlb_gen` only when the descriptor does not settle it.
             flush_entry::touch_tlb_gen(w, cpu, loaded);
-        }
+            w.mms[loaded.0 as usize].tlb_gen
+        };
         if covered || local_gen == mm_gen {
             FuncResult::Nothing
         } else {
