@@ -181,6 +181,11 @@ fn put_cpu(w: &mut World, t: TaskId) {
         return;
     };
     let (cpu, row, start) = (op.cpu, op.poff_row.take(), op.poff_start);
+    end_preempt_off(w, cpu, row, start, now);
+}
+
+/// What `put_cpu` does once the flush's open `PreemptOff` row (if any) is taken from it.
+fn end_preempt_off(w: &mut World, cpu: CpuId, row: Option<Row>, start: Ns, now: Ns) {
     if let Some(r) = row {
         w.trace.end(r, now);
         w.stats.preempt_off.push(now.saturating_sub(start) as f64);
@@ -506,7 +511,7 @@ pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
         return;
     }
     let now = w.now();
-    let Some(op) = w.tasks[t.index()].flush.take() else {
+    let Some(mut op) = w.tasks[t.index()].flush.take() else {
         return w.step(t, 0, true, Cont::NextOp);
     };
     // After flush_tlb_multi() returns: consider_global_asid(), only on the IPI path (an mm
@@ -527,11 +532,10 @@ pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
             d.owner = None;
         }
     }
-    w.tasks[t.index()].flush = Some(op);
-    put_cpu(w, t);
-    let Some(op) = w.tasks[t.index()].flush.take() else {
-        return;
-    };
+    // put_cpu(), on the flush while it is out of its task (putting it back for `put_cpu`
+    // and taking it out again moved the whole `FlushOp` twice).
+    let row = op.poff_row.take();
+    end_preempt_off(w, op.cpu, row, op.poff_start, now);
     w.flush_returned(&op);
     // Keep the allocation of the target list for the task's next flush.
     let mut targets = op.targets;
