@@ -277,6 +277,9 @@ pub struct World {
     events: u64,
     /// Every pop, stale or not: bounds the run.
     popped: u64,
+    /// Where `run_for`'s stretch of unchecked events ends, as a count of `popped + work`:
+    /// before it none of the run's limits can stop the run. A finished task sets it to 0.
+    stretch_end: u64,
     live: u32,
     /// Some task is not a daemon: the run ends when the last such task finishes.
     has_finite_tasks: bool,
@@ -327,6 +330,7 @@ impl World {
             measured_left: 0,
             events: 0,
             popped: 0,
+            stretch_end: 0,
             live: 0,
             has_finite_tasks: false,
             finished: false,
@@ -515,13 +519,14 @@ impl World {
     /// Processes up to `budget` events; returns true when the run is complete.
     pub fn run_for(&mut self, budget: u64) -> bool {
         let mut left = budget;
+        let max_time = self.cfg.max_time_ns;
         while !self.finished && left > 0 {
-            left -= 1;
             if self.live == 0 && self.has_finite_tasks {
                 self.finish();
                 break;
             }
-            if self.popped.saturating_add(self.work) >= self.cfg.max_events {
+            let counted = self.popped.saturating_add(self.work);
+            if counted >= self.cfg.max_events {
                 self.stop(Stop::Events);
                 break;
             }
@@ -532,15 +537,29 @@ impl World {
                 self.stop(Stop::Memory);
                 break;
             }
-            // Nothing pending, or nothing due before the run's time limit: the run is over.
-            let Some(ev) = self.queue.pop_due(self.cfg.max_time_ns) else {
-                self.finish();
-                break;
-            };
-            self.popped += 1;
-            if self.handle(ev) {
-                self.events += 1;
+            // The tests above pass, as they did, for every event up to the next multiple of 64
+            // pops, the end of the budget or the event limit, unless an event ends a task
+            // (`task_done` ends the stretch) or adds `work` (counted with the pops, so the
+            // stretch ends no later than the limit). Checked per event, they were ~2 % of the
+            // instructions of a run.
+            let stretch = left.min(64 - self.popped % 64);
+            self.stretch_end = counted.saturating_add(stretch).min(self.cfg.max_events);
+            let first = self.popped;
+            loop {
+                // Nothing pending, or nothing due before the run's time limit: the run is over.
+                let Some(ev) = self.queue.pop_due(max_time) else {
+                    self.finish();
+                    return true;
+                };
+                self.popped += 1;
+                if self.handle(ev) {
+                    self.events += 1;
+                }
+                if self.popped.saturating_add(self.work) >= self.stretch_end {
+                    break;
+                }
             }
+            left -= self.popped - first;
         }
         self.finished
     }
@@ -648,6 +667,8 @@ impl World {
     }
 
     pub fn task_done(&mut self, t: TaskId) {
+        // `run_for` tests again before the next event whether the run is over.
+        self.stretch_end = 0;
         if !self.tasks[t.index()].daemon {
             self.live = self.live.saturating_sub(1);
         }
