@@ -211,9 +211,19 @@ impl Ev {
         Self::pack(5, task, cpu as u32)
     }
 
+    /// A task's step (kind 0): one unsigned compare of the word.
+    fn is_step(self) -> bool {
+        self.0 < 1 << 61
+    }
+    fn who(self) -> u32 {
+        ((self.0 >> 32) & Self::MASK29) as u32
+    }
+    fn data(self) -> u32 {
+        self.0 as u32
+    }
+
     pub fn unpack(self) -> Event {
-        let who = ((self.0 >> 32) & Self::MASK29) as u32;
-        let data = self.0 as u32;
+        let (who, data) = (self.who(), self.data());
         match self.0 >> 61 {
             0 => Event::Step {
                 task: who,
@@ -688,19 +698,24 @@ impl World {
 
     /// Handles one event; false if it was stale (superseded before it came due).
     fn handle(&mut self, ev: Ev) -> bool {
-        match ev.unpack() {
-            Event::Step { task, epoch } => {
-                let t = &self.tasks[task as usize];
-                if t.epoch != epoch || t.state != TaskState::Running {
-                    return false;
-                }
-                // The CPU is in an interrupt handler: the step completes after it
-                // (the handler's exit re-schedules it, shifted by the handler's duration).
-                if self.cpus[t.cpu.index()].in_irq() {
-                    return false;
-                }
-                self.step_done(TaskId(task));
+        // Over half of all events are task steps: one compare on the packed word takes them
+        // before the jump table on the kind (~7 instructions).
+        if ev.is_step() {
+            let (task, epoch) = (ev.who(), ev.data());
+            let t = &self.tasks[task as usize];
+            if t.epoch != epoch || t.state != TaskState::Running {
+                return false;
             }
+            // The CPU is in an interrupt handler: the step completes after it
+            // (the handler's exit re-schedules it, shifted by the handler's duration).
+            if self.cpus[t.cpu.index()].in_irq() {
+                return false;
+            }
+            self.step_done(TaskId(task));
+            return true;
+        }
+        match ev.unpack() {
+            Event::Step { .. } => unreachable!("taken above"),
             Event::Wake { task, epoch } => {
                 let t = &self.tasks[task as usize];
                 if t.epoch != epoch || t.state != TaskState::Blocked {
