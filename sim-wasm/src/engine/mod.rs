@@ -195,15 +195,18 @@ impl<E: Copy> Queue<E> {
     /// Removes the earliest event if it is due at or before `limit`, and advances the clock to
     /// it; `None` when nothing is pending or the earliest event is later (it stays queued).
     /// One look at the near run where a `peek_time` and a `pop` took two, and one compare
-    /// with the earliest ghost.
+    /// with the earliest ghost. Pops first and puts back the rare entry not due yet or behind
+    /// a ghost: looking at the last entry and then popping it recomputed its address.
     #[inline]
     pub fn pop_due(&mut self, limit: Ns) -> Option<E> {
-        let e = match self.near.last() {
-            Some(&e) if e.time <= limit && e.time < self.ghosts.earliest => {
-                self.near.pop();
-                e
+        let e = match self.near.pop() {
+            Some(e) if e.time <= limit && e.time < self.ghosts.earliest => e,
+            taken => {
+                if let Some(e) = taken {
+                    self.near.push(e);
+                }
+                self.pop_due_slow(limit)?
             }
-            _ => self.pop_due_slow(limit)?,
         };
         self.now = e.time;
         Some(e.event)
