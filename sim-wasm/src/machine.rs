@@ -215,6 +215,11 @@ impl Ev {
     fn is_step(self) -> bool {
         self.0 < 1 << 61
     }
+    /// A handler's next part (kind 3), tested on the word as a range: a test of the kind
+    /// would join the jump table's.
+    fn is_handler_next(self) -> bool {
+        self.0.wrapping_sub(3 << 61) < 1 << 61
+    }
     fn who(self) -> u32 {
         ((self.0 >> 32) & Self::MASK29) as u32
     }
@@ -714,6 +719,11 @@ impl World {
             self.step_done(TaskId(task));
             return true;
         }
+        // Then a handler's next part: 435,599 of the other 514,815 events of the bench run.
+        if ev.is_handler_next() {
+            self.handler_next(CpuId(ev.who() as u16));
+            return true;
+        }
         match ev.unpack() {
             Event::Step { .. } => unreachable!("taken above"),
             Event::Wake { task, epoch } => {
@@ -724,7 +734,7 @@ impl World {
                 self.wake(TaskId(task));
             }
             Event::IpiArrive { cpu, sent } => self.ipi_arrive(CpuId(cpu), sent),
-            Event::HandlerNext { cpu } => self.handler_next(CpuId(cpu)),
+            Event::HandlerNext { .. } => unreachable!("taken above"),
             Event::ArchTimer { cpu, data } => {
                 let arch = self.arch;
                 arch.on_timer(self, CpuId(cpu), data);
