@@ -570,7 +570,9 @@ impl World {
                 if self.handle(ev) {
                     self.events += 1;
                 }
-                if self.popped.saturating_add(self.work) >= self.stretch_end {
+                // No overflow: the sum was below `max_events` before this event, which adds one
+                // pop and at most one broadcast's work (CPUs × ops).
+                if self.popped + self.work >= self.stretch_end {
                     break;
                 }
             }
