@@ -6,15 +6,22 @@
 //! has no comparisons with it that a branch predictor could miss.
 
 use super::entry::Entry;
+use crate::ids::Ns;
 
 #[derive(Debug, Clone)]
 pub(super) struct Heap<E> {
     pub(super) items: Vec<Entry<E>>,
+    /// The earliest time, `Ns::MAX` when empty: one load for the queue's tests on every push
+    /// and pop, where `min_time` reads the length and then the first entry.
+    pub(super) earliest: Ns,
 }
 
 impl<E> Default for Heap<E> {
     fn default() -> Self {
-        Heap { items: Vec::new() }
+        Heap {
+            items: Vec::new(),
+            earliest: Ns::MAX,
+        }
     }
 }
 
@@ -23,6 +30,7 @@ impl<E: Copy> Heap<E> {
         let i = self.items.len();
         self.items.push(e);
         self.lift(i, e);
+        self.earliest = self.earliest.min(e.time);
     }
 
     /// The earliest time, if any.
@@ -50,6 +58,7 @@ impl<E: Copy> Heap<E> {
         let last = self.items.pop()?;
         let n = self.items.len();
         if n == 0 {
+            self.earliest = Ns::MAX;
             return Some(last);
         }
         let top = self.items[0];
@@ -67,6 +76,7 @@ impl<E: Copy> Heap<E> {
             i = 2 * i + 1;
         }
         self.lift(i, last);
+        self.earliest = self.items[0].time;
         Some(top)
     }
 
@@ -74,6 +84,7 @@ impl<E: Copy> Heap<E> {
     pub(super) fn remove_at(&mut self, i: usize) -> Entry<E> {
         let e = self.items.swap_remove(i);
         let rest = std::mem::take(&mut self.items);
+        self.earliest = Ns::MAX;
         for r in rest {
             self.push(r);
         }

@@ -40,10 +40,9 @@ pub struct Queue<E> {
     seq: u64,
     near: Vec<Entry<E>>,
     far: Heap<E>,
+    /// Its `earliest` is the one number a pop compares against before taking the end of
+    /// `near`.
     ghosts: Heap<E>,
-    /// The earliest time in `ghosts` (`Ns::MAX` when empty): the one number a pop compares
-    /// against before taking the end of `near`.
-    ghost_min: Ns,
 }
 
 impl<E> Default for Queue<E> {
@@ -54,7 +53,6 @@ impl<E> Default for Queue<E> {
             near: Vec::new(),
             far: Heap::default(),
             ghosts: Heap::default(),
-            ghost_min: Ns::MAX,
         }
     }
 }
@@ -81,14 +79,29 @@ impl<E: Copy> Queue<E> {
     /// time, and comparing times alone places it.
     #[inline(always)]
     fn insert(&mut self, e: Entry<E>) {
-        if self.near.len() == NEAR {
-            self.spill();
-        }
-        if self.far.min_time().is_some_and(|m| e.time >= m) {
-            return self.far.push(e);
+        // One test for the rare cases (`far` is empty in most runs, so `earliest` is
+        // `Ns::MAX`), whose work is kept out of every caller of `at`.
+        if e.time >= self.far.earliest || self.near.len() == NEAR {
+            return self.insert_cold(e.time, e.seq, e.event);
         }
         // Entries earlier than `e` sit at the end: shift them up one by one (a handful, where a
         // `memmove` call would cost more than the moves) and put `e` in the gap.
+        self.near.push(e);
+        Self::settle(&mut self.near, e);
+    }
+
+    /// `insert` when `near` is full or the entry belongs in `far`. (Its fields are passed one
+    /// by one: passed whole, the entry went through the stack in every caller of `at`.)
+    #[cold]
+    #[inline(never)]
+    fn insert_cold(&mut self, time: Ns, seq: u64, event: E) {
+        if self.near.len() == NEAR {
+            self.spill();
+        }
+        let e = Entry { time, seq, event };
+        if time >= self.far.earliest {
+            return self.far.push(e);
+        }
         self.near.push(e);
         Self::settle(&mut self.near, e);
     }
@@ -157,7 +170,7 @@ impl<E: Copy> Queue<E> {
         while p < near.len() && near[p].time == old_time && near[p].event != old {
             p += 1;
         }
-        let beyond_near = self.far.min_time().is_some_and(|m| time >= m);
+        let beyond_near = time >= self.far.earliest;
         if time < old_time || beyond_near || p == near.len() || near[p].time != old_time {
             return self.insert(e);
         }
@@ -165,7 +178,6 @@ impl<E: Copy> Queue<E> {
         // Entries between the two times (later than `old`, not later than `e`) move down one.
         Self::settle(&mut near[..=p], e);
         self.ghosts.push(ghost);
-        self.ghost_min = self.ghost_min.min(ghost.time);
     }
 
     /// Schedules `event` `delay` ns from now.
@@ -183,15 +195,18 @@ impl<E: Copy> Queue<E> {
     /// Removes the earliest event if it is due at or before `limit`, and advances the clock to
     /// it; `None` when nothing is pending or the earliest event is later (it stays queued).
     /// One look at the near run where a `peek_time` and a `pop` took two, and one compare
-    /// with the earliest ghost.
+    /// with the earliest ghost. Pops first and puts back the rare entry not due yet or behind
+    /// a ghost: looking at the last entry and then popping it recomputed its address.
     #[inline]
     pub fn pop_due(&mut self, limit: Ns) -> Option<E> {
-        let e = match self.near.last() {
-            Some(&e) if e.time <= limit && e.time < self.ghost_min => {
-                self.near.pop();
-                e
+        let e = match self.near.pop() {
+            Some(e) if e.time <= limit && e.time < self.ghosts.earliest => e,
+            taken => {
+                if let Some(e) = taken {
+                    self.near.push(e);
+                }
+                self.pop_due_slow(limit)?
             }
-            _ => self.pop_due_slow(limit)?,
         };
         self.now = e.time;
         Some(e.event)
@@ -208,12 +223,10 @@ impl<E: Copy> Queue<E> {
             (Some(l), Some(g)) => g < l,
         };
         let e = if from_ghost {
-            if self.ghost_min > limit {
+            if self.ghosts.earliest > limit {
                 return None;
             }
-            let e = self.ghosts.pop()?;
-            self.ghost_min = self.ghosts.min_time().unwrap_or(Ns::MAX);
-            e
+            self.ghosts.pop()?
         } else {
             match self.near.last() {
                 Some(&e) if e.time <= limit => {
@@ -221,7 +234,7 @@ impl<E: Copy> Queue<E> {
                     e
                 }
                 Some(_) => return None,
-                None if self.far.min_time()? <= limit => self.far.pop()?,
+                None if self.far.earliest <= limit => self.far.pop()?,
                 None => return None,
             }
         };
@@ -260,7 +273,6 @@ impl<E: Copy> Clone for Queue<E> {
             near: self.near.clone(),
             far: self.far.clone(),
             ghosts: self.ghosts.clone(),
-            ghost_min: self.ghost_min,
         }
     }
 }
@@ -286,9 +298,7 @@ impl<E: Copy> Queue<E> {
             self.far.remove_at(i)
         } else {
             let i = self.ghosts.items.iter().position(|e| e.seq == seq)?;
-            let e = self.ghosts.remove_at(i);
-            self.ghost_min = self.ghosts.min_time().unwrap_or(Ns::MAX);
-            e
+            self.ghosts.remove_at(i)
         };
         self.now = self.now.max(e.time);
         Some(e.event)
