@@ -112,6 +112,11 @@ struct Chunk {
     base: Ns,
     rows: Vec<Rec>,
     ext: Vec<Ext>,
+    /// Spans begun in this chunk and not yet ended: `close_all` scans only the chunks that
+    /// still hold one. (A list of every begun span's row, compacted now and then, cost a cache
+    /// miss per span to re-read its row: 3 % of a bench run.) Kept beside the rows, not in a
+    /// vector of its own, so `begin` and `end` count it without a second bounds check.
+    open: u32,
 }
 
 impl Chunk {
@@ -175,10 +180,6 @@ pub struct TraceStore {
     wide: Wide,
     /// Explanations referenced by `arg` of `InvariantViolated` rows.
     strings: Vec<String>,
-    /// Spans begun and not yet ended, counted per chunk: `close_all` scans only the chunks
-    /// that still hold one. (A list of every begun span's row, compacted now and then, cost
-    /// a cache miss per span to re-read its row: 3 % of a bench run.)
-    open: Vec<u32>,
     /// Bytes of `strings`, for the run's memory budget.
     string_bytes: u64,
     /// Rows are numbered but not kept (`mute`).
@@ -294,11 +295,17 @@ impl TraceStore {
         EXT_BIT | i as u32
     }
 
-    /// Starts a chunk with `time` as its base when the current one is full or not begun.
+    /// Makes room for a row when the current chunk's rows are at their capacity: a chunk not
+    /// begun takes `time` as its base, the first chunk grows (by `Vec`'s own doubling, which
+    /// lands on `CHUNK` exactly), a full one is followed by a chunk with `time` as its base.
     #[cold]
-    fn next_chunk(&mut self, time: Ns) {
-        if self.cur.rows.is_empty() {
+    fn make_room(&mut self, time: Ns) {
+        let n = self.cur.rows.len();
+        if n == 0 {
             self.cur.base = time;
+        }
+        if n < CHUNK {
+            self.cur.rows.reserve(1);
             return;
         }
         // The next chunk's records reserved at what this one needed and an eighth more: a
@@ -309,6 +316,7 @@ impl TraceStore {
             base: time,
             rows: Vec::with_capacity(CHUNK),
             ext: Vec::with_capacity(ext.max(CHUNK / 64)),
+            open: 0,
         };
         self.full.push(std::mem::replace(&mut self.cur, next));
         self.recent = Default::default();
@@ -316,19 +324,16 @@ impl TraceStore {
 
     // Inlined into every recording site: a `Fields` passed through memory and read back in
     // wider loads than it was written with stalled each push on store forwarding. The common
-    // row takes one test for "every field fits its code"; the rest go through `push_wide`.
+    // row takes one test for "the chunk has room" (which a muted store, whose rows never get
+    // any, always fails: its rows go to `push_cold` without a test of their own) and one for
+    // "every field fits its code"; the rest go through `push_wide`.
     #[inline(always)]
     fn push(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        if self.cur.rows.len() == self.cur.rows.capacity() {
+            return self.push_cold(time, dur, cpu, kind, f);
+        }
         let instant = !kind.is_span();
         let row = self.len as Row;
-        if self.muted {
-            self.len += 1;
-            return row;
-        }
-        let n = self.cur.rows.len();
-        if n == CHUNK || n == 0 {
-            self.next_chunk(time);
-        }
         let off = time.wrapping_sub(self.cur.base);
         let addr = addr_code(f.addr);
         let back = f.parent.map_or(0, |p| row.wrapping_sub(p));
@@ -355,6 +360,18 @@ impl TraceStore {
         });
         self.len += 1;
         row
+    }
+
+    /// `push` of a row when the chunk has no room: a muted store only numbers it.
+    #[cold]
+    #[inline(never)]
+    fn push_cold(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        if self.muted {
+            self.len += 1;
+            return (self.len - 1) as Row;
+        }
+        self.make_room(time);
+        self.push_wide(time, dur, cpu, kind, f)
     }
 
     /// `push` of a row with a field its code cannot hold: that field's code is `WIDE` (or
@@ -424,14 +441,9 @@ impl TraceStore {
     pub fn begin(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
         let row = self.push(time, OPEN, cpu, kind, f);
-        if self.muted {
-            return row;
-        }
-        let k = Self::at(row as usize).0;
-        if k >= self.open.len() {
-            self.open.resize(k + 1, 0);
-        }
-        self.open[k] += 1;
+        // The row is in `cur` (`push` starts a chunk before it). A muted store counts into its
+        // empty chunk, which `close_all` finds nothing in: cheaper than testing for it.
+        self.cur.open = self.cur.open.wrapping_add(1);
         row
     }
 
@@ -449,60 +461,37 @@ impl TraceStore {
     }
     /// Closes a span opened by [`TraceStore::begin`].
     pub fn end(&mut self, row: Row, time: Ns) {
-        if !self.muted && (row as usize) < self.len && self.dur_code(row) == OPEN {
-            self.close(row, time);
-        }
-    }
-
-    /// Closes the open span `row` (its `dur` is `OPEN`).
-    fn close(&mut self, row: Row, time: Ns) {
         let (k, i) = Self::at(row as usize);
-        if let Some(n) = self.open.get_mut(k) {
-            *n = n.saturating_sub(1);
+        // One lookup of the row, no test for `muted` or `len`: a muted store keeps no rows,
+        // and a row not recorded is not in its chunk.
+        let full = self.full.len();
+        let c = match self.full.get_mut(k) {
+            Some(c) => c,
+            None if k == full => &mut self.cur,
+            None => return,
+        };
+        let Some(r) = c.rows.get_mut(i) else {
+            return;
+        };
+        if r.dur == OPEN && is_span(r.ck) {
+            close(r, c.base, row, time, &mut self.wide);
+            c.open = c.open.saturating_sub(1);
         }
-        let c = if k < self.full.len() {
-            &mut self.full[k]
-        } else {
-            &mut self.cur
-        };
-        let r = &mut c.rows[i];
-        // Below 2^53 ns (104 days) integer and f64 arithmetic agree; beyond, the duration is
-        // what the f64 columns always computed, kept exactly in the side table.
-        const EXACT: u64 = 1 << 53;
-        let start = c.base.wrapping_add(r.time as u64);
-        r.dur = if r.time != WIDE && time < EXACT && start < EXACT {
-            let d = time.saturating_sub(start);
-            if d < OPEN as u64 {
-                d as u32
-            } else {
-                self.wide.dur.insert(row, d as f64);
-                WIDE
-            }
-        } else {
-            let start = match r.time {
-                WIDE => self.wide.time.get(&row).copied().unwrap_or(0),
-                _ => start,
-            };
-            let d = (time as f64 - start as f64).max(0.0);
-            let code = dur_code(d);
-            if code == WIDE {
-                self.wide.dur.insert(row, d);
-            }
-            code
-        };
     }
 
     /// Closes every span still open at the end of the run, so no NaN crosses the boundary.
     pub fn close_all(&mut self, time: Ns) {
-        for k in 0..self.open.len() {
+        let chunks = self.full.iter_mut().chain(std::iter::once(&mut self.cur));
+        for (k, c) in chunks.enumerate() {
             let first = k << CHUNK_BITS;
-            let mut i = 0;
-            while self.open[k] > 0 && i < self.chunk(k).rows.len() {
-                let r = self.chunk(k).rows[i];
-                if r.dur == OPEN && is_span(r.ck) {
-                    self.close((first + i) as Row, time);
+            for (i, r) in c.rows.iter_mut().enumerate() {
+                if c.open == 0 {
+                    break;
                 }
-                i += 1;
+                if r.dur == OPEN && is_span(r.ck) {
+                    close(r, c.base, (first + i) as Row, time, &mut self.wide);
+                    c.open -= 1;
+                }
             }
         }
     }
@@ -525,17 +514,6 @@ impl TraceStore {
     #[inline]
     fn chunk(&self, k: usize) -> &Chunk {
         self.full.get(k).unwrap_or(&self.cur)
-    }
-
-    /// The `dur` code of a span; 0 for an instant (whose word holds its `gen`).
-    fn dur_code(&self, row: Row) -> u32 {
-        let (k, i) = Self::at(row as usize);
-        let r = self.chunk(k).rows[i];
-        if is_span(r.ck) {
-            r.dur
-        } else {
-            0
-        }
     }
 
     /// `time` of one row (`row < len`).
@@ -662,6 +640,34 @@ impl TraceStore {
         }
         h.finish()
     }
+}
+
+/// Sets the `dur` of the open span `r` (row `row` of a chunk based at `base`) ending at `time`.
+fn close(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
+    // Below 2^53 ns (104 days) integer and f64 arithmetic agree; beyond, the duration is
+    // what the f64 columns always computed, kept exactly in the side table.
+    const EXACT: u64 = 1 << 53;
+    let start = base.wrapping_add(r.time as u64);
+    r.dur = if r.time != WIDE && time < EXACT && start < EXACT {
+        let d = time.saturating_sub(start);
+        if d < OPEN as u64 {
+            d as u32
+        } else {
+            wide.dur.insert(row, d as f64);
+            WIDE
+        }
+    } else {
+        let start = match r.time {
+            WIDE => wide.time.get(&row).copied().unwrap_or(0),
+            _ => start,
+        };
+        let d = (time as f64 - start as f64).max(0.0);
+        let code = dur_code(d);
+        if code == WIDE {
+            wide.dur.insert(row, d);
+        }
+        code
+    };
 }
 
 #[inline]
