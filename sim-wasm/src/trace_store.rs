@@ -187,14 +187,16 @@ pub struct TraceStore {
 }
 
 /// `addr` code: 0 for 0, `1 + page` for a user page address, else `WIDE`.
+#[inline(always)]
 fn addr_code(addr: u64) -> u32 {
+    // One compare for "on the page grid, at or above USER_BASE, below the limit": rotated,
+    // an offset's bits within the page land on top, and one below USER_BASE has wrapped to
+    // far beyond the limit, so either fails it.
+    let page = addr.wrapping_sub(USER_BASE).rotate_right(12);
     if addr == 0 {
-        return 0;
-    }
-    // Below USER_BASE the offset wraps to far beyond the page limit.
-    let off = addr.wrapping_sub(USER_BASE);
-    if off & 4095 == 0 && off >> 12 < (OPEN - 1) as u64 {
-        (off >> 12) as u32 + 1
+        0
+    } else if page < (OPEN - 1) as u64 {
+        page as u32 + 1
     } else {
         WIDE
     }
