@@ -647,11 +647,28 @@ impl TraceStore {
     }
 }
 
+/// Below 2^53 ns (104 days) integer and f64 arithmetic agree; beyond, a duration is what the
+/// f64 columns always computed, kept exactly in the side table.
+const EXACT: u64 = 1 << 53;
+
 /// Sets the `dur` of the open span `r` (row `row` of a chunk based at `base`) ending at `time`.
+// Inlined into `end`'s sites with only the common span's arithmetic: a call per span cost
+// more than the few instructions that close it.
+#[inline(always)]
 fn close(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
-    // Below 2^53 ns (104 days) integer and f64 arithmetic agree; beyond, the duration is
-    // what the f64 columns always computed, kept exactly in the side table.
-    const EXACT: u64 = 1 << 53;
+    let start = base.wrapping_add(r.time as u64);
+    let d = time.saturating_sub(start);
+    if r.time != WIDE && d < OPEN as u64 && (time | start) < EXACT {
+        r.dur = d as u32;
+    } else {
+        close_wide(r, base, row, time, wide);
+    }
+}
+
+/// `close` of any span, also one whose start, end or duration its codes cannot hold.
+#[cold]
+#[inline(never)]
+fn close_wide(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
     let start = base.wrapping_add(r.time as u64);
     r.dur = if r.time != WIDE && time < EXACT && start < EXACT {
         let d = time.saturating_sub(start);
