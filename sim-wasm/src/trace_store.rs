@@ -469,11 +469,13 @@ impl TraceStore {
         let (k, i) = Self::at(row as usize);
         // One lookup of the row, no test for `muted` or `len`: a muted store keeps no rows,
         // and a row not recorded is not in its chunk.
-        let full = self.full.len();
-        let c = match self.full.get_mut(k) {
-            Some(c) => c,
-            None if k == full => &mut self.cur,
-            None => return,
+        // Most spans end in the chunk they began in: the one being filled is tried first.
+        let c = if k == self.full.len() {
+            &mut self.cur
+        } else if let Some(c) = self.full.get_mut(k) {
+            c
+        } else {
+            return;
         };
         let Some(r) = c.rows.get_mut(i) else {
             return;
