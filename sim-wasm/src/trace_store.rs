@@ -298,8 +298,10 @@ impl TraceStore {
     }
 
     /// Makes room for a row when the current chunk's rows are at their capacity: a chunk not
-    /// begun takes `time` as its base, the first chunk grows (by `Vec`'s own doubling, which
-    /// lands on `CHUNK` exactly), a full one is followed by a chunk with `time` as its base.
+    /// begun takes `time` as its base, the first chunk doubles (from 4 rows, up to `CHUNK`), a
+    /// full one is followed by a chunk with `time` as its base. `push` tests only the
+    /// capacity, so a chunk's capacity must be the `CHUNK` rows asked for and no more (what
+    /// `Vec` gives with the global allocator; the debug build checks it).
     #[cold]
     fn make_room(&mut self, time: Ns) {
         let n = self.cur.rows.len();
@@ -307,21 +309,22 @@ impl TraceStore {
             self.cur.base = time;
         }
         if n < CHUNK {
-            self.cur.rows.reserve(1);
-            return;
+            self.cur.rows.reserve_exact(n.max(4).min(CHUNK - n));
+        } else {
+            // The next chunk's records reserved at what this one needed and an eighth more: a
+            // run's chunks need about as many each, and regrowing the table (a copy, and in
+            // WASM a fresh block from the allocator) cost 2 % of a WASM bench run.
+            let ext = self.cur.ext.len() + self.cur.ext.len() / 8;
+            let next = Chunk {
+                base: time,
+                rows: Vec::with_capacity(CHUNK),
+                ext: Vec::with_capacity(ext.max(CHUNK / 64)),
+                open: 0,
+            };
+            self.full.push(std::mem::replace(&mut self.cur, next));
+            self.recent = Default::default();
         }
-        // The next chunk's records reserved at what this one needed and an eighth more: a
-        // run's chunks need about as many each, and regrowing the table (a copy, and in WASM
-        // a fresh block from the allocator) cost 2 % of a WASM bench run.
-        let ext = self.cur.ext.len() + self.cur.ext.len() / 8;
-        let next = Chunk {
-            base: time,
-            rows: Vec::with_capacity(CHUNK),
-            ext: Vec::with_capacity(ext.max(CHUNK / 64)),
-            open: 0,
-        };
-        self.full.push(std::mem::replace(&mut self.cur, next));
-        self.recent = Default::default();
+        debug_assert!(self.cur.rows.capacity() <= CHUNK, "a chunk past CHUNK rows");
     }
 
     // Inlined into every recording site: a `Fields` passed through memory and read back in
@@ -848,6 +851,26 @@ mod tests {
         s.instant(0, CpuId(0), EventKind::IpiSent, Fields::default());
         assert_eq!(s.reserved_bytes(), 4 * CHUNK_BYTES + 3 * ext);
         assert_eq!(s.bytes(), (3 * CHUNK as u64 + 1) * ROW_BYTES);
+    }
+
+    /// A clone's vectors hold only what they have, so its chunk is at capacity mid-way: the
+    /// clone grows it to `CHUNK` rows, never past, and records on exactly as the original does.
+    #[test]
+    fn a_clone_taken_mid_chunk_records_on_like_the_original() {
+        let mut s = TraceStore::default();
+        let f = Fields::default();
+        for i in 0..(CHUNK as u64 + 40_000) {
+            s.instant(i, CpuId(1), EventKind::IpiSent, f);
+        }
+        let mut c = s.clone();
+        assert_eq!(c.cur.rows.capacity(), 40_000, "a clone holds only its rows");
+        for s in [&mut s, &mut c] {
+            for i in 0..CHUNK as u64 {
+                s.instant(1 << 20 | i, CpuId(2), EventKind::IpiSent, f);
+            }
+        }
+        assert!(c.full.iter().all(|k| k.rows.len() == CHUNK));
+        assert_eq!(c.hash(), s.hash());
     }
 
     /// Fields on both sides of what the inline word holds (`mm` 15 bits, `arg` 16 bits, no
