@@ -112,6 +112,11 @@ struct Chunk {
     base: Ns,
     rows: Vec<Rec>,
     ext: Vec<Ext>,
+    /// Spans begun in this chunk and not yet ended: `close_all` scans only the chunks that
+    /// still hold one. (A list of every begun span's row, compacted now and then, cost a cache
+    /// miss per span to re-read its row: 3 % of a bench run.) Kept beside the rows, not in a
+    /// vector of its own, so `begin` and `end` count it without a second bounds check.
+    open: u32,
 }
 
 impl Chunk {
@@ -175,10 +180,6 @@ pub struct TraceStore {
     wide: Wide,
     /// Explanations referenced by `arg` of `InvariantViolated` rows.
     strings: Vec<String>,
-    /// Spans begun and not yet ended, counted per chunk: `close_all` scans only the chunks
-    /// that still hold one. (A list of every begun span's row, compacted now and then, cost
-    /// a cache miss per span to re-read its row: 3 % of a bench run.)
-    open: Vec<u32>,
     /// Bytes of `strings`, for the run's memory budget.
     string_bytes: u64,
     /// Rows are numbered but not kept (`mute`).
@@ -186,14 +187,16 @@ pub struct TraceStore {
 }
 
 /// `addr` code: 0 for 0, `1 + page` for a user page address, else `WIDE`.
+#[inline(always)]
 fn addr_code(addr: u64) -> u32 {
+    // One compare for "on the page grid, at or above USER_BASE, below the limit": rotated,
+    // an offset's bits within the page land on top, and one below USER_BASE has wrapped to
+    // far beyond the limit, so either fails it.
+    let page = addr.wrapping_sub(USER_BASE).rotate_right(12);
     if addr == 0 {
-        return 0;
-    }
-    // Below USER_BASE the offset wraps to far beyond the page limit.
-    let off = addr.wrapping_sub(USER_BASE);
-    if off & 4095 == 0 && off >> 12 < (OPEN - 1) as u64 {
-        (off >> 12) as u32 + 1
+        0
+    } else if page < (OPEN - 1) as u64 {
+        page as u32 + 1
     } else {
         WIDE
     }
@@ -294,41 +297,48 @@ impl TraceStore {
         EXT_BIT | i as u32
     }
 
-    /// Starts a chunk with `time` as its base when the current one is full or not begun.
+    /// Makes room for a row when the current chunk's rows are at their capacity: a chunk not
+    /// begun takes `time` as its base, the first chunk doubles (from 4 rows, up to `CHUNK`), a
+    /// full one is followed by a chunk with `time` as its base. `push` tests only the
+    /// capacity, so a chunk's capacity must be the `CHUNK` rows asked for and no more (what
+    /// `Vec` gives with the global allocator; the debug build checks it).
     #[cold]
-    fn next_chunk(&mut self, time: Ns) {
-        if self.cur.rows.is_empty() {
+    fn make_room(&mut self, time: Ns) {
+        let n = self.cur.rows.len();
+        if n == 0 {
             self.cur.base = time;
-            return;
         }
-        // The next chunk's records reserved at what this one needed and an eighth more: a
-        // run's chunks need about as many each, and regrowing the table (a copy, and in WASM
-        // a fresh block from the allocator) cost 2 % of a WASM bench run.
-        let ext = self.cur.ext.len() + self.cur.ext.len() / 8;
-        let next = Chunk {
-            base: time,
-            rows: Vec::with_capacity(CHUNK),
-            ext: Vec::with_capacity(ext.max(CHUNK / 64)),
-        };
-        self.full.push(std::mem::replace(&mut self.cur, next));
-        self.recent = Default::default();
+        if n < CHUNK {
+            self.cur.rows.reserve_exact(n.max(4).min(CHUNK - n));
+        } else {
+            // The next chunk's records reserved at what this one needed and an eighth more: a
+            // run's chunks need about as many each, and regrowing the table (a copy, and in
+            // WASM a fresh block from the allocator) cost 2 % of a WASM bench run.
+            let ext = self.cur.ext.len() + self.cur.ext.len() / 8;
+            let next = Chunk {
+                base: time,
+                rows: Vec::with_capacity(CHUNK),
+                ext: Vec::with_capacity(ext.max(CHUNK / 64)),
+                open: 0,
+            };
+            self.full.push(std::mem::replace(&mut self.cur, next));
+            self.recent = Default::default();
+        }
+        debug_assert!(self.cur.rows.capacity() <= CHUNK, "a chunk past CHUNK rows");
     }
 
     // Inlined into every recording site: a `Fields` passed through memory and read back in
     // wider loads than it was written with stalled each push on store forwarding. The common
-    // row takes one test for "every field fits its code"; the rest go through `push_wide`.
+    // row takes one test for "the chunk has room" (which a muted store, whose rows never get
+    // any, always fails: its rows go to `push_cold` without a test of their own) and one for
+    // "every field fits its code"; the rest go through `push_wide`.
     #[inline(always)]
     fn push(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        if self.cur.rows.len() == self.cur.rows.capacity() {
+            return self.push_cold(time, dur, cpu, kind, f);
+        }
         let instant = !kind.is_span();
         let row = self.len as Row;
-        if self.muted {
-            self.len += 1;
-            return row;
-        }
-        let n = self.cur.rows.len();
-        if n == CHUNK || n == 0 {
-            self.next_chunk(time);
-        }
         let off = time.wrapping_sub(self.cur.base);
         let addr = addr_code(f.addr);
         let back = f.parent.map_or(0, |p| row.wrapping_sub(p));
@@ -355,6 +365,18 @@ impl TraceStore {
         });
         self.len += 1;
         row
+    }
+
+    /// `push` of a row when the chunk has no room: a muted store only numbers it.
+    #[cold]
+    #[inline(never)]
+    fn push_cold(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+        if self.muted {
+            self.len += 1;
+            return (self.len - 1) as Row;
+        }
+        self.make_room(time);
+        self.push_wide(time, dur, cpu, kind, f)
     }
 
     /// `push` of a row with a field its code cannot hold: that field's code is `WIDE` (or
@@ -424,19 +446,17 @@ impl TraceStore {
     pub fn begin(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
         let row = self.push(time, OPEN, cpu, kind, f);
-        if self.muted {
-            return row;
-        }
-        let k = Self::at(row as usize).0;
-        if k >= self.open.len() {
-            self.open.resize(k + 1, 0);
-        }
-        self.open[k] += 1;
+        // The row is in `cur` (`push` starts a chunk before it). A muted store counts into its
+        // empty chunk, which `close_all` finds nothing in: cheaper than testing for it.
+        self.cur.open = self.cur.open.wrapping_add(1);
         row
     }
 
     /// Records a span whose duration is already known (it starts now and ends in the future).
-    #[inline]
+    // Forced inline like `push`: left to itself the compiler called it, and its hot site
+    // (`flush_tlb_func`, a row per target CPU) paid a call, six saved registers and its
+    // `Fields` through memory on each row.
+    #[inline(always)]
     pub fn span(&mut self, time: Ns, dur: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
         // An integer below OPEN is its own code (what `dur_code` of its exact f64 gives,
@@ -449,60 +469,39 @@ impl TraceStore {
     }
     /// Closes a span opened by [`TraceStore::begin`].
     pub fn end(&mut self, row: Row, time: Ns) {
-        if !self.muted && (row as usize) < self.len && self.dur_code(row) == OPEN {
-            self.close(row, time);
-        }
-    }
-
-    /// Closes the open span `row` (its `dur` is `OPEN`).
-    fn close(&mut self, row: Row, time: Ns) {
         let (k, i) = Self::at(row as usize);
-        if let Some(n) = self.open.get_mut(k) {
-            *n = n.saturating_sub(1);
-        }
-        let c = if k < self.full.len() {
-            &mut self.full[k]
-        } else {
+        // One lookup of the row, no test for `muted` or `len`: a muted store keeps no rows,
+        // and a row not recorded is not in its chunk.
+        // Most spans end in the chunk they began in: the one being filled is tried first.
+        let c = if k == self.full.len() {
             &mut self.cur
-        };
-        let r = &mut c.rows[i];
-        // Below 2^53 ns (104 days) integer and f64 arithmetic agree; beyond, the duration is
-        // what the f64 columns always computed, kept exactly in the side table.
-        const EXACT: u64 = 1 << 53;
-        let start = c.base.wrapping_add(r.time as u64);
-        r.dur = if r.time != WIDE && time < EXACT && start < EXACT {
-            let d = time.saturating_sub(start);
-            if d < OPEN as u64 {
-                d as u32
-            } else {
-                self.wide.dur.insert(row, d as f64);
-                WIDE
-            }
+        } else if let Some(c) = self.full.get_mut(k) {
+            c
         } else {
-            let start = match r.time {
-                WIDE => self.wide.time.get(&row).copied().unwrap_or(0),
-                _ => start,
-            };
-            let d = (time as f64 - start as f64).max(0.0);
-            let code = dur_code(d);
-            if code == WIDE {
-                self.wide.dur.insert(row, d);
-            }
-            code
+            return;
         };
+        let Some(r) = c.rows.get_mut(i) else {
+            return;
+        };
+        if r.dur == OPEN && is_span(r.ck) {
+            close(r, c.base, row, time, &mut self.wide);
+            c.open = c.open.saturating_sub(1);
+        }
     }
 
     /// Closes every span still open at the end of the run, so no NaN crosses the boundary.
     pub fn close_all(&mut self, time: Ns) {
-        for k in 0..self.open.len() {
+        let chunks = self.full.iter_mut().chain(std::iter::once(&mut self.cur));
+        for (k, c) in chunks.enumerate() {
             let first = k << CHUNK_BITS;
-            let mut i = 0;
-            while self.open[k] > 0 && i < self.chunk(k).rows.len() {
-                let r = self.chunk(k).rows[i];
-                if r.dur == OPEN && is_span(r.ck) {
-                    self.close((first + i) as Row, time);
+            for (i, r) in c.rows.iter_mut().enumerate() {
+                if c.open == 0 {
+                    break;
                 }
-                i += 1;
+                if r.dur == OPEN && is_span(r.ck) {
+                    close(r, c.base, (first + i) as Row, time, &mut self.wide);
+                    c.open -= 1;
+                }
             }
         }
     }
@@ -525,17 +524,6 @@ impl TraceStore {
     #[inline]
     fn chunk(&self, k: usize) -> &Chunk {
         self.full.get(k).unwrap_or(&self.cur)
-    }
-
-    /// The `dur` code of a span; 0 for an instant (whose word holds its `gen`).
-    fn dur_code(&self, row: Row) -> u32 {
-        let (k, i) = Self::at(row as usize);
-        let r = self.chunk(k).rows[i];
-        if is_span(r.ck) {
-            r.dur
-        } else {
-            0
-        }
     }
 
     /// `time` of one row (`row < len`).
@@ -662,6 +650,51 @@ impl TraceStore {
         }
         h.finish()
     }
+}
+
+/// Below 2^53 ns (104 days) integer and f64 arithmetic agree; beyond, a duration is what the
+/// f64 columns always computed, kept exactly in the side table.
+const EXACT: u64 = 1 << 53;
+
+/// Sets the `dur` of the open span `r` (row `row` of a chunk based at `base`) ending at `time`.
+// Inlined into `end`'s sites with only the common span's arithmetic: a call per span cost
+// more than the few instructions that close it.
+#[inline(always)]
+fn close(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
+    let start = base.wrapping_add(r.time as u64);
+    let d = time.saturating_sub(start);
+    if r.time != WIDE && d < OPEN as u64 && (time | start) < EXACT {
+        r.dur = d as u32;
+    } else {
+        close_wide(r, base, row, time, wide);
+    }
+}
+
+/// `close` of any span, also one whose start, end or duration its codes cannot hold.
+#[cold]
+#[inline(never)]
+fn close_wide(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
+    let start = base.wrapping_add(r.time as u64);
+    r.dur = if r.time != WIDE && time < EXACT && start < EXACT {
+        let d = time.saturating_sub(start);
+        if d < OPEN as u64 {
+            d as u32
+        } else {
+            wide.dur.insert(row, d as f64);
+            WIDE
+        }
+    } else {
+        let start = match r.time {
+            WIDE => wide.time.get(&row).copied().unwrap_or(0),
+            _ => start,
+        };
+        let d = (time as f64 - start as f64).max(0.0);
+        let code = dur_code(d);
+        if code == WIDE {
+            wide.dur.insert(row, d);
+        }
+        code
+    };
 }
 
 #[inline]
@@ -818,6 +851,26 @@ mod tests {
         s.instant(0, CpuId(0), EventKind::IpiSent, Fields::default());
         assert_eq!(s.reserved_bytes(), 4 * CHUNK_BYTES + 3 * ext);
         assert_eq!(s.bytes(), (3 * CHUNK as u64 + 1) * ROW_BYTES);
+    }
+
+    /// A clone's vectors hold only what they have, so its chunk is at capacity mid-way: the
+    /// clone grows it to `CHUNK` rows, never past, and records on exactly as the original does.
+    #[test]
+    fn a_clone_taken_mid_chunk_records_on_like_the_original() {
+        let mut s = TraceStore::default();
+        let f = Fields::default();
+        for i in 0..(CHUNK as u64 + 40_000) {
+            s.instant(i, CpuId(1), EventKind::IpiSent, f);
+        }
+        let mut c = s.clone();
+        assert_eq!(c.cur.rows.capacity(), 40_000, "a clone holds only its rows");
+        for s in [&mut s, &mut c] {
+            for i in 0..CHUNK as u64 {
+                s.instant(1 << 20 | i, CpuId(2), EventKind::IpiSent, f);
+            }
+        }
+        assert!(c.full.iter().all(|k| k.rows.len() == CHUNK));
+        assert_eq!(c.hash(), s.hash());
     }
 
     /// Fields on both sides of what the inline word holds (`mm` 15 bits, `arg` 16 bits, no
