@@ -184,6 +184,11 @@ pub struct TraceStore {
     string_bytes: u64,
     /// Rows are numbered but not kept (`mute`).
     muted: bool,
+    /// Rows `cur` may hold before `make_room` runs again: its capacity, capped at `CHUNK`
+    /// (0 while muted or not begun). `push` tests this one number, so a chunk never passes
+    /// `CHUNK` rows even where `Vec` gives more capacity than was asked for, which its
+    /// documentation allows, or a clone of a store holds less.
+    room: usize,
 }
 
 /// `addr` code: 0 for 0, `1 + page` for a user page address, else `WIDE`.
@@ -297,11 +302,9 @@ impl TraceStore {
         EXT_BIT | i as u32
     }
 
-    /// Makes room for a row when the current chunk's rows are at their capacity: a chunk not
-    /// begun takes `time` as its base, the first chunk doubles (from 4 rows, up to `CHUNK`), a
-    /// full one is followed by a chunk with `time` as its base. `push` tests only the
-    /// capacity, so a chunk's capacity must be the `CHUNK` rows asked for and no more (what
-    /// `Vec` gives with the global allocator; the debug build checks it).
+    /// Makes room for a row when the current chunk holds `room` rows: a chunk not begun takes
+    /// `time` as its base, the first chunk doubles (from 4 rows, up to `CHUNK`), a full one is
+    /// followed by a chunk with `time` as its base.
     #[cold]
     fn make_room(&mut self, time: Ns) {
         let n = self.cur.rows.len();
@@ -309,7 +312,9 @@ impl TraceStore {
             self.cur.base = time;
         }
         if n < CHUNK {
-            self.cur.rows.reserve_exact(n.max(4).min(CHUNK - n));
+            let more = n.max(4).min(CHUNK - n);
+            self.cur.rows.reserve_exact(more);
+            self.room = n + more;
         } else {
             // The next chunk's records reserved at what this one needed and an eighth more: a
             // run's chunks need about as many each, and regrowing the table (a copy, and in
@@ -323,8 +328,8 @@ impl TraceStore {
             };
             self.full.push(std::mem::replace(&mut self.cur, next));
             self.recent = Default::default();
+            self.room = CHUNK;
         }
-        debug_assert!(self.cur.rows.capacity() <= CHUNK, "a chunk past CHUNK rows");
     }
 
     // Inlined into every recording site: a `Fields` passed through memory and read back in
@@ -334,7 +339,7 @@ impl TraceStore {
     // "every field fits its code"; the rest go through `push_wide`.
     #[inline(always)]
     fn push(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
-        if self.cur.rows.len() == self.cur.rows.capacity() {
+        if self.cur.rows.len() == self.room {
             return self.push_cold(time, dur, cpu, kind, f);
         }
         let instant = !kind.is_span();
