@@ -13,7 +13,7 @@
 use crate::arch::state::ArchState;
 use crate::budget::Stop;
 use crate::config::{Config, Mapping, WorkOp};
-use crate::cpu::{Cpu, Handler, Request};
+use crate::cpu::{Cpu, Handler};
 use crate::engine::Queue;
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
@@ -747,16 +747,6 @@ impl World {
     }
 
     // ---------------------------------------------------------------- interrupts
-
-    /// `llist_add` of the csd of (sender, target); returns whether an IPI must be raised
-    /// (the queue was empty), and the row of the IPI the request rides on.
-    pub fn enqueue_request(&mut self, target: CpuId, sender: CpuId, sent: Row) -> bool {
-        let q = &mut self.cpus[target.index()].call_queue;
-        let was_empty = q.is_empty();
-        let sent = q.first().map_or(sent, |r| r.sent);
-        q.push(Request { sender, sent });
-        was_empty
-    }
 
     fn ipi_arrive(&mut self, cpu: CpuId, sent: Row) {
         let c = &mut self.cpus[cpu.index()];

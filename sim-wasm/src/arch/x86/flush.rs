@@ -18,6 +18,7 @@ use super::pti;
 use super::state::NR_DYN_ASIDS;
 use super::switch_mm::{switch_mm_irqs_off, tlb_tag};
 use crate::config::{FlushInfo, Preempt, WaitMask};
+use crate::cpu::Request;
 use crate::events::EventKind;
 use crate::ids::{mul_sat, CpuId, DescId, MmId, Ns, TaskId};
 use crate::ipi::FlushTlbInfo;
@@ -379,9 +380,13 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
         csd.info = desc;
         op.next_target += 1;
         let costs = &w.cfg.costs;
-        let need_ipi = w.cpus[target.index()].call_queue.is_empty();
+        // `llist_add` of the csd to the target's queue, looked up once: a request queued behind
+        // others rides on the IPI of the first; only an empty queue needs an IPI.
+        let q = &mut w.cpus[target.index()].call_queue;
         let mut cost = costs.csd_queue_ns;
-        let sent = if need_ipi {
+        let sent = if let Some(first) = q.first() {
+            first.sent
+        } else {
             cost = cost.saturating_add(costs.ipi_send_ns);
             let arrive = cost.saturating_add(costs.ipi_delivery_ns);
             let f = Fields {
@@ -396,10 +401,8 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
             w.queue
                 .after(arrive, crate::machine::Ev::ipi_arrive(target.0, row));
             row
-        } else {
-            flush_row
         };
-        w.enqueue_request(target, sender, sent);
+        q.push(Request { sender, sent });
         w.step(t, cost, false, Cont::Flush(FlushPhase::Dispatch));
         return;
     }
