@@ -79,7 +79,7 @@ pub fn flush_tlb_func(
     let mut cost = costs.flush_func_ns;
     if !local {
         // The target pulls the descriptor's cache lines from the initiator.
-        cost = cost.saturating_add(mul_sat(w.desc_lines, costs.cacheline_transfer_ns));
+        cost = cost.saturating_add(w.desc_pull_ns);
     }
     let (invlpg, full_ns) = (costs.invlpg_ns, costs.full_flush_ns);
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
