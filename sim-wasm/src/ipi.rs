@@ -44,10 +44,10 @@ impl Cfd {
 
     /// `csd(target).info` without `csd`'s allocation (a csd not yet allocated reads as a fresh
     /// one): with that cold path in it, `call_func` saved and restored six registers around
-    /// its tail call to `flush_tlb_func`, 14 of its 20 instructions.
+    /// its tail call to `flush_tlb_func`, 14 of its 20 instructions. `csd`'s clamp is not
+    /// repeated: the csds, once there, cover every CPU of the machine, and the target is one.
     pub fn info(&self, target: CpuId) -> u32 {
-        let i = target.index().min(self.csd.len().saturating_sub(1));
-        self.csd.get(i).map_or(0, |c| c.info)
+        self.csd.get(target.index()).map_or(0, |c| c.info)
     }
 
     pub fn is_locked(&self, target: CpuId) -> bool {
