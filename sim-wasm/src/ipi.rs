@@ -33,8 +33,21 @@ impl Cfd {
     // Three calls per request (dispatch, the handler's read, the unlock): inlined, as a call
     // of its own it was 3 % of a WASM run. `always`: LLVM still kept an outlined copy that
     // the flush path called, 20 instructions a call with its prologue.
+    // The common case, a target below the csds' count, is one compare: the allocation and
+    // the clamp of an out-of-range target (an emptiness test, a min and a bounds check on
+    // every call) are in `csd_cold`.
     #[inline(always)]
     pub fn csd(&mut self, target: CpuId, cpus: u16) -> &mut Csd {
+        let i = target.index();
+        if i < self.csd.len() {
+            return &mut self.csd[i];
+        }
+        self.csd_cold(target, cpus)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn csd_cold(&mut self, target: CpuId, cpus: u16) -> &mut Csd {
         if self.csd.is_empty() {
             self.csd = vec![Csd::default(); cpus as usize];
         }
