@@ -33,8 +33,21 @@ impl Cfd {
     // Three calls per request (dispatch, the handler's read, the unlock): inlined, as a call
     // of its own it was 3 % of a WASM run. `always`: LLVM still kept an outlined copy that
     // the flush path called, 20 instructions a call with its prologue.
+    // The common case, a target below the csds' count, is one compare: the allocation and
+    // the clamp of an out-of-range target (an emptiness test, a min and a bounds check on
+    // every call) are in `csd_cold`.
     #[inline(always)]
     pub fn csd(&mut self, target: CpuId, cpus: u16) -> &mut Csd {
+        let i = target.index();
+        if i < self.csd.len() {
+            return &mut self.csd[i];
+        }
+        self.csd_cold(target, cpus)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn csd_cold(&mut self, target: CpuId, cpus: u16) -> &mut Csd {
         if self.csd.is_empty() {
             self.csd = vec![Csd::default(); cpus as usize];
         }
@@ -44,10 +57,10 @@ impl Cfd {
 
     /// `csd(target).info` without `csd`'s allocation (a csd not yet allocated reads as a fresh
     /// one): with that cold path in it, `call_func` saved and restored six registers around
-    /// its tail call to `flush_tlb_func`, 14 of its 20 instructions.
+    /// its tail call to `flush_tlb_func`, 14 of its 20 instructions. `csd`'s clamp is not
+    /// repeated: the csds, once there, cover every CPU of the machine, and the target is one.
     pub fn info(&self, target: CpuId) -> u32 {
-        let i = target.index().min(self.csd.len().saturating_sub(1));
-        self.csd.get(i).map_or(0, |c| c.info)
+        self.csd.get(target.index()).map_or(0, |c| c.info)
     }
 
     pub fn is_locked(&self, target: CpuId) -> bool {

@@ -13,7 +13,7 @@
 use crate::arch::state::ArchState;
 use crate::budget::Stop;
 use crate::config::{Config, Mapping, WorkOp};
-use crate::cpu::{Cpu, Handler, Request};
+use crate::cpu::{Cpu, Handler};
 use crate::engine::Queue;
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
@@ -272,8 +272,10 @@ pub struct World {
     pub(crate) cfd: Vec<Cfd>,
     pub(crate) stats: Collector,
     pub(crate) arch: &'static dyn Arch,
-    /// Cache lines one descriptor spans (per the `flush_info` placement).
-    pub(crate) desc_lines: u64,
+    /// What a target pays to pull a descriptor's cache lines (as many as the `flush_info`
+    /// placement spans) from the initiator: fixed for the run, so not multiplied out again in
+    /// every remote `flush_tlb_func`.
+    pub(crate) desc_pull_ns: Ns,
     /// Every user access, when enabled (`Session::record_accesses`): lets tests check the
     /// engine against an independent reference model.
     pub(crate) accesses: Option<Vec<Access>>,
@@ -337,7 +339,10 @@ impl World {
             cfd: vec![Cfd::default(); n as usize],
             stats: Collector::default(),
             arch,
-            desc_lines: cfg.descriptor_lines(),
+            desc_pull_ns: crate::ids::mul_sat(
+                cfg.descriptor_lines(),
+                cfg.costs.cacheline_transfer_ns,
+            ),
             scratch_targets: Vec::new(),
             arch_state: ArchState::default(),
             accesses: None,
@@ -747,16 +752,6 @@ impl World {
     }
 
     // ---------------------------------------------------------------- interrupts
-
-    /// `llist_add` of the csd of (sender, target); returns whether an IPI must be raised
-    /// (the queue was empty), and the row of the IPI the request rides on.
-    pub fn enqueue_request(&mut self, target: CpuId, sender: CpuId, sent: Row) -> bool {
-        let q = &mut self.cpus[target.index()].call_queue;
-        let was_empty = q.is_empty();
-        let sent = q.first().map_or(sent, |r| r.sent);
-        q.push(Request { sender, sent });
-        was_empty
-    }
 
     fn ipi_arrive(&mut self, cpu: CpuId, sent: Row) {
         let c = &mut self.cpus[cpu.index()];

@@ -52,6 +52,25 @@ impl CpuMask {
             *w &= !(1 << (c.index() % 64));
         }
     }
+    /// `cpumask_any_but()`: some member other than `c`.
+    pub fn any_but(&self, c: CpuId) -> bool {
+        let (wi, bit) = (c.index() / 64, 1u64 << (c.index() % 64));
+        self.words
+            .iter()
+            .enumerate()
+            .any(|(i, &w)| (if i == wi { w & !bit } else { w }) != 0)
+    }
+    /// Calls `f` with each member in ascending order.
+    #[inline]
+    pub fn for_each(&self, mut f: impl FnMut(u16)) {
+        for (i, &w) in self.words.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                f((i * 64) as u16 + w.trailing_zeros() as u16);
+                w &= w - 1;
+            }
+        }
+    }
     /// Members in ascending order, appended to `out` (no allocation when `out` has room).
     pub fn collect_into(&self, out: &mut Vec<u16>) {
         for (i, &w) in self.words.iter().enumerate() {

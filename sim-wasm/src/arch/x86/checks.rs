@@ -148,15 +148,12 @@ pub fn check_speculative_walk(w: &mut World, cpu: CpuId) {
 /// I5: the flusher reads `mm_cpumask` (after its full barrier).
 ///
 /// Property: every CPU whose `loaded_mm` is the mm is in the cpumask, so the flusher can see
-/// it (or the switcher reads the new `tlb_gen`). `members` is the mask, already collected.
-pub fn check_cpumask_covers_loaded(w: &mut World, cpu: CpuId, mm: MmId, members: &[u16]) {
+/// it (or the switcher reads the new `tlb_gen`). `seen` is how many CPUs of the mask have it
+/// loaded, counted by the walk that picks the targets.
+pub fn check_cpumask_covers_loaded(w: &mut World, cpu: CpuId, mm: MmId, seen: u32) {
     let Some(m) = w.mms.get(mm.0 as usize) else {
         return;
     };
-    let seen = members
-        .iter()
-        .filter(|&&c| w.arch_state.x86.cpu_tlbstate[c as usize].loaded_mm == mm)
-        .count() as u32;
     if seen < m.loaded_on {
         let missing = m.loaded_on - seen;
         w.violate(

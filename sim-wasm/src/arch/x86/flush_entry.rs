@@ -19,9 +19,9 @@ pub fn touch_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) {
     lines[i] = Some(cpu);
 }
 
-/// The entry work of one call on `cpu` for `mm`, whose `mm_cpumask` holds `members` (this CPU
-/// included or not). `inc_mm_tlb_gen()` is counted as a touch of the mm's `tlb_gen` line.
-pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, members: &[u16]) -> Ns {
+/// The entry work of one call on `cpu` for `mm`, whose `mm_cpumask` holds `others` CPUs
+/// besides this one. `inc_mm_tlb_gen()` is counted as a touch of the mm's `tlb_gen` line.
+pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, others: u64) -> Ns {
     let c = &w.cfg.costs;
     let x = &c.x86;
     let last = w
@@ -41,7 +41,6 @@ pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, members: &[u16]) -> Ns {
     // cpumask_any_but() and the cond loop each walk the mask word by word.
     let words = (w.cfg.cpus as u64).div_ceil(64);
     cost = cost.saturating_add(mul_sat(words, x.cpumask_word_ns));
-    let others = members.iter().filter(|&&m| m != cpu.0).count() as u64;
     cost = cost.saturating_add(mul_sat(others, x.should_flush_ns));
     touch_tlb_gen(w, cpu, mm);
     cost
