@@ -271,7 +271,7 @@ pub struct World {
     pub(crate) descs: Vec<FlushTlbInfo>,
     pub(crate) cfd: Vec<Cfd>,
     pub(crate) stats: Collector,
-    pub(crate) arch: &'static dyn Arch,
+    pub(crate) arch: crate::arch::AnyArch,
     /// Cache lines one descriptor spans (per the `flush_info` placement).
     pub(crate) desc_lines: u64,
     /// Every user access, when enabled (`Session::record_accesses`): lets tests check the
@@ -315,7 +315,7 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(cfg: Config, seed: u64, arch: &'static dyn Arch) -> Self {
+    pub fn new(cfg: Config, seed: u64, arch: crate::arch::AnyArch) -> Self {
         let n = cfg.cpus;
         let cpus = (0..n)
             .map(|c| {
@@ -837,7 +837,8 @@ impl World {
         }
         if let Some(&req) = c.irq_items.get(h.next as usize) {
             h.next += 1;
-            let (cost, _) = self.arch.call_func(self, cpu, req.sender, h.row);
+            let arch = self.arch;
+            let (cost, _) = arch.call_func(self, cpu, req.sender, h.row);
             h.func = Some(req.sender);
             self.cpus[cpu.index()].handler = Some(h);
             self.queue.after(cost, Ev::handler_next(cpu.0));
