@@ -704,6 +704,7 @@ impl World {
     }
 
     /// Handles one event; false if it was stale (superseded before it came due).
+    #[inline(always)]
     fn handle(&mut self, ev: Ev) -> bool {
         // Over half of all events are task steps: one compare on the packed word takes them
         // before the jump table on the kind (~7 instructions).
