@@ -869,6 +869,8 @@ impl World {
 
     /// The SYNC ack: the target clears `CSD_FLAG_LOCK` after running the function; every task
     /// spinning on that csd notices on its next poll.
+    // Forced: one caller, once per request a handler runs; the wasm build left it out of line.
+    #[inline(always)]
     fn csd_unlock(&mut self, sender: CpuId, target: CpuId, handler_row: Row) {
         let now = self.now();
         let cpus = self.cfg.cpus;
