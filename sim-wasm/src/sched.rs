@@ -15,7 +15,7 @@ use crate::trace::Fields;
 
 impl World {
     /// Schedules the completion of the task's current step `cost` from now.
-    #[inline]
+    #[inline(always)]
     pub fn step(&mut self, t: TaskId, cost: Ns, preemptible: bool, cont: Cont) {
         let now = self.now();
         let task = &mut self.tasks[t.index()];
