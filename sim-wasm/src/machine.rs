@@ -271,7 +271,7 @@ pub struct World {
     pub(crate) descs: Vec<FlushTlbInfo>,
     pub(crate) cfd: Vec<Cfd>,
     pub(crate) stats: Collector,
-    pub(crate) arch: &'static dyn Arch,
+    pub(crate) arch: crate::arch::AnyArch,
     /// What a target pays to pull a descriptor's cache lines (as many as the `flush_info`
     /// placement spans) from the initiator: fixed for the run, so not multiplied out again in
     /// every remote `flush_tlb_func`.
@@ -317,7 +317,7 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(cfg: Config, seed: u64, arch: &'static dyn Arch) -> Self {
+    pub fn new(cfg: Config, seed: u64, arch: crate::arch::AnyArch) -> Self {
         let n = cfg.cpus;
         let cpus = (0..n)
             .map(|c| {
@@ -709,6 +709,7 @@ impl World {
     }
 
     /// Handles one event; false if it was stale (superseded before it came due).
+    #[inline(always)]
     fn handle(&mut self, ev: Ev) -> bool {
         // Over half of all events are task steps: one compare on the packed word takes them
         // before the jump table on the kind (~7 instructions).
@@ -814,6 +815,9 @@ impl World {
             && matches!(op, Some(Op::Touch { .. } | Op::Spin(_)))
     }
 
+    // Forced: the event loop's second most frequent event (two in five), and with `handle` and
+    // `step_done` inlined there the wasm build stopped inlining it.
+    #[inline(always)]
     fn handler_next(&mut self, cpu: CpuId) {
         let now = self.now();
         // Out of its CPU while the finished request's csd is unlocked and the next one runs:
@@ -832,7 +836,8 @@ impl World {
         }
         if let Some(&req) = c.irq_items.get(h.next as usize) {
             h.next += 1;
-            let (cost, _) = self.arch.call_func(self, cpu, req.sender, h.row);
+            let arch = self.arch;
+            let (cost, _) = arch.call_func(self, cpu, req.sender, h.row);
             h.func = Some(req.sender);
             self.cpus[cpu.index()].handler = Some(h);
             self.queue.after(cost, Ev::handler_next(cpu.0));
@@ -859,6 +864,8 @@ impl World {
 
     /// The SYNC ack: the target clears `CSD_FLAG_LOCK` after running the function; every task
     /// spinning on that csd notices on its next poll.
+    // Forced: one caller, once per request a handler runs; the wasm build left it out of line.
+    #[inline(always)]
     fn csd_unlock(&mut self, sender: CpuId, target: CpuId, handler_row: Row) {
         let now = self.now();
         let cpus = self.cfg.cpus;

@@ -7,6 +7,7 @@ use crate::events::EventKind;
 use crate::ids::{mul_sat, CpuId, MmId, Ns, TaskId};
 use crate::invariants;
 use crate::locks::LockWork;
+use crate::machine::Arch as _;
 use crate::machine::{Access, Ev, World, USER_BASE};
 use crate::program::{Dur, Op};
 use crate::task::{Cont, FlushPhase, TaskState};

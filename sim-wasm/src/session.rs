@@ -4,6 +4,7 @@
 
 use crate::config::Config;
 use crate::error::SimError;
+use crate::machine::Arch as _;
 use crate::machine::World;
 use crate::scenario;
 use crate::summary::Summary;

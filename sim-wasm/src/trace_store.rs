@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::events::EventKind;
-use crate::ids::{CpuId, Ns, USER_BASE};
+use crate::ids::{CpuId, MmId, Ns, USER_BASE};
 use crate::trace::{Fields, Row, Trace, NO_PARENT};
 
 const CHUNK_BITS: u32 = 16;
@@ -340,7 +340,9 @@ impl TraceStore {
     #[inline(always)]
     fn push(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         if self.cur.rows.len() == self.room {
-            return self.push_cold(time, dur, cpu, kind, f);
+            return self.push_cold(
+                time, dur, cpu, kind, f.mm, f.asid, f.gen, f.addr, f.arg, f.parent,
+            );
         }
         let instant = !kind.is_span();
         let row = self.len as Row;
@@ -355,7 +357,9 @@ impl TraceStore {
             & back_fits
             & (cpu.0 < CPU_WIDE);
         if !fits {
-            return self.push_wide(time, dur, cpu, kind, f);
+            return self.push_wide(
+                time, dur, cpu, kind, f.mm, f.asid, f.gen, f.addr, f.arg, f.parent,
+            );
         }
         // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
         let gen = f.gen.min(u32::MAX as u64) as u32;
@@ -375,20 +379,57 @@ impl TraceStore {
     /// `push` of a row when the chunk has no room: a muted store only numbers it.
     #[cold]
     #[inline(never)]
-    fn push_cold(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+    // The fields one by one, not a `Fields`: an aggregate that size goes through memory, and
+    // LLVM wrote it to the caller's stack frame ahead of `push`'s tests, on every row, for this
+    // rare call (WASM: 6 stores a row and a frame in every recording function).
+    #[allow(clippy::too_many_arguments)]
+    fn push_cold(
+        &mut self,
+        time: Ns,
+        dur: u32,
+        cpu: CpuId,
+        kind: EventKind,
+        mm: MmId,
+        asid: u16,
+        gen: u64,
+        addr: u64,
+        arg: u64,
+        parent: Option<Row>,
+    ) -> Row {
         if self.muted {
             self.len += 1;
             return (self.len - 1) as Row;
         }
         self.make_room(time);
-        self.push_wide(time, dur, cpu, kind, f)
+        self.push_wide(time, dur, cpu, kind, mm, asid, gen, addr, arg, parent)
     }
 
     /// `push` of a row with a field its code cannot hold: that field's code is `WIDE` (or
     /// `PARENT_WIDE`, `CPU_WIDE`) and its value goes to the side table.
     #[cold]
     #[inline(never)]
-    fn push_wide(&mut self, time: Ns, dur: u32, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
+    #[allow(clippy::too_many_arguments)]
+    fn push_wide(
+        &mut self,
+        time: Ns,
+        dur: u32,
+        cpu: CpuId,
+        kind: EventKind,
+        mm: MmId,
+        asid: u16,
+        gen: u64,
+        addr: u64,
+        arg: u64,
+        parent: Option<Row>,
+    ) -> Row {
+        let f = Fields {
+            mm,
+            asid,
+            gen,
+            addr,
+            arg,
+            parent,
+        };
         let row = self.len as Row;
         let instant = !kind.is_span();
         let off = time.wrapping_sub(self.cur.base);
@@ -440,14 +481,17 @@ impl TraceStore {
     }
 
     /// Records an instant event.
-    #[inline]
+    // Forced like `span`: with the architecture's methods inlined into the event loop
+    // (`AnyArch`), the native build stopped inlining this and `begin` into the flush functions
+    // and paid a call per row (+1 % of the bench run's instructions).
+    #[inline(always)]
     pub fn instant(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(!kind.is_span());
         self.push(time, 0, cpu, kind, f)
     }
 
     /// Opens a span at `time`; close it with [`TraceStore::end`]. Until closed its `dur` is NaN.
-    #[inline]
+    #[inline(always)]
     pub fn begin(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(kind.is_span());
         let row = self.push(time, OPEN, cpu, kind, f);

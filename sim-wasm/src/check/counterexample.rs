@@ -2,6 +2,7 @@
 //! (so its trace is an ordinary timeline), with each step labelled, the steps that overtook an
 //! earlier event numbered, and a narration of what broke and which step made it possible.
 
+use crate::machine::Arch as _;
 use serde::Serialize;
 
 use crate::events::EventKind;
