@@ -80,3 +80,30 @@ forward! {
     fn kernel_tag(&self, w: &World, cpu: CpuId) -> Option<u16>;
     fn kernel_entry(&self, w: &mut World, cpu: CpuId) -> Ns;
 }
+
+#[cfg(test)]
+mod tests {
+    /// Names of the methods declared in the block that starts at `start` (up to its closing
+    /// brace at the start of a line).
+    fn methods(source: &str, start: &str) -> Vec<String> {
+        let block = source.split(start).nth(1).unwrap_or("");
+        let block = block.split("\n}").next().unwrap_or("");
+        let mut names: Vec<String> = block
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("fn "))
+            .map(|l| l.split('(').next().unwrap_or("").to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A method added to `Arch` with a default body and not to `forward!` would compile and
+    /// silently run the default for every architecture: the two lists must name the same.
+    #[test]
+    fn every_arch_method_is_forwarded() {
+        let declared = methods(include_str!("../machine.rs"), "pub trait Arch: Sync {");
+        let forwarded = methods(include_str!("mod.rs"), "\nforward! {");
+        assert!(declared.len() > 20, "trait not found: {declared:?}");
+        assert_eq!(declared, forwarded);
+    }
+}
