@@ -271,7 +271,7 @@ pub struct World {
     pub(crate) descs: Vec<FlushTlbInfo>,
     pub(crate) cfd: Vec<Cfd>,
     pub(crate) stats: Collector,
-    pub(crate) arch: crate::arch::AnyArch,
+    pub(crate) arch: crate::config::Arch,
     /// What a target pays to pull a descriptor's cache lines (as many as the `flush_info`
     /// placement spans) from the initiator: fixed for the run, so not multiplied out again in
     /// every remote `flush_tlb_func`.
@@ -317,7 +317,7 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(cfg: Config, seed: u64, arch: crate::arch::AnyArch) -> Self {
+    pub fn new(cfg: Config, seed: u64, arch: crate::config::Arch) -> Self {
         let n = cfg.cpus;
         let cpus = (0..n)
             .map(|c| {

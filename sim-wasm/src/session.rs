@@ -4,7 +4,6 @@
 
 use crate::config::Config;
 use crate::error::SimError;
-use crate::machine::Arch as _;
 use crate::machine::World;
 use crate::scenario;
 use crate::summary::Summary;

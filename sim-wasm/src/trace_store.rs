@@ -481,9 +481,9 @@ impl TraceStore {
     }
 
     /// Records an instant event.
-    // Forced like `span`: with the architecture's methods inlined into the event loop
-    // (`AnyArch`), the native build stopped inlining this and `begin` into the flush functions
-    // and paid a call per row (+1 % of the bench run's instructions).
+    // Forced like `span`: with the architecture's methods inlined into the event loop (the
+    // `match` dispatch of `arch/mod.rs`), the native build stopped inlining this and `begin`
+    // into the flush functions and paid a call per row (+1 % of the bench run's instructions).
     #[inline(always)]
     pub fn instant(&mut self, time: Ns, cpu: CpuId, kind: EventKind, f: Fields) -> Row {
         debug_assert!(!kind.is_span());

@@ -18,36 +18,28 @@ use crate::snapshot::{AsidAllocator, MmContext, Slot};
 use crate::task::FlushPhase;
 use crate::trace::Row;
 
-/// The machine's architecture, dispatched by a `match` rather than through a `dyn Arch`
-/// vtable: with the implementation known at each call site, LLVM inlines the small delegating
-/// methods (`call_func`, `flush_step`, `kernel_entry`, the tags) into the per-event code and
-/// calls the kernel functions behind them directly. Node 20's V8 inlines no wasm call, and an
-/// indirect one also checks the table and the signature; the vtable calls were one in ~3
-/// events of the bench run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnyArch {
-    X86,
-    Arm64,
+/// The architecture a config asks for. It is the config's own enum, not a `dyn Arch`: the
+/// world holds it and [`Arch`] is implemented for it below, dispatching by a `match`, so the
+/// machine's code names no architecture and imports nothing from `arch/`.
+pub fn for_config(cfg: &Config) -> crate::config::Arch {
+    cfg.arch
 }
 
-/// The architecture a config asks for.
-pub fn for_config(cfg: &Config) -> AnyArch {
-    match cfg.arch {
-        crate::config::Arch::X86 => AnyArch::X86,
-        crate::config::Arch::Arm64 => AnyArch::Arm64,
-    }
-}
-
-/// Each method of [`Arch`] forwarded to the architecture's own implementation.
+/// Each method of [`Arch`] forwarded to the architecture's own implementation, by a `match`
+/// rather than through a `dyn Arch` vtable: with the implementation known at each call site,
+/// LLVM inlines the small delegating methods (`call_func`, `flush_step`, `kernel_entry`, the
+/// tags) into the per-event code and calls the kernel functions behind them directly. Node
+/// 20's V8 inlines no wasm call, and an indirect one also checks the table and the
+/// signature; the vtable calls were one in ~3 events of the bench run.
 macro_rules! forward {
     ($(fn $name:ident(&self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?;)*) => {
-        impl Arch for AnyArch {
+        impl Arch for crate::config::Arch {
             $(
                 #[inline]
                 fn $name(&self $(, $arg: $ty)*) $(-> $ret)? {
                     match self {
-                        AnyArch::X86 => x86::X86.$name($($arg),*),
-                        AnyArch::Arm64 => arm64::Arm64.$name($($arg),*),
+                        crate::config::Arch::X86 => x86::X86.$name($($arg),*),
+                        crate::config::Arch::Arm64 => arm64::Arm64.$name($($arg),*),
                     }
                 }
             )*

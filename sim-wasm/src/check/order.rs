@@ -12,7 +12,6 @@
 //! | x86: `TLBSYNC` completes only after the INVLPGBs *its CPU* issued were performed | the task's TLBSYNC step ends at `invlpgb_done_at`, the broadcasts' completion timers' time (`arch/x86/invlpgb.rs`) |
 
 use crate::ids::Ns;
-use crate::machine::Arch as _;
 use crate::machine::{Ev, Event, World};
 
 pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {

@@ -61,7 +61,6 @@
 //! keys: `tests/check.rs` runs it over the shipped race scenarios.
 
 use crate::ids::{CpuId, MmId, Ns};
-use crate::machine::Arch as _;
 use crate::machine::{Ev, Event, World};
 use crate::program::Op;
 use crate::task::{Cont, FlushPhase, Task, TaskState};

@@ -23,7 +23,6 @@
 
 use super::key::{relabelled_key, state_key_with, Relabel};
 use crate::ids::{CpuId, Ns};
-use crate::machine::Arch as _;
 use crate::machine::{Ev, Event, World};
 use crate::program::Op;
 
