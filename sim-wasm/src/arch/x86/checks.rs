@@ -14,7 +14,7 @@
 //!
 //! I3 (no use of a translation a returned flush removed) is generic: `invariants.rs`.
 
-use super::state::NR_DYN_ASIDS;
+use super::state::slot_of;
 use crate::ids::{CpuId, DescId, MmId, TaskId};
 use crate::machine::{World, USER_BASE};
 
@@ -33,7 +33,7 @@ pub fn check_slot_freshness(w: &mut World, cpu: CpuId, mm: MmId, vpn: u32, versi
         // A global ASID has no per-CPU slot claiming anything.
         return false;
     }
-    let slot = ts.ctxs[asid as usize % NR_DYN_ASIDS];
+    let slot = ts.ctxs[slot_of(asid)];
     let Some(ctx_id) = w.mms.get(mm.0 as usize).map(|m| m.ctx_id) else {
         return false;
     };
@@ -123,7 +123,7 @@ pub fn check_speculative_walk(w: &mut World, cpu: CpuId) {
     if mm == MmId::INIT_MM {
         return;
     }
-    let slot = ts.ctxs[ts.loaded_mm_asid as usize % NR_DYN_ASIDS];
+    let slot = ts.ctxs[slot_of(ts.loaded_mm_asid)];
     let Some(m) = w.mms.get(mm.0 as usize) else {
         return;
     };

@@ -15,7 +15,7 @@ use super::checks;
 use super::flush_entry;
 use super::invlpgb;
 use super::pti;
-use super::state::NR_DYN_ASIDS;
+use super::state::slot_of;
 use super::switch_mm::{switch_mm_irqs_off, tlb_tag};
 use crate::config::{FlushInfo, Preempt, WaitMask};
 use crate::cpu::Request;
@@ -110,7 +110,7 @@ pub fn flush_tlb_func(
         cost = cost.saturating_add(switch_in_handler(w, cpu, MmId::INIT_MM));
         FuncResult::LeftLazy
     } else {
-        let slot = w.arch_state.x86.cpu_tlbstate[cpu.index()].ctxs[asid as usize % NR_DYN_ASIDS];
+        let slot = w.arch_state.x86.cpu_tlbstate[cpu.index()].ctxs[slot_of(asid)];
         let local_gen = slot.tlb_gen;
         // Already covered by an earlier flush (`mm_tlb_gen` deliberately not read), or a
         // concurrent flush already caught us up.
@@ -151,7 +151,7 @@ pub fn flush_tlb_func(
                 w.stats.x86_ops.cr3_flushes += 1;
             }
             let ts = &mut w.arch_state.x86.cpu_tlbstate[cpu.index()];
-            ts.ctxs[asid as usize % NR_DYN_ASIDS].tlb_gen = mm_gen;
+            ts.ctxs[slot_of(asid)].tlb_gen = mm_gen;
             if partial {
                 FuncResult::Partial
             } else {

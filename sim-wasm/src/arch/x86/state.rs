@@ -6,6 +6,18 @@ use crate::ids::{CpuId, MmId};
 /// `TLB_NR_DYN_ASIDS`: "6 should be plenty".
 pub const NR_DYN_ASIDS: usize = 6;
 
+/// The `ctxs` slot an ASID indexes. Dynamic ASIDs (all of them without INVLPGB) take one
+/// compare instead of a division by 6; a global one folds onto a slot as before.
+#[inline(always)]
+pub fn slot_of(asid: u16) -> usize {
+    let a = asid as usize;
+    if a < NR_DYN_ASIDS {
+        a
+    } else {
+        a % NR_DYN_ASIDS
+    }
+}
+
 /// PTI: added to a slot (or global ASID) to tag its user PCID's translations (`pti.rs`).
 pub const USER_TAG: u16 = 16;
 

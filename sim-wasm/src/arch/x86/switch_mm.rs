@@ -25,7 +25,7 @@
 //! INVLPGB, whose global ASIDs need no generation read and whose `finish_asid_transition`
 //! spin on `LOADED_MM_SWITCHING` the model does not have.
 
-use super::state::{AsidSlot, PendingSwitch, NR_DYN_ASIDS};
+use super::state::{slot_of, AsidSlot, PendingSwitch, NR_DYN_ASIDS};
 use crate::config::SwitchMmBarrier;
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns};
@@ -108,7 +108,7 @@ fn switch(w: &mut World, cpu: CpuId, next: MmId, split: bool) -> Ns {
         } else
         // Case A: if we were not lazy we received every IPI; otherwise catch up on the
         // flushes we skipped (R9).
-        if !was_lazy || ts.ctxs[asid as usize % NR_DYN_ASIDS].tlb_gen == next_gen {
+        if !was_lazy || ts.ctxs[slot_of(asid)].tlb_gen == next_gen {
             return 0;
         } else {
             (asid, true)
@@ -165,7 +165,7 @@ fn write_cr3(w: &mut World, cpu: CpuId, next: MmId, asid: u16, need_flush: bool,
     let ts = &mut w.arch_state.x86.cpu_tlbstate[cpu.index()];
     let prev = ts.loaded_mm;
     if need_flush {
-        ts.ctxs[asid as usize % NR_DYN_ASIDS] = AsidSlot {
+        ts.ctxs[slot_of(asid)] = AsidSlot {
             ctx_id,
             tlb_gen: gen,
         };
