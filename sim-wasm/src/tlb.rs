@@ -121,8 +121,10 @@ impl Tlb {
         let base = self.set_of(tag, vpn) * self.ways;
         let epoch = self.epoch[tag as usize % TAGS];
         let set = self.entries.get_mut(base..base + self.ways)?;
+        // The page number first: it rules out most ways of a set in one compare, where the
+        // flags (most ways are invalid or another page's) took a load, a mask and a compare.
         set.iter_mut().find(|e| {
-            e.flags & (VALID | GLOBAL) == VALID && e.tag == tag && e.vpn == vpn && e.epoch == epoch
+            e.vpn == vpn && e.tag == tag && e.flags & (VALID | GLOBAL) == VALID && e.epoch == epoch
         })
     }
 
