@@ -379,7 +379,8 @@ impl World {
         for vpn in page as usize..end {
             let vpn = vpn as u32;
             let p = self.mms[mm.0 as usize].pages[vpn as usize];
-            let version = match self.cpus[cpu.index()].tlb.lookup(tag, vpn) {
+            let set = self.cpus[cpu.index()].tlb.set_of(tag, vpn);
+            let version = match self.cpus[cpu.index()].tlb.lookup_in(set, tag, vpn) {
                 Some(e) => {
                     hits += 1;
                     let entry = *e;
@@ -406,7 +407,9 @@ impl World {
                         cost += fault_ns + arch.kernel_entry(self, cpu);
                         self.stats.page_faults += 1;
                     }
-                    self.cpus[cpu.index()].tlb.fill(tag, mm, vpn, version);
+                    self.cpus[cpu.index()]
+                        .tlb
+                        .fill_in(set, tag, mm, vpn, version);
                     version
                 }
             };

@@ -118,7 +118,13 @@ impl Tlb {
 
     /// The entry the hardware would use for (tag, vpn), if any.
     pub fn lookup(&mut self, tag: u16, vpn: u32) -> Option<&mut Entry> {
-        let base = self.set_of(tag, vpn) * self.ways;
+        self.lookup_in(self.set_of(tag, vpn), tag, vpn)
+    }
+
+    /// `lookup` in the set `set_of(tag, vpn)` returned: a miss then a fill hash the page
+    /// (and divide by the set count) once.
+    pub fn lookup_in(&mut self, set: usize, tag: u16, vpn: u32) -> Option<&mut Entry> {
+        let base = set * self.ways;
         let epoch = self.epoch[tag as usize % TAGS];
         let set = self.entries.get_mut(base..base + self.ways)?;
         // The page number first: it rules out most ways of a set in one compare, where the
@@ -179,8 +185,12 @@ impl Tlb {
 
     /// Installs a translation after a page walk, evicting round-robin if the set is full.
     pub fn fill(&mut self, tag: u16, mm: MmId, vpn: u32, version: u32) {
+        self.fill_in(self.set_of(tag, vpn), tag, mm, vpn, version);
+    }
+
+    /// `fill` into the set `set_of(tag, vpn)` returned.
+    pub fn fill_in(&mut self, set: usize, tag: u16, mm: MmId, vpn: u32, version: u32) {
         self.allocate();
-        let set = self.set_of(tag, vpn);
         let base = set * self.ways;
         let slot = self.victim_slot(set);
         self.entries[base + slot] = Entry {
