@@ -6,9 +6,11 @@
 use crate::ids::Ns;
 
 mod entry;
+mod ghosts;
 mod heap;
 
 use entry::Entry;
+use ghosts::Ghosts;
 use heap::Heap;
 
 /// Most events the sorted near run holds; later ones wait in the heap. Large enough for the
@@ -17,7 +19,7 @@ use heap::Heap;
 const NEAR: usize = 64;
 
 /// The pending events in two tiers, every key of `near` below every key of `far`, and a third
-/// heap of superseded events beside them:
+/// run of superseded events beside them:
 ///
 /// * `near`, up to [`NEAR`] of the earliest events sorted latest-first, so the next event is
 ///   popped off the end with no sifting. A new event usually comes due soon (an IPI's delivery,
@@ -42,7 +44,7 @@ pub struct Queue<E> {
     far: Heap<E>,
     /// Its `earliest` is the one number a pop compares against before taking the end of
     /// `near`.
-    ghosts: Heap<E>,
+    ghosts: Ghosts<E>,
 }
 
 impl<E> Default for Queue<E> {
@@ -52,7 +54,7 @@ impl<E> Default for Queue<E> {
             seq: 0,
             near: Vec::new(),
             far: Heap::default(),
-            ghosts: Heap::default(),
+            ghosts: Ghosts::default(),
         }
     }
 }
@@ -216,7 +218,7 @@ impl<E: Copy> Queue<E> {
     /// smallest key of the three tiers.
     fn pop_due_slow(&mut self, limit: Ns) -> Option<Entry<E>> {
         let live = self.near.last().or(self.far.items.first()).map(Entry::key);
-        let ghost = self.ghosts.items.first().map(Entry::key);
+        let ghost = self.ghosts.min_key();
         let from_ghost = match (live, ghost) {
             (_, None) => false,
             (None, Some(_)) => true,
