@@ -257,7 +257,7 @@ impl<E: Copy> Queue<E> {
 
     /// Pending events (including ones that will turn out stale).
     pub fn len(&self) -> usize {
-        self.near.len() + self.far.items.len() + self.ghosts.items.len()
+        self.near.len() + self.far.items.len() + self.ghosts.live().len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -285,7 +285,7 @@ impl<E: Copy> Queue<E> {
         self.near
             .iter()
             .chain(&self.far.items)
-            .chain(&self.ghosts.items)
+            .chain(self.ghosts.live())
             .map(|e| (e.time, e.seq, e.event))
     }
 
@@ -299,7 +299,7 @@ impl<E: Copy> Queue<E> {
         } else if let Some(i) = self.far.items.iter().position(|e| e.seq == seq) {
             self.far.remove_at(i)
         } else {
-            let i = self.ghosts.items.iter().position(|e| e.seq == seq)?;
+            let i = self.ghosts.live().iter().position(|e| e.seq == seq)?;
             self.ghosts.remove_at(i)
         };
         self.now = self.now.max(e.time);
@@ -480,7 +480,7 @@ mod tests {
                             due.push(Some(t));
                             q.reschedule(d, old as u64, t, id);
                             r.at(t, id);
-                            ghosts_used |= !q.ghosts.items.is_empty();
+                            ghosts_used |= !q.ghosts.live().is_empty();
                         }
                     }
                     _ => {}
