@@ -6,9 +6,11 @@
 use crate::ids::Ns;
 
 mod entry;
+mod ghosts;
 mod heap;
 
 use entry::Entry;
+use ghosts::Ghosts;
 use heap::Heap;
 
 /// Most events the sorted near run holds; later ones wait in the heap. Large enough for the
@@ -17,7 +19,7 @@ use heap::Heap;
 const NEAR: usize = 64;
 
 /// The pending events in two tiers, every key of `near` below every key of `far`, and a third
-/// heap of superseded events beside them:
+/// run of superseded events beside them:
 ///
 /// * `near`, up to [`NEAR`] of the earliest events sorted latest-first, so the next event is
 ///   popped off the end with no sifting. A new event usually comes due soon (an IPI's delivery,
@@ -42,7 +44,7 @@ pub struct Queue<E> {
     far: Heap<E>,
     /// Its `earliest` is the one number a pop compares against before taking the end of
     /// `near`.
-    ghosts: Heap<E>,
+    ghosts: Ghosts<E>,
 }
 
 impl<E> Default for Queue<E> {
@@ -52,7 +54,7 @@ impl<E> Default for Queue<E> {
             seq: 0,
             near: Vec::new(),
             far: Heap::default(),
-            ghosts: Heap::default(),
+            ghosts: Ghosts::default(),
         }
     }
 }
@@ -216,7 +218,7 @@ impl<E: Copy> Queue<E> {
     /// smallest key of the three tiers.
     fn pop_due_slow(&mut self, limit: Ns) -> Option<Entry<E>> {
         let live = self.near.last().or(self.far.items.first()).map(Entry::key);
-        let ghost = self.ghosts.items.first().map(Entry::key);
+        let ghost = self.ghosts.min_key();
         let from_ghost = match (live, ghost) {
             (_, None) => false,
             (None, Some(_)) => true,
@@ -255,7 +257,7 @@ impl<E: Copy> Queue<E> {
 
     /// Pending events (including ones that will turn out stale).
     pub fn len(&self) -> usize {
-        self.near.len() + self.far.items.len() + self.ghosts.items.len()
+        self.near.len() + self.far.items.len() + self.ghosts.live().len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -283,7 +285,7 @@ impl<E: Copy> Queue<E> {
         self.near
             .iter()
             .chain(&self.far.items)
-            .chain(&self.ghosts.items)
+            .chain(self.ghosts.live())
             .map(|e| (e.time, e.seq, e.event))
     }
 
@@ -297,7 +299,7 @@ impl<E: Copy> Queue<E> {
         } else if let Some(i) = self.far.items.iter().position(|e| e.seq == seq) {
             self.far.remove_at(i)
         } else {
-            let i = self.ghosts.items.iter().position(|e| e.seq == seq)?;
+            let i = self.ghosts.live().iter().position(|e| e.seq == seq)?;
             self.ghosts.remove_at(i)
         };
         self.now = self.now.max(e.time);
@@ -478,7 +480,7 @@ mod tests {
                             due.push(Some(t));
                             q.reschedule(d, old as u64, t, id);
                             r.at(t, id);
-                            ghosts_used |= !q.ghosts.items.is_empty();
+                            ghosts_used |= !q.ghosts.live().is_empty();
                         }
                     }
                     _ => {}
