@@ -65,9 +65,9 @@ pub trait Arch: Sync {
     /// Advance the task's flush by one phase (the arch drives the task with `World::step`).
     fn flush_step(&self, w: &mut World, t: TaskId, phase: FlushPhase);
 
-    /// Run one cross-call request from `sender` in `cpu`'s IPI handler. Returns its cost and
-    /// the trace row of the function's span.
-    fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> (Ns, Row);
+    /// Run one cross-call request from `sender` in `cpu`'s IPI handler (its span a child of
+    /// the handler's row `handler`). Returns its cost.
+    fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> Ns;
 
     /// The CPU speculatively walks the page tables it has loaded (the `speculate` op).
     fn speculative_walk(&self, w: &mut World, cpu: CpuId);
@@ -837,7 +837,7 @@ impl World {
         if let Some(&req) = c.irq_items.get(h.next as usize) {
             h.next += 1;
             let arch = self.arch;
-            let (cost, _) = arch.call_func(self, cpu, req.sender, h.row);
+            let cost = arch.call_func(self, cpu, req.sender, h.row);
             h.func = Some(req.sender);
             self.cpus[cpu.index()].handler = Some(h);
             self.queue.after(cost, Ev::handler_next(cpu.0));

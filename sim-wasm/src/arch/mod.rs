@@ -55,7 +55,7 @@ forward! {
     fn enter_lazy_tlb(&self, w: &mut World, cpu: CpuId);
     fn prepare_flush(&self, w: &mut World, t: TaskId, page: u32, n: u32, freed_tables: bool);
     fn flush_step(&self, w: &mut World, t: TaskId, phase: FlushPhase);
-    fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> (Ns, Row);
+    fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> Ns;
     fn speculative_walk(&self, w: &mut World, cpu: CpuId);
     fn on_timer(&self, w: &mut World, cpu: CpuId, data: u32);
     fn timer_label(&self, data: u32) -> (&'static str, &'static str);

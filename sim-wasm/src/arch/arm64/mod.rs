@@ -81,8 +81,8 @@ impl Arch for Arm64 {
     }
 
     /// arm64 flushes send no IPIs; nothing ever queues a call-function request.
-    fn call_func(&self, _w: &mut World, _cpu: CpuId, _sender: CpuId, handler: Row) -> (Ns, Row) {
-        (0, handler)
+    fn call_func(&self, _w: &mut World, _cpu: CpuId, _sender: CpuId, _handler: Row) -> Ns {
+        0
     }
 
     fn speculative_walk(&self, w: &mut World, cpu: CpuId) {

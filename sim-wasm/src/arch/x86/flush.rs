@@ -65,14 +65,9 @@ fn switch_in_handler(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
     switch_mm_irqs_off(w, cpu, next)
 }
 
-/// `flush_tlb_func(info)` on `cpu`: applies its effects now and returns (cost, span row).
-pub fn flush_tlb_func(
-    w: &mut World,
-    cpu: CpuId,
-    desc: DescId,
-    local: bool,
-    parent: Row,
-) -> (Ns, Row) {
+/// `flush_tlb_func(info)` on `cpu`: applies its effects now, records its span and returns its
+/// cost.
+pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, parent: Row) -> Ns {
     let now = w.now();
     let f = w.descs.get(desc as usize).copied().unwrap_or_default();
     let costs = &w.cfg.costs;
@@ -167,8 +162,8 @@ pub fn flush_tlb_func(
         arg: result as u64,
         parent: Some(parent),
     };
-    let row = w.trace.span(now, cost, cpu, EventKind::FlushTlbFunc, fl);
-    (cost, row)
+    w.trace.span(now, cost, cpu, EventKind::FlushTlbFunc, fl);
+    cost
 }
 
 fn flush_op(w: &mut World, t: TaskId) -> Option<&mut FlushOp> {
@@ -413,7 +408,7 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
     let broadcast = invlpgb::runs_global(w, sender) && invlpgb::uses_broadcast(w, mm);
     if in_mask && !broadcast && should_flush_tlb(w, sender, &info) {
         w.cli(sender);
-        let (cost, _) = flush_tlb_func(w, sender, desc, true, flush_row);
+        let cost = flush_tlb_func(w, sender, desc, true, flush_row);
         w.step(t, cost, false, Cont::Flush(FlushPhase::LocalDone));
     } else {
         local_flush_done(w, t, false);

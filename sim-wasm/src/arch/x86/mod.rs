@@ -75,7 +75,7 @@ impl Arch for X86 {
         }
     }
 
-    fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> (Ns, Row) {
+    fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> Ns {
         let desc = w.cfd[sender.index()].info(cpu);
         flush::flush_tlb_func(w, cpu, desc, false, handler)
     }
