@@ -1,8 +1,7 @@
 //! Builds the [`Snapshot`] of a world for the inspector: the generic state read here, each
 //! architecture's part through its [`Arch`](crate::machine::Arch) hooks.
 
-use crate::machine::Arch as _;
-use crate::machine::World;
+use crate::machine::{Arch as _, World};
 use crate::snapshot::{CpuState, MmState, Snapshot, TlbEntry};
 
 /// Translations listed per CPU, at most (the counts always cover all of them).

@@ -16,8 +16,7 @@
 //! in them shows up as a violation where the kernel is fine, or silence where it is not.
 
 use crate::ids::{CpuId, MmId};
-use crate::machine::Arch as _;
-use crate::machine::{World, USER_BASE};
+use crate::machine::{Arch as _, World, USER_BASE};
 use crate::tlb::Entry;
 
 fn addr(vpn: u32) -> u64 {

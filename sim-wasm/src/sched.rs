@@ -8,8 +8,7 @@
 
 use crate::events::EventKind;
 use crate::ids::{CpuId, MmId, Ns, TaskId};
-use crate::machine::Arch as _;
-use crate::machine::{Ev, World};
+use crate::machine::{Arch as _, Ev, World};
 use crate::task::{Cont, TaskState};
 use crate::trace::Fields;
 

@@ -2,12 +2,11 @@
 //! (so its trace is an ordinary timeline), with each step labelled, the steps that overtook an
 //! earlier event numbered, and a narration of what broke and which step made it possible.
 
-use crate::machine::Arch as _;
 use serde::Serialize;
 
 use crate::events::EventKind;
 use crate::ids::Ns;
-use crate::machine::{Event, World};
+use crate::machine::{Arch as _, Event, World};
 
 /// One fired event of the counterexample.
 #[derive(Serialize, Debug, Clone, PartialEq)]
