@@ -1,6 +1,6 @@
 // Words for trace rows: what happened, in which kernel function, and why (the causal chain).
 import { EventKind, kindName, type Trace } from '../trace/trace';
-import { lowerBound, upperBound } from './search';
+import { lowerBound, upperBound } from './intervals';
 import { stepRow, timeRows } from './stepping';
 
 /** The kernel function (or hardware action) each event kind models. */

@@ -5,6 +5,7 @@
 // flushes, a slice at a time, and keeps only the member rows.
 import { EventKind, type Columns } from '../trace/trace';
 import type { FlushFacts, FlushMatch } from './flushMatch';
+import { lowerBound } from './intervals';
 
 /** Rows of the flushes `flushes` (their FlushRange rows), fed in trace order a slice at a time. */
 export class FlushRowsScan {
@@ -78,23 +79,12 @@ export function membersIn(
   offset: number,
   limit: number,
 ): { rows: Int32Array; total: number } {
-  const lo = firstAtLeast(members, a);
-  const hi = firstAtLeast(members, b);
+  const lo = lowerBound(members, a);
+  const hi = lowerBound(members, b);
   const total = Math.max(0, hi - lo);
   const from = lo + Math.min(total, Math.max(0, Math.floor(offset)));
   const to = Math.min(hi, from + Math.max(0, Math.floor(limit)));
   return { rows: members.slice(from, to), total };
-}
-
-function firstAtLeast(a: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Each side's flushes whose pair differs (flushMatch.ts differingRows, with their facts). */

@@ -3,7 +3,7 @@
 // and a run kept in its worker: both read a sorted time column, the page's as an array and the
 // worker's a probe at a time from its store (rowSource.ts), so the two visit the same rows.
 import { searchTime, type RowSource } from './rowSource';
-import { lowerBound, upperBound } from './search';
+import { lowerBound, upperBound } from './intervals';
 
 /** A run's rows as stepping sees them: their count and their start times (sorted). */
 export interface TimeRows {
