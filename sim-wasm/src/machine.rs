@@ -294,9 +294,9 @@ pub struct World {
     events: u64,
     /// Every pop, stale or not: bounds the run.
     popped: u64,
-    /// Where `run_for`'s stretch of unchecked events ends, as a count of `popped + work`:
-    /// before it none of the run's limits can stop the run. A finished task sets it to 0.
-    stretch_end: u64,
+    /// Pops left in `run_for`'s stretch of unchecked events, counting `work` as pops: before
+    /// it ends none of the run's limits can stop the run. A finished task cuts it short.
+    stretch_left: u64,
     live: u32,
     /// Some task is not a daemon: the run ends when the last such task finishes.
     has_finite_tasks: bool,
@@ -350,7 +350,7 @@ impl World {
             measured_left: 0,
             events: 0,
             popped: 0,
-            stretch_end: 0,
+            stretch_left: 0,
             live: 0,
             has_finite_tasks: false,
             finished: false,
@@ -563,7 +563,7 @@ impl World {
             // stretch ends no later than the limit). Checked per event, they were ~2 % of the
             // instructions of a run.
             let stretch = left.min(64 - self.popped % 64);
-            self.stretch_end = counted.saturating_add(stretch).min(self.cfg.max_events);
+            self.stretch_left = stretch.min(self.cfg.max_events - counted);
             let first = self.popped;
             loop {
                 // Nothing pending, or nothing due before the run's time limit: the run is over.
@@ -575,9 +575,10 @@ impl World {
                 if self.handle(ev) {
                     self.events += 1;
                 }
-                // No overflow: the sum was below `max_events` before this event, which adds one
-                // pop and at most one broadcast's work (CPUs × ops).
-                if self.popped + self.work >= self.stretch_end {
+                // At least 1 here (`task_done` and `add_work` leave 1 for this event): one
+                // decrement and test of memory, where the limits' sum took five instructions.
+                self.stretch_left -= 1;
+                if self.stretch_left == 0 {
                     break;
                 }
             }
@@ -690,13 +691,20 @@ impl World {
 
     pub fn task_done(&mut self, t: TaskId) {
         // `run_for` tests again before the next event whether the run is over.
-        self.stretch_end = 0;
+        self.stretch_left = 1;
         if !self.tasks[t.index()].daemon {
             self.live = self.live.saturating_sub(1);
         }
         if self.tasks[t.index()].measure {
             self.measured_left = self.measured_left.saturating_sub(1);
         }
+    }
+
+    /// Counts `n` units of work beyond one per event towards the event budget, ending the
+    /// stretch of unchecked events if they use it up.
+    pub fn add_work(&mut self, n: u64) {
+        self.work = self.work.saturating_add(n);
+        self.stretch_left = self.stretch_left.saturating_sub(n).max(1);
     }
 
     /// Counts TLB misses (walks) in `tlb_misses`, and in `tlb_misses_measured` when they fall

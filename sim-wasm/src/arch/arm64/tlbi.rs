@@ -174,7 +174,7 @@ pub fn service(w: &mut World, id: u32) {
     };
     w.arch_state.arm64.free_jobs.push(id);
     // One event that invalidates on every PE: the event budget counts each PE's ops.
-    w.work = w.work.saturating_add(w.cfg.cpus as u64 * job.ops);
+    w.add_work(w.cfg.cpus as u64 * job.ops);
     w.stats.dvm_messages = w.stats.dvm_messages.saturating_add(job.ops);
     let stall = job.ops.saturating_mul(w.cfg.costs.arm64.victim_ns);
     for c in 0..w.cfg.cpus {
