@@ -385,6 +385,7 @@ impl World {
         w.mms[0].loaded_on = n as u32;
         w.descs = vec![FlushTlbInfo::default(); n as usize + w.tasks.len()];
         arch.init_state(&mut w);
+        w.queue.set_limit(w.cfg.max_time_ns);
         for i in 0..w.tasks.len() {
             let start = w.tasks[i].iter_start;
             w.queue.at(start, Ev::wake(i as u32, 0));
@@ -539,7 +540,6 @@ impl World {
     /// Processes up to `budget` events; returns true when the run is complete.
     pub fn run_for(&mut self, budget: u64) -> bool {
         let mut left = budget;
-        let max_time = self.cfg.max_time_ns;
         while !self.finished && left > 0 {
             if self.live == 0 && self.has_finite_tasks {
                 self.finish();
@@ -567,7 +567,7 @@ impl World {
             let first = self.popped;
             loop {
                 // Nothing pending, or nothing due before the run's time limit: the run is over.
-                let Some(ev) = self.queue.pop_due(max_time) else {
+                let Some(ev) = self.queue.pop_due() else {
                     self.finish();
                     return true;
                 };

@@ -42,9 +42,13 @@ pub struct Queue<E> {
     seq: u64,
     near: Vec<Entry<E>>,
     far: Heap<E>,
-    /// Its `earliest` is the one number a pop compares against before taking the end of
-    /// `near`.
     ghosts: Ghosts<E>,
+    /// Events due after it are not popped ([`Queue::set_limit`]).
+    limit: Ns,
+    /// The earliest ghost's time or `limit + 1`, whichever is earlier: the one number a pop
+    /// compares the end of `near` against before taking it (two compares, of the limit and
+    /// of the earliest ghost, before).
+    due_before: Ns,
 }
 
 impl<E> Default for Queue<E> {
@@ -55,6 +59,8 @@ impl<E> Default for Queue<E> {
             near: Vec::new(),
             far: Heap::default(),
             ghosts: Ghosts::default(),
+            limit: Ns::MAX,
+            due_before: Ns::MAX,
         }
     }
 }
@@ -182,6 +188,7 @@ impl<E: Copy> Queue<E> {
         // Entries between the two times (later than `old`, not later than `e`) move down one.
         Self::settle(&mut near[..=p], e);
         self.ghosts.push(ghost);
+        self.ghosts_moved();
     }
 
     /// Schedules `event` `delay` ns from now.
@@ -190,26 +197,31 @@ impl<E: Copy> Queue<E> {
         self.at(self.now.saturating_add(delay), event);
     }
 
-    /// Removes the earliest event and advances the clock to it.
-    #[inline]
-    pub fn pop(&mut self) -> Option<E> {
-        self.pop_due(Ns::MAX)
+    /// Events due after `limit` stay queued: `pop_due` returns `None` before them.
+    pub fn set_limit(&mut self, limit: Ns) {
+        self.limit = limit;
+        self.ghosts_moved();
     }
 
-    /// Removes the earliest event if it is due at or before `limit`, and advances the clock to
-    /// it; `None` when nothing is pending or the earliest event is later (it stays queued).
+    /// The earliest ghost may have changed.
+    fn ghosts_moved(&mut self) {
+        self.due_before = self.ghosts.earliest.min(self.limit.saturating_add(1));
+    }
+
+    /// Removes the earliest event if it is due no later than the limit, and advances the clock
+    /// to it; `None` when nothing is pending or the earliest event is later (it stays queued).
     /// One look at the near run where a `peek_time` and a `pop` took two, and one compare
-    /// with the earliest ghost. Pops first and puts back the rare entry not due yet or behind
-    /// a ghost: looking at the last entry and then popping it recomputed its address.
+    /// (`due_before`). Pops first and puts back the rare entry not due yet or behind a ghost:
+    /// looking at the last entry and then popping it recomputed its address.
     #[inline]
-    pub fn pop_due(&mut self, limit: Ns) -> Option<E> {
+    pub fn pop_due(&mut self) -> Option<E> {
         let e = match self.near.pop() {
-            Some(e) if e.time <= limit && e.time < self.ghosts.earliest => e,
+            Some(e) if e.time < self.due_before => e,
             taken => {
                 if let Some(e) = taken {
                     self.near.push(e);
                 }
-                self.pop_due_slow(limit)?
+                self.pop_due_slow(self.limit)?
             }
         };
         self.now = e.time;
@@ -230,7 +242,9 @@ impl<E: Copy> Queue<E> {
             if self.ghosts.earliest > limit {
                 return None;
             }
-            self.ghosts.pop()?
+            let e = self.ghosts.pop()?;
+            self.ghosts_moved();
+            e
         } else {
             match self.near.last() {
                 Some(&e) if e.time <= limit => {
@@ -277,6 +291,8 @@ impl<E: Copy> Clone for Queue<E> {
             near: self.near.clone(),
             far: self.far.clone(),
             ghosts: self.ghosts.clone(),
+            limit: self.limit,
+            due_before: self.due_before,
         }
     }
 }
@@ -302,7 +318,9 @@ impl<E: Copy> Queue<E> {
             self.far.remove_at(i)
         } else {
             let i = self.ghosts.live().iter().position(|e| e.seq == seq)?;
-            self.ghosts.remove_at(i)
+            let e = self.ghosts.remove_at(i);
+            self.ghosts_moved();
+            e
         };
         self.now = self.now.max(e.time);
         Some(e.event)
@@ -312,6 +330,18 @@ impl<E: Copy> Queue<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl<E: Copy> Queue<E> {
+        /// Removes the earliest event, whatever the limit was.
+        fn pop(&mut self) -> Option<E> {
+            self.pop_by(Ns::MAX)
+        }
+
+        fn pop_by(&mut self, limit: Ns) -> Option<E> {
+            self.set_limit(limit);
+            self.pop_due()
+        }
+    }
 
     /// A small LCG of the tests' own (the sequences the tests were written against), so that
     /// they need no RNG state from the simulator.
@@ -426,7 +456,7 @@ mod tests {
         let mut r = q.clone();
         assert!(!q.far.items.is_empty());
         let mut got = Vec::new();
-        while let Some(e) = q.pop_due(60) {
+        while let Some(e) = q.pop_by(60) {
             got.push(e);
         }
         let mut want = Vec::new();
@@ -446,10 +476,10 @@ mod tests {
             h.near.pop();
         }
         let t = h.far.min_time().unwrap();
-        assert_eq!(h.pop_due(t - 1), None);
-        assert!(h.pop_due(t).is_some());
+        assert_eq!(h.pop_by(t - 1), None);
+        assert!(h.pop_by(t).is_some());
         assert_eq!(h.now(), t);
-        assert_eq!(Queue::<u64>::default().pop_due(u64::MAX), None);
+        assert_eq!(Queue::<u64>::default().pop_by(u64::MAX), None);
     }
 
     /// `reschedule` against a queue that schedules the new event afresh and leaves the old one
@@ -495,8 +525,8 @@ mod tests {
                         u64::MAX
                     };
                     assert_eq!(q.peek_time(), r.peek_time());
-                    let got = q.pop_due(limit);
-                    assert_eq!(got, r.pop_due(limit));
+                    let got = q.pop_by(limit);
+                    assert_eq!(got, r.pop_by(limit));
                     assert_eq!((q.now(), q.len()), (r.now(), r.len()));
                     if let Some(id) = got {
                         due[id as usize] = None;
