@@ -15,7 +15,8 @@ use heap::Heap;
 
 /// Most events the sorted near run holds; later ones wait in the heap. Large enough for the
 /// pending events of the bench scenarios (a few dozen), small enough that an insertion never
-/// moves more than a few kilobytes.
+/// moves more than a few kilobytes. (The run spills when its allocation is full, and is grown
+/// to NEAR at most, so it holds NEAR unless the allocator hands out more than asked for.)
 const NEAR: usize = 64;
 
 /// The pending events in two tiers, every key of `near` below every key of `far`, and a third
@@ -88,8 +89,9 @@ impl<E: Copy> Queue<E> {
     #[inline(always)]
     fn insert(&mut self, e: Entry<E>) {
         // One test for the rare cases (`far` is empty in most runs, so `earliest` is
-        // `Ns::MAX`), whose work is kept out of every caller of `at`.
-        if e.time >= self.far.earliest || self.near.len() == NEAR {
+        // `Ns::MAX`), whose work is kept out of every caller of `at`. A full run is one whose
+        // allocation is: the test `push` makes anyway, which LLVM then drops.
+        if e.time >= self.far.earliest || self.near.len() == self.near.capacity() {
             return self.insert_cold(e.time, e.seq, e.event);
         }
         // Entries earlier than `e` sit at the end: shift them up one by one (a handful, where a
@@ -103,8 +105,13 @@ impl<E: Copy> Queue<E> {
     #[cold]
     #[inline(never)]
     fn insert_cold(&mut self, time: Ns, seq: u64, event: E) {
-        if self.near.len() == NEAR {
+        let n = self.near.len();
+        if n >= NEAR {
             self.spill();
+        } else if n == self.near.capacity() {
+            // Growing as `push` would, up to NEAR: the checker's clones (allocated to their
+            // length) stay small.
+            self.near.reserve_exact((2 * n).clamp(4, NEAR) - n);
         }
         let e = Entry { time, seq, event };
         if time >= self.far.earliest {
