@@ -338,6 +338,8 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
         next_broadcast,
         tlbsync_owed,
         switching,
+        // A count of `switching`'s entries, hashed with them.
+        switching_n: _,
     } = x86;
     match r {
         None => cpu_tlbstate.hash(h),

@@ -197,10 +197,14 @@ fn end_preempt_off(w: &mut World, cpu: CpuId, row: Option<Row>, start: Ns, now: 
 #[inline(never)]
 pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     let now = w.now();
-    let Some(mut op) = w.tasks[t.index()].flush.take() else {
+    // The flush stays in its task, borrowed beside the trace and the mm (moving the whole
+    // `FlushOp` out and back in was two copies of it per flush); only its target list is
+    // taken out while the rest of the world is used.
+    let task = &mut w.tasks[t.index()];
+    let cpu = task.cpu;
+    let Some(op) = task.flush.as_mut() else {
         return w.step(t, 0, true, Cont::NextOp);
     };
-    let cpu = w.tasks[t.index()].cpu;
     let mm = op.mm;
     // get_cpu()
     w.cpus[cpu.index()].preempt_count += 1;
@@ -215,12 +219,14 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     // init_flush_tlb_info(): ranges above the ceiling become full flushes.
     let ceiling = w.cfg.design.ceiling;
     let full = ceiling == 0 || op.pages > ceiling;
-    let ff = World::open_flush_range(&mut w.trace, &mut w.mms[mm.0 as usize], &mut op, cpu, now);
+    let ff = World::open_flush_range(&mut w.trace, &mut w.mms[mm.0 as usize], op, cpu, now);
     let gen = ff.gen;
+    let (start, pages, freed_tables) = (op.start, op.pages, op.freed_tables);
     let gf = Fields {
         parent: Some(op.flush_row),
         ..ff
     };
+    let mut targets = std::mem::take(&mut op.targets);
     w.trace.instant(now, cpu, EventKind::TlbGenIncremented, gf);
     // get_flush_tlb_info(): the per-CPU slot or this task's stack frame.
     let desc = match w.cfg.design.flush_info {
@@ -238,34 +244,36 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     }
     let info = FlushTlbInfo {
         mm,
-        start: op.start,
-        pages: op.pages,
+        start,
+        pages,
         full,
         new_tlb_gen: gen,
         initiating_cpu: cpu,
-        freed_tables: op.freed_tables,
+        freed_tables,
         trim_cpumask: trim,
         owner: Some(t),
     };
     if let Some(d) = w.descs.get_mut(desc as usize) {
         *d = info;
     }
-    op.desc = desc;
     if invlpgb::uses_broadcast(w, mm) {
-        return broadcast_tlb_flush(w, t, op, full);
+        return broadcast_tlb_flush(w, t, desc, targets, full);
     }
     // flush_tlb_multi(): who gets an IPI.
-    let everyone = op.freed_tables && w.cfg.design.lazy_freed_tables_ipi;
-    op.targets.clear();
-    let (loaded, others_n) = walk_cpumask(w, cpu, &info, everyone, &mut op.targets);
+    let everyone = freed_tables && w.cfg.design.lazy_freed_tables_ipi;
+    targets.clear();
+    let (loaded, others_n) = walk_cpumask(w, cpu, &info, everyone, &mut targets);
     checks::check_cpumask_covers_loaded(w, cpu, mm, loaded);
     let entry = flush_entry::entry_cost(w, cpu, mm, others_n);
-    op.next_target = 0;
-    op.cursor = -1;
     if others {
-        set_wait_mask(w, cpu, t, &op.targets);
+        set_wait_mask(w, cpu, t, &targets);
     }
-    w.tasks[t.index()].flush = Some(op);
+    if let Some(op) = flush_op(w, t) {
+        op.desc = desc;
+        op.targets = targets;
+        op.next_target = 0;
+        op.cursor = -1;
+    }
     if entry == 0 {
         smp_call_function_many_cond(w, t);
     } else {
@@ -278,7 +286,7 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
 /// have the mm loaded (I5); and how many besides `cpu` it holds, whose `should_flush_tlb()`
 /// the entry work pays for. Collecting the mask into a list and scanning that four times
 /// (the I5 count, the entry work's count, `any`, `retain`) cost ~74 instructions per CPU of
-/// the mask, this walk ~42.
+/// the mask, this walk ~32 (~37 when it also looks for a switch in flight on each CPU).
 fn walk_cpumask(
     w: &World,
     cpu: CpuId,
@@ -286,17 +294,33 @@ fn walk_cpumask(
     everyone: bool,
     targets: &mut Vec<u16>,
 ) -> (u32, u64) {
-    let states = &w.arch_state.x86.cpu_tlbstate;
-    let (mut loaded, mut others) = (0u32, 0u64);
-    w.mms[info.mm.0 as usize].cpumask.for_each(|c| {
-        loaded += (states[c as usize].loaded_mm == info.mm) as u32;
-        if c != cpu.0 {
-            others += 1;
-            if everyone || should_flush_tlb(w, CpuId(c), info) {
+    let x86 = &w.arch_state.x86;
+    let states = &x86.cpu_tlbstate;
+    let mask = &w.mms[info.mm.0 as usize].cpumask;
+    let (mut loaded, mut members) = (0u32, 0u64);
+    if x86.switching_n == 0 && !everyone {
+        // No switch in flight: `should_flush_tlb` reads the CPU's own state, and what does
+        // not depend on the CPU is decided once.
+        let any_mm = info.mm == MmId::INIT_MM || info.trim_cpumask;
+        mask.for_each(|c| {
+            let ts = &states[c as usize];
+            let here = ts.loaded_mm == info.mm;
+            loaded += here as u32;
+            members += 1;
+            if c != cpu.0 && !ts.is_lazy && (here || any_mm) {
                 targets.push(c);
             }
-        }
-    });
+        });
+    } else {
+        mask.for_each(|c| {
+            loaded += (states[c as usize].loaded_mm == info.mm) as u32;
+            members += 1;
+            if c != cpu.0 && (everyone || should_flush_tlb(w, CpuId(c), info)) {
+                targets.push(c);
+            }
+        });
+    }
+    let others = members - mask.contains(cpu) as u64;
     (loaded, others)
 }
 
@@ -321,7 +345,13 @@ fn set_wait_mask(w: &mut World, cpu: CpuId, t: TaskId, targets: &[u16]) {
 /// `broadcast_tlb_flush()` (§2.10): the entry work, the INVLPGBs, then IPIs only to the CPUs
 /// `finish_asid_transition()` finds still on a dynamic ASID; `TLBSYNC` comes at the end
 /// (`flush_tlb_mm_range_done`).
-fn broadcast_tlb_flush(w: &mut World, t: TaskId, mut op: FlushOp, full: bool) {
+fn broadcast_tlb_flush(w: &mut World, t: TaskId, desc: DescId, list: Vec<u16>, full: bool) {
+    let Some(mut op) = w.tasks[t.index()].flush.take() else {
+        return;
+    };
+    // `list` (the flush's own, taken out of it) is replaced by the stragglers' list.
+    drop(list);
+    op.desc = desc;
     let (cpu, mm) = (op.cpu, op.mm);
     let entry = flush_entry::entry_cost(w, cpu, mm, 0);
     let (start, pages) = (op.start, op.pages);

@@ -108,6 +108,9 @@ pub struct X86State {
     pub tlbsync_owed: std::collections::BTreeSet<u32>,
     /// Per CPU: its `switch_mm_irqs_off()` between the `tlb_gen` read and the CR3 write.
     pub switching: Vec<Option<PendingSwitch>>,
+    /// How many entries of `switching` are `Some`: while none is, `flush_tlb_multi`'s walk
+    /// of `mm_cpumask` reads only `cpu_tlbstate`.
+    pub switching_n: u32,
 }
 
 impl X86State {
@@ -123,6 +126,7 @@ impl X86State {
             next_broadcast: 0,
             tlbsync_owed: Default::default(),
             switching: vec![None; cpus as usize],
+            switching_n: 0,
         }
     }
 }

@@ -202,7 +202,9 @@ fn begin_split(
     was_lazy: bool,
 ) -> Ns {
     let cost = record(w, cpu, next, asid, need_flush, gen);
-    w.arch_state.x86.switching[cpu.index()] = Some(PendingSwitch {
+    let x86 = &mut w.arch_state.x86;
+    x86.switching_n += x86.switching[cpu.index()].is_none() as u32;
+    x86.switching[cpu.index()] = Some(PendingSwitch {
         next,
         asid,
         need_flush,
@@ -237,6 +239,7 @@ pub fn cr3(w: &mut World, cpu: CpuId) {
     let Some(s) = w.arch_state.x86.switching[cpu.index()].take() else {
         return;
     };
+    w.arch_state.x86.switching_n -= 1;
     write_cr3(w, cpu, s.next, s.asid, s.need_flush, s.gen);
     let c = &mut w.cpus[cpu.index()];
     c.irqs_off = c.irqs_off.saturating_sub(1);
