@@ -70,13 +70,8 @@ fn switch_in_handler(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
 pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, parent: Row) -> Ns {
     let now = w.now();
     let f = w.descs.get(desc as usize).copied().unwrap_or_default();
-    let costs = &w.cfg.costs;
-    let mut cost = costs.flush_func_ns;
-    if !local {
-        // The target pulls the descriptor's cache lines from the initiator.
-        cost = cost.saturating_add(w.desc_pull_ns);
-    }
-    let (invlpg, full_ns) = (costs.invlpg_ns, costs.full_flush_ns);
+    // A remote call also pulls the descriptor's cache lines from the initiator.
+    let mut cost = w.arch_state.x86.func_ns[!local as usize];
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
     let (loaded, asid, lazy) = (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy);
     let result = if f.mm != MmId::INIT_MM && f.mm != loaded {
@@ -131,7 +126,7 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
                 for vpn in f.start..f.start.saturating_add(f.pages) {
                     tlb.invalidate_page(tag, vpn);
                 }
-                cost = cost.saturating_add(mul_sat(invlpg, f.pages as u64));
+                cost = cost.saturating_add(mul_sat(w.cfg.costs.invlpg_ns, f.pages as u64));
                 cost = cost.saturating_add(pti::flush_user_pages(w, cpu, f.start, f.pages));
                 w.stats.partial_flushes += 1;
                 w.stats.x86_ops.invlpg += f.pages as u64;
@@ -140,7 +135,7 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
                 // translations it drops are walked again by the accesses that need them.
                 w.cpus[cpu.index()].tlb.flush_tag(tag);
                 pti::invalidate_user_asid(w, cpu);
-                cost = cost.saturating_add(full_ns);
+                cost = cost.saturating_add(w.cfg.costs.full_flush_ns);
                 w.stats.full_flushes += 1;
                 w.stats.x86_ops.cr3_writes += 1;
                 w.stats.x86_ops.cr3_flushes += 1;

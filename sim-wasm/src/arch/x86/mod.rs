@@ -35,7 +35,10 @@ impl Arch for X86 {
     }
 
     fn init_state(&self, w: &mut World) {
-        w.arch_state.x86 = X86State::new(w.cfg.cpus);
+        let mut x86 = X86State::new(w.cfg.cpus);
+        let func = w.cfg.costs.flush_func_ns;
+        x86.func_ns = [func, func.saturating_add(w.desc_pull_ns)];
+        w.arch_state.x86 = x86;
     }
 
     fn tlb_tag(&self, w: &World, cpu: CpuId) -> u16 {
