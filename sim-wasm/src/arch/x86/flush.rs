@@ -376,20 +376,21 @@ fn broadcast_tlb_flush(w: &mut World, t: TaskId, desc: DescId, list: Vec<u16>, f
 /// `smp_call_function_many_cond()`'s dispatch: `csd_lock` + `llist_add` + IPI, one target
 /// per step; then the local `flush_tlb_func` (`SCF_RUN_LOCAL`).
 pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
-    let now = w.now();
-    let cpus = w.cfg.cpus;
     // Borrowed from the task, not through `flush_op`, so that it lives on beside the csd.
+    // Its fields, the clock and the CPU count are read where they are used: read up front,
+    // they were kept across the step in spilled registers.
     let Some(op) = w.tasks[t.index()].flush.as_mut() else {
         return;
     };
-    let (sender, desc, flush_row, mm, gen) = (op.cpu, op.desc, op.flush_row, op.mm, op.new_tlb_gen);
+    let sender = op.cpu;
     if let Some(&target) = op.targets.get(op.next_target) {
         let target = CpuId(target);
-        let csd = w.cfd[sender.index()].csd(target, cpus);
+        let csd = w.cfd[sender.index()].csd(target, w.cfg.cpus);
         if csd.locked {
             // The previous request from this CPU to the target is still running.
             w.spin_wait(t, false, Cont::Flush(FlushPhase::Dispatch));
             let epoch = w.tasks[t.index()].epoch;
+            let cpus = w.cfg.cpus;
             w.cfd[sender.index()]
                 .csd(target, cpus)
                 .waiters
@@ -397,7 +398,7 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
             return;
         }
         csd.locked = true;
-        csd.info = desc;
+        csd.info = op.desc;
         op.next_target += 1;
         let costs = &w.cfg.costs;
         // `llist_add` of the csd to the target's queue, looked up once: a request queued behind
@@ -410,13 +411,15 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
             cost = cost.saturating_add(costs.ipi_send_ns);
             let arrive = cost.saturating_add(costs.ipi_delivery_ns);
             let f = Fields {
-                mm,
-                gen,
+                mm: op.mm,
+                gen: op.new_tlb_gen,
                 arg: target.0 as u64,
-                parent: Some(flush_row),
+                parent: Some(op.flush_row),
                 ..Fields::default()
             };
-            let row = w.trace.instant(now, sender, EventKind::IpiSent, f);
+            let row = w
+                .trace
+                .instant(w.queue.now(), sender, EventKind::IpiSent, f);
             w.stats.ipis += 1;
             w.queue
                 .after(arrive, crate::machine::Ev::ipi_arrive(target.0, row));
@@ -426,6 +429,7 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
         w.step(t, cost, false, Cont::Flush(FlushPhase::Dispatch));
         return;
     }
+    let (desc, flush_row, mm) = (op.desc, op.flush_row, op.mm);
     // SCF_RUN_LOCAL: after the IPIs are out, so local and remote flushes overlap.
     let info = w.descs.get(desc as usize).copied().unwrap_or_default();
     let in_mask = w.mms[mm.0 as usize].cpumask.contains(sender);
