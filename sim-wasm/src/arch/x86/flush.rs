@@ -68,7 +68,6 @@ fn switch_in_handler(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
 /// `flush_tlb_func(info)` on `cpu`: applies its effects now, records its span and returns its
 /// cost.
 pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, parent: Row) -> Ns {
-    let now = w.now();
     let f = w.descs.get(desc as usize).copied().unwrap_or_default();
     // A remote call also pulls the descriptor's cache lines from the initiator.
     let mut cost = w.arch_state.x86.func_ns[!local as usize];
@@ -84,7 +83,8 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
             parent: Some(parent),
             ..Fields::default()
         };
-        w.trace.instant(now, cpu, EventKind::CpumaskCleared, fl);
+        w.trace
+            .instant(w.queue.now(), cpu, EventKind::CpumaskCleared, fl);
         FuncResult::CpumaskCleared
     } else if loaded == MmId::INIT_MM {
         FuncResult::Nothing
@@ -157,7 +157,9 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
         arg: result as u64,
         parent: Some(parent),
     };
-    w.trace.span(now, cost, cpu, EventKind::FlushTlbFunc, fl);
+    // The clock is read here, not held through the call (no time passes within it).
+    w.trace
+        .span(w.queue.now(), cost, cpu, EventKind::FlushTlbFunc, fl);
     cost
 }
 
@@ -447,11 +449,10 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
 /// The local flush is done: interrupts back on; with remote targets, the wait begins (after
 /// `put_cpu()` in the 2026 form).
 pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
-    let now = w.now();
     let Some(op) = flush_op(w, t) else {
         return;
     };
-    let (cpu, remote, flush_row, mm) = (op.cpu, !op.targets.is_empty(), op.flush_row, op.mm);
+    let (cpu, remote) = (op.cpu, !op.targets.is_empty());
     if irqs_were_off {
         w.sti(cpu);
     }
@@ -464,15 +465,16 @@ pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
         // INVLPGB path stays pinned until its TLBSYNC.
         put_cpu(w, t);
     }
+    // The flush is looked up again, not its fields kept through `sti` and `put_cpu`.
+    let Some(op) = w.tasks[t.index()].flush.as_mut() else {
+        return;
+    };
     let f = Fields {
-        mm,
-        parent: Some(flush_row),
+        mm: op.mm,
+        parent: Some(op.flush_row),
         ..Fields::default()
     };
-    let row = w.trace.begin(now, cpu, EventKind::IpiWait, f);
-    if let Some(op) = flush_op(w, t) {
-        op.wait_row = Some(row);
-    }
+    op.wait_row = Some(w.trace.begin(w.queue.now(), cpu, EventKind::IpiWait, f));
     csd_lock_wait(w, t);
 }
 
