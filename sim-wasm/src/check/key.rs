@@ -340,6 +340,8 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
         switching,
         // A count of `switching`'s entries, hashed with them.
         switching_n: _,
+        // `cpu_tlbstate`'s `loaded_mm` and `is_lazy` again, hashed with it.
+        loaded_bits: _,
         // Costs fixed for the run.
         func_ns: _,
     } = x86;

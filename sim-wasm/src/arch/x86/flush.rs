@@ -281,9 +281,7 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
 /// `flush_tlb_multi()`'s pass over `mm_cpumask`, made once for the three things read from
 /// it: the CPUs `should_flush_tlb()` picks, appended to `targets`; how many CPUs of the mask
 /// have the mm loaded (I5); and how many besides `cpu` it holds, whose `should_flush_tlb()`
-/// the entry work pays for. Collecting the mask into a list and scanning that four times
-/// (the I5 count, the entry work's count, `any`, `retain`) cost ~74 instructions per CPU of
-/// the mask, this walk ~32 (~37 when it also looks for a switch in flight on each CPU).
+/// the entry work pays for.
 fn walk_cpumask(
     w: &World,
     cpu: CpuId,
@@ -292,32 +290,71 @@ fn walk_cpumask(
     targets: &mut Vec<u16>,
 ) -> (u32, u64) {
     let x86 = &w.arch_state.x86;
-    let states = &x86.cpu_tlbstate;
     let mask = &w.mms[info.mm.0 as usize].cpumask;
+    if x86.switching_n != 0 || everyone {
+        return walk_each(w, cpu, info, everyone, targets);
+    }
+    // No switch in flight: `should_flush_tlb` is on each CPU's own state, which the bitmaps
+    // hold, so a word of the mask is decided at once (a look-up of each CPU in it cost ~32
+    // instructions per CPU).
+    let bits = &x86.loaded_bits;
+    let (here, lazy) = (bits.of(info.mm), bits.lazy());
+    let any_mm = info.mm == MmId::INIT_MM || info.trim_cpumask;
     let (mut loaded, mut members) = (0u32, 0u64);
-    if x86.switching_n == 0 && !everyone {
-        // No switch in flight: `should_flush_tlb` reads the CPU's own state, and what does
-        // not depend on the CPU is decided once.
-        let any_mm = info.mm == MmId::INIT_MM || info.trim_cpumask;
-        mask.for_each(|c| {
-            let ts = &states[c as usize];
-            let here = ts.loaded_mm == info.mm;
-            loaded += here as u32;
-            members += 1;
-            if c != cpu.0 && !ts.is_lazy && (here || any_mm) {
-                targets.push(c);
-            }
-        });
-    } else {
-        mask.for_each(|c| {
-            loaded += (states[c as usize].loaded_mm == info.mm) as u32;
-            members += 1;
-            if c != cpu.0 && (everyone || should_flush_tlb(w, CpuId(c), info)) {
-                targets.push(c);
-            }
-        });
+    for (i, &m) in mask.words().iter().enumerate() {
+        if m == 0 {
+            // Most words of a big machine's mask (a count of bits is ~20 instructions where
+            // the CPU has no instruction for it).
+            continue;
+        }
+        let here = here.get(i).copied().unwrap_or(0);
+        let lazy = lazy.get(i).copied().unwrap_or(0);
+        loaded += (m & here).count_ones();
+        members += m.count_ones() as u64;
+        let mut pick = m & !lazy & if any_mm { u64::MAX } else { here };
+        if i == cpu.index() / 64 {
+            pick &= !(1 << (cpu.index() % 64));
+        }
+        while pick != 0 {
+            targets.push((i * 64) as u16 + pick.trailing_zeros() as u16);
+            pick &= pick - 1;
+        }
     }
     let others = members - mask.contains(cpu) as u64;
+    #[cfg(debug_assertions)]
+    {
+        let mut each = Vec::new();
+        let counts = walk_each(w, cpu, info, everyone, &mut each);
+        assert_eq!(
+            (counts, each),
+            ((loaded, others), targets.clone()),
+            "bitmaps disagree"
+        );
+    }
+    (loaded, others)
+}
+
+/// `walk_cpumask` CPU by CPU, on what the initiator can see of each (`should_flush_tlb`).
+/// Collecting the mask into a list and scanning that four times (the I5 count, the entry
+/// work's count, `any`, `retain`) cost ~74 instructions per CPU of the mask, this ~37.
+fn walk_each(
+    w: &World,
+    cpu: CpuId,
+    info: &FlushTlbInfo,
+    everyone: bool,
+    targets: &mut Vec<u16>,
+) -> (u32, u64) {
+    let states = &w.arch_state.x86.cpu_tlbstate;
+    let (mut loaded, mut others) = (0u32, 0u64);
+    w.mms[info.mm.0 as usize].cpumask.for_each(|c| {
+        loaded += (states[c as usize].loaded_mm == info.mm) as u32;
+        if c != cpu.0 {
+            others += 1;
+            if everyone || should_flush_tlb(w, CpuId(c), info) {
+                targets.push(c);
+            }
+        }
+    });
     (loaded, others)
 }
 

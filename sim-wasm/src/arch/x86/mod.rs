@@ -15,6 +15,7 @@ pub mod flush;
 pub mod flush_entry;
 pub mod invlpgb;
 pub mod kernels;
+pub mod loaded;
 pub mod machine_defaults;
 pub mod pti;
 pub mod state;

@@ -111,6 +111,8 @@ pub struct X86State {
     /// How many entries of `switching` are `Some`: while none is, `flush_tlb_multi`'s walk
     /// of `mm_cpumask` reads only `cpu_tlbstate`.
     pub switching_n: u32,
+    /// `cpu_tlbstate`'s `loaded_mm` and `is_lazy` as bitmaps, for `flush_tlb_multi`.
+    pub loaded_bits: super::loaded::LoadedBits,
     /// `flush_tlb_func`'s own cost, local and remote (which also pulls the descriptor's
     /// cache lines from the initiator), fixed for the run.
     pub func_ns: [u64; 2],
@@ -130,6 +132,7 @@ impl X86State {
             tlbsync_owed: Default::default(),
             switching: vec![None; cpus as usize],
             switching_n: 0,
+            loaded_bits: super::loaded::LoadedBits::new(cpus),
             func_ns: [0; 2],
         }
     }
