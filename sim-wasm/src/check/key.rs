@@ -343,7 +343,7 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
         // `cpu_tlbstate`'s `loaded_mm` and `is_lazy` again, hashed with it.
         loaded_bits: _,
         // Costs fixed for the run.
-        func_ns: _,
+        fixed: _,
     } = x86;
     match r {
         None => cpu_tlbstate.hash(h),

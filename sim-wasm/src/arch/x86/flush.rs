@@ -70,7 +70,7 @@ fn switch_in_handler(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
 pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, parent: Row) -> Ns {
     let f = w.descs.get(desc as usize).copied().unwrap_or_default();
     // A remote call also pulls the descriptor's cache lines from the initiator.
-    let mut cost = w.arch_state.x86.func_ns[!local as usize];
+    let mut cost = w.arch_state.x86.fixed.func_ns[!local as usize];
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
     let (loaded, asid, lazy) = (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy);
     let result = if f.mm != MmId::INIT_MM && f.mm != loaded {
@@ -519,31 +519,30 @@ pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
 /// afresh at each step (it may be the shared per-CPU one), the csds are those of the CPU
 /// the flush was dispatched from.
 pub fn csd_lock_wait(w: &mut World, t: TaskId) {
-    let Some(op) = w.tasks[t.index()].flush.as_ref() else {
+    // The flush is borrowed beside the mask (the task's own, or the CPU's), so the cursor is
+    // moved without a second look-up of the task.
+    let task = &mut w.tasks[t.index()];
+    let Some(op) = task.flush.as_mut() else {
         return;
     };
-    let (sender, cursor) = (op.cpu, op.cursor);
+    let sender = op.cpu;
     let cfd = &w.cfd[sender.index()];
     let mask = if w.cfg.design.wait_mask == WaitMask::PerCpu {
         &cfd.mask
     } else {
-        &w.tasks[t.index()].ipi_mask
+        &task.ipi_mask
     };
     // Nothing changes the mask during one poll, and it is ascending: the csds acknowledged
     // since the last poll are passed over in one walk from the cursor (a search of the mask
     // from its start and a look-up of the flush for each of them were over half of the
     // wait's own instructions).
-    let rest = &mask[first_after(mask, cursor)..];
+    let rest = &mask[first_after(mask, op.cursor)..];
     let locked = rest.iter().position(|&c| cfd.is_locked(CpuId(c)));
     let passed = locked.unwrap_or(rest.len());
-    let next = locked.map(|i| rest[i]);
     if passed > 0 {
-        let last = rest[passed - 1];
-        if let Some(op) = flush_op(w, t) {
-            op.cursor = last as i32;
-        }
+        op.cursor = rest[passed - 1] as i32;
     }
-    let Some(next) = next else {
+    let Some(next) = locked.map(|i| rest[i]) else {
         return flush_tlb_mm_range_done(w, t);
     };
     let preemptible = w.cfg.design.preempt == Preempt::PreemptibleWait;

@@ -21,7 +21,7 @@ pub mod pti;
 pub mod state;
 pub mod switch_mm;
 
-use self::state::X86State;
+use self::state::{FixedCosts, X86State};
 use crate::ids::{CpuId, MmId, Ns, TaskId};
 use crate::machine::{Arch, World};
 use crate::snapshot::Slot;
@@ -38,7 +38,10 @@ impl Arch for X86 {
     fn init_state(&self, w: &mut World) {
         let mut x86 = X86State::new(w.cfg.cpus);
         let func = w.cfg.costs.flush_func_ns;
-        x86.func_ns = [func, func.saturating_add(w.desc_pull_ns)];
+        x86.fixed = FixedCosts {
+            func_ns: [func, func.saturating_add(w.desc_pull_ns)],
+            entry_ns: flush_entry::fixed_cost(&w.cfg),
+        };
         w.arch_state.x86 = x86;
     }
 

@@ -113,9 +113,19 @@ pub struct X86State {
     pub switching_n: u32,
     /// `cpu_tlbstate`'s `loaded_mm` and `is_lazy` as bitmaps, for `flush_tlb_multi`.
     pub loaded_bits: super::loaded::LoadedBits,
+    /// Costs fixed for the run, multiplied out once.
+    pub fixed: FixedCosts,
+}
+
+/// Sums of the config's costs that every flush pays, computed at init.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixedCosts {
     /// `flush_tlb_func`'s own cost, local and remote (which also pulls the descriptor's
-    /// cache lines from the initiator), fixed for the run.
+    /// cache lines from the initiator).
     pub func_ns: [u64; 2],
+    /// The part of a `flush_tlb_mm_range()` call's entry work that is the same for every
+    /// call (`flush_entry.rs`).
+    pub entry_ns: u64,
 }
 
 impl X86State {
@@ -133,7 +143,7 @@ impl X86State {
             switching: vec![None; cpus as usize],
             switching_n: 0,
             loaded_bits: super::loaded::LoadedBits::new(cpus),
-            func_ns: [0; 2],
+            fixed: FixedCosts::default(),
         }
     }
 }
