@@ -52,6 +52,10 @@ impl CpuMask {
             *w &= !(1 << (c.index() % 64));
         }
     }
+    /// The bitmap, 64 CPUs a word.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
     /// `cpumask_any_but()`: some member other than `c`.
     pub fn any_but(&self, c: CpuId) -> bool {
         let (wi, bit) = (c.index() / 64, 1u64 << (c.index() % 64));

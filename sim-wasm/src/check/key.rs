@@ -338,6 +338,12 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
         next_broadcast,
         tlbsync_owed,
         switching,
+        // A count of `switching`'s entries, hashed with them.
+        switching_n: _,
+        // `cpu_tlbstate`'s `loaded_mm` and `is_lazy` again, hashed with it.
+        loaded_bits: _,
+        // Costs fixed for the run.
+        fixed: _,
     } = x86;
     match r {
         None => cpu_tlbstate.hash(h),

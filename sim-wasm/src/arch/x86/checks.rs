@@ -174,22 +174,22 @@ pub fn check_cpumask_covers_loaded(w: &mut World, cpu: CpuId, mm: MmId, seen: u3
 /// Property: the descriptor has no other owner — no flush that may still be read by a remote
 /// CPU uses it (the DEBUG_VM `flush_tlb_info_idx` check).
 pub fn check_descriptor_get(w: &mut World, desc: DescId, t: TaskId, cpu: CpuId) {
-    let Some(d) = w.descs.get(desc as usize).copied() else {
+    // Only the owner is read on the way (a copy of the whole descriptor went to the stack).
+    let Some(owner) = w.descs.get(desc as usize).and_then(|d| d.owner) else {
         return;
     };
-    if let Some(owner) = d.owner {
-        if owner != t {
-            w.violate(
-                "I7",
-                cpu,
-                d.mm,
-                0,
-                format!(
-                    "CPU {}'s per-CPU flush_tlb_info was overwritten by task {} while task {}'s flush of mm {} (gen {}) was still in flight",
-                    cpu.0, t.0, owner.0, d.mm.0, d.new_tlb_gen
-                ),
-            );
-        }
+    if owner != t {
+        let d = w.descs[desc as usize];
+        w.violate(
+            "I7",
+            cpu,
+            d.mm,
+            0,
+            format!(
+                "CPU {}'s per-CPU flush_tlb_info was overwritten by task {} while task {}'s flush of mm {} (gen {}) was still in flight",
+                cpu.0, t.0, owner.0, d.mm.0, d.new_tlb_gen
+            ),
+        );
     }
 }
 

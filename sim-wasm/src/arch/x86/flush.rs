@@ -68,15 +68,9 @@ fn switch_in_handler(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
 /// `flush_tlb_func(info)` on `cpu`: applies its effects now, records its span and returns its
 /// cost.
 pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, parent: Row) -> Ns {
-    let now = w.now();
     let f = w.descs.get(desc as usize).copied().unwrap_or_default();
-    let costs = &w.cfg.costs;
-    let mut cost = costs.flush_func_ns;
-    if !local {
-        // The target pulls the descriptor's cache lines from the initiator.
-        cost = cost.saturating_add(w.desc_pull_ns);
-    }
-    let (invlpg, full_ns) = (costs.invlpg_ns, costs.full_flush_ns);
+    // A remote call also pulls the descriptor's cache lines from the initiator.
+    let mut cost = w.arch_state.x86.fixed.func_ns[!local as usize];
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
     let (loaded, asid, lazy) = (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy);
     let result = if f.mm != MmId::INIT_MM && f.mm != loaded {
@@ -89,7 +83,8 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
             parent: Some(parent),
             ..Fields::default()
         };
-        w.trace.instant(now, cpu, EventKind::CpumaskCleared, fl);
+        w.trace
+            .instant(w.queue.now(), cpu, EventKind::CpumaskCleared, fl);
         FuncResult::CpumaskCleared
     } else if loaded == MmId::INIT_MM {
         FuncResult::Nothing
@@ -131,7 +126,7 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
                 for vpn in f.start..f.start.saturating_add(f.pages) {
                     tlb.invalidate_page(tag, vpn);
                 }
-                cost = cost.saturating_add(mul_sat(invlpg, f.pages as u64));
+                cost = cost.saturating_add(mul_sat(w.cfg.costs.invlpg_ns, f.pages as u64));
                 cost = cost.saturating_add(pti::flush_user_pages(w, cpu, f.start, f.pages));
                 w.stats.partial_flushes += 1;
                 w.stats.x86_ops.invlpg += f.pages as u64;
@@ -140,7 +135,7 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
                 // translations it drops are walked again by the accesses that need them.
                 w.cpus[cpu.index()].tlb.flush_tag(tag);
                 pti::invalidate_user_asid(w, cpu);
-                cost = cost.saturating_add(full_ns);
+                cost = cost.saturating_add(w.cfg.costs.full_flush_ns);
                 w.stats.full_flushes += 1;
                 w.stats.x86_ops.cr3_writes += 1;
                 w.stats.x86_ops.cr3_flushes += 1;
@@ -162,7 +157,9 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
         arg: result as u64,
         parent: Some(parent),
     };
-    w.trace.span(now, cost, cpu, EventKind::FlushTlbFunc, fl);
+    // The clock is read here, not held through the call (no time passes within it).
+    w.trace
+        .span(w.queue.now(), cost, cpu, EventKind::FlushTlbFunc, fl);
     cost
 }
 
@@ -197,10 +194,14 @@ fn end_preempt_off(w: &mut World, cpu: CpuId, row: Option<Row>, start: Ns, now: 
 #[inline(never)]
 pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     let now = w.now();
-    let Some(mut op) = w.tasks[t.index()].flush.take() else {
+    // The flush stays in its task, borrowed beside the trace and the mm (moving the whole
+    // `FlushOp` out and back in was two copies of it per flush); only its target list is
+    // taken out while the rest of the world is used.
+    let task = &mut w.tasks[t.index()];
+    let cpu = task.cpu;
+    let Some(op) = task.flush.as_mut() else {
         return w.step(t, 0, true, Cont::NextOp);
     };
-    let cpu = w.tasks[t.index()].cpu;
     let mm = op.mm;
     // get_cpu()
     w.cpus[cpu.index()].preempt_count += 1;
@@ -215,12 +216,14 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     // init_flush_tlb_info(): ranges above the ceiling become full flushes.
     let ceiling = w.cfg.design.ceiling;
     let full = ceiling == 0 || op.pages > ceiling;
-    let ff = World::open_flush_range(&mut w.trace, &mut w.mms[mm.0 as usize], &mut op, cpu, now);
+    let ff = World::open_flush_range(&mut w.trace, &mut w.mms[mm.0 as usize], op, cpu, now);
     let gen = ff.gen;
+    let (start, pages, freed_tables) = (op.start, op.pages, op.freed_tables);
     let gf = Fields {
         parent: Some(op.flush_row),
         ..ff
     };
+    let mut targets = std::mem::take(&mut op.targets);
     w.trace.instant(now, cpu, EventKind::TlbGenIncremented, gf);
     // get_flush_tlb_info(): the per-CPU slot or this task's stack frame.
     let desc = match w.cfg.design.flush_info {
@@ -238,34 +241,36 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     }
     let info = FlushTlbInfo {
         mm,
-        start: op.start,
-        pages: op.pages,
+        start,
+        pages,
         full,
         new_tlb_gen: gen,
         initiating_cpu: cpu,
-        freed_tables: op.freed_tables,
+        freed_tables,
         trim_cpumask: trim,
         owner: Some(t),
     };
     if let Some(d) = w.descs.get_mut(desc as usize) {
         *d = info;
     }
-    op.desc = desc;
     if invlpgb::uses_broadcast(w, mm) {
-        return broadcast_tlb_flush(w, t, op, full);
+        return broadcast_tlb_flush(w, t, desc, targets, full);
     }
     // flush_tlb_multi(): who gets an IPI.
-    let everyone = op.freed_tables && w.cfg.design.lazy_freed_tables_ipi;
-    op.targets.clear();
-    let (loaded, others_n) = walk_cpumask(w, cpu, &info, everyone, &mut op.targets);
+    let everyone = freed_tables && w.cfg.design.lazy_freed_tables_ipi;
+    targets.clear();
+    let (loaded, others_n) = walk_cpumask(w, cpu, &info, everyone, &mut targets);
     checks::check_cpumask_covers_loaded(w, cpu, mm, loaded);
     let entry = flush_entry::entry_cost(w, cpu, mm, others_n);
-    op.next_target = 0;
-    op.cursor = -1;
     if others {
-        set_wait_mask(w, cpu, t, &op.targets);
+        set_wait_mask(w, cpu, t, &targets);
     }
-    w.tasks[t.index()].flush = Some(op);
+    if let Some(op) = flush_op(w, t) {
+        op.desc = desc;
+        op.targets = targets;
+        op.next_target = 0;
+        op.cursor = -1;
+    }
     if entry == 0 {
         smp_call_function_many_cond(w, t);
     } else {
@@ -276,10 +281,63 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
 /// `flush_tlb_multi()`'s pass over `mm_cpumask`, made once for the three things read from
 /// it: the CPUs `should_flush_tlb()` picks, appended to `targets`; how many CPUs of the mask
 /// have the mm loaded (I5); and how many besides `cpu` it holds, whose `should_flush_tlb()`
-/// the entry work pays for. Collecting the mask into a list and scanning that four times
-/// (the I5 count, the entry work's count, `any`, `retain`) cost ~74 instructions per CPU of
-/// the mask, this walk ~42.
+/// the entry work pays for.
 fn walk_cpumask(
+    w: &World,
+    cpu: CpuId,
+    info: &FlushTlbInfo,
+    everyone: bool,
+    targets: &mut Vec<u16>,
+) -> (u32, u64) {
+    let x86 = &w.arch_state.x86;
+    let mask = &w.mms[info.mm.0 as usize].cpumask;
+    if x86.switching_n != 0 || everyone {
+        return walk_each(w, cpu, info, everyone, targets);
+    }
+    // No switch in flight: `should_flush_tlb` is on each CPU's own state, which the bitmaps
+    // hold, so a word of the mask is decided at once (a look-up of each CPU in it cost ~32
+    // instructions per CPU).
+    let bits = &x86.loaded_bits;
+    let (here, lazy) = (bits.of(info.mm), bits.lazy());
+    let any_mm = info.mm == MmId::INIT_MM || info.trim_cpumask;
+    let (mut loaded, mut members) = (0u32, 0u64);
+    for (i, &m) in mask.words().iter().enumerate() {
+        if m == 0 {
+            // Most words of a big machine's mask (a count of bits is ~20 instructions where
+            // the CPU has no instruction for it).
+            continue;
+        }
+        let here = here.get(i).copied().unwrap_or(0);
+        let lazy = lazy.get(i).copied().unwrap_or(0);
+        loaded += (m & here).count_ones();
+        members += m.count_ones() as u64;
+        let mut pick = m & !lazy & if any_mm { u64::MAX } else { here };
+        if i == cpu.index() / 64 {
+            pick &= !(1 << (cpu.index() % 64));
+        }
+        while pick != 0 {
+            targets.push((i * 64) as u16 + pick.trailing_zeros() as u16);
+            pick &= pick - 1;
+        }
+    }
+    let others = members - mask.contains(cpu) as u64;
+    #[cfg(debug_assertions)]
+    {
+        let mut each = Vec::new();
+        let counts = walk_each(w, cpu, info, everyone, &mut each);
+        assert_eq!(
+            (counts, each),
+            ((loaded, others), targets.clone()),
+            "bitmaps disagree"
+        );
+    }
+    (loaded, others)
+}
+
+/// `walk_cpumask` CPU by CPU, on what the initiator can see of each (`should_flush_tlb`).
+/// Collecting the mask into a list and scanning that four times (the I5 count, the entry
+/// work's count, `any`, `retain`) cost ~74 instructions per CPU of the mask, this ~37.
+fn walk_each(
     w: &World,
     cpu: CpuId,
     info: &FlushTlbInfo,
@@ -321,7 +379,13 @@ fn set_wait_mask(w: &mut World, cpu: CpuId, t: TaskId, targets: &[u16]) {
 /// `broadcast_tlb_flush()` (§2.10): the entry work, the INVLPGBs, then IPIs only to the CPUs
 /// `finish_asid_transition()` finds still on a dynamic ASID; `TLBSYNC` comes at the end
 /// (`flush_tlb_mm_range_done`).
-fn broadcast_tlb_flush(w: &mut World, t: TaskId, mut op: FlushOp, full: bool) {
+fn broadcast_tlb_flush(w: &mut World, t: TaskId, desc: DescId, list: Vec<u16>, full: bool) {
+    let Some(mut op) = w.tasks[t.index()].flush.take() else {
+        return;
+    };
+    // `list` (the flush's own, taken out of it) is replaced by the stragglers' list.
+    drop(list);
+    op.desc = desc;
     let (cpu, mm) = (op.cpu, op.mm);
     let entry = flush_entry::entry_cost(w, cpu, mm, 0);
     let (start, pages) = (op.start, op.pages);
@@ -351,20 +415,21 @@ fn broadcast_tlb_flush(w: &mut World, t: TaskId, mut op: FlushOp, full: bool) {
 /// `smp_call_function_many_cond()`'s dispatch: `csd_lock` + `llist_add` + IPI, one target
 /// per step; then the local `flush_tlb_func` (`SCF_RUN_LOCAL`).
 pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
-    let now = w.now();
-    let cpus = w.cfg.cpus;
     // Borrowed from the task, not through `flush_op`, so that it lives on beside the csd.
+    // Its fields, the clock and the CPU count are read where they are used: read up front,
+    // they were kept across the step in spilled registers.
     let Some(op) = w.tasks[t.index()].flush.as_mut() else {
         return;
     };
-    let (sender, desc, flush_row, mm, gen) = (op.cpu, op.desc, op.flush_row, op.mm, op.new_tlb_gen);
+    let sender = op.cpu;
     if let Some(&target) = op.targets.get(op.next_target) {
         let target = CpuId(target);
-        let csd = w.cfd[sender.index()].csd(target, cpus);
+        let csd = w.cfd[sender.index()].csd(target, w.cfg.cpus);
         if csd.locked {
             // The previous request from this CPU to the target is still running.
             w.spin_wait(t, false, Cont::Flush(FlushPhase::Dispatch));
             let epoch = w.tasks[t.index()].epoch;
+            let cpus = w.cfg.cpus;
             w.cfd[sender.index()]
                 .csd(target, cpus)
                 .waiters
@@ -372,7 +437,7 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
             return;
         }
         csd.locked = true;
-        csd.info = desc;
+        csd.info = op.desc;
         op.next_target += 1;
         let costs = &w.cfg.costs;
         // `llist_add` of the csd to the target's queue, looked up once: a request queued behind
@@ -385,13 +450,15 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
             cost = cost.saturating_add(costs.ipi_send_ns);
             let arrive = cost.saturating_add(costs.ipi_delivery_ns);
             let f = Fields {
-                mm,
-                gen,
+                mm: op.mm,
+                gen: op.new_tlb_gen,
                 arg: target.0 as u64,
-                parent: Some(flush_row),
+                parent: Some(op.flush_row),
                 ..Fields::default()
             };
-            let row = w.trace.instant(now, sender, EventKind::IpiSent, f);
+            let row = w
+                .trace
+                .instant(w.queue.now(), sender, EventKind::IpiSent, f);
             w.stats.ipis += 1;
             w.queue
                 .after(arrive, crate::machine::Ev::ipi_arrive(target.0, row));
@@ -401,6 +468,7 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
         w.step(t, cost, false, Cont::Flush(FlushPhase::Dispatch));
         return;
     }
+    let (desc, flush_row, mm) = (op.desc, op.flush_row, op.mm);
     // SCF_RUN_LOCAL: after the IPIs are out, so local and remote flushes overlap.
     let info = w.descs.get(desc as usize).copied().unwrap_or_default();
     let in_mask = w.mms[mm.0 as usize].cpumask.contains(sender);
@@ -418,11 +486,10 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
 /// The local flush is done: interrupts back on; with remote targets, the wait begins (after
 /// `put_cpu()` in the 2026 form).
 pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
-    let now = w.now();
     let Some(op) = flush_op(w, t) else {
         return;
     };
-    let (cpu, remote, flush_row, mm) = (op.cpu, !op.targets.is_empty(), op.flush_row, op.mm);
+    let (cpu, remote) = (op.cpu, !op.targets.is_empty());
     if irqs_were_off {
         w.sti(cpu);
     }
@@ -435,15 +502,16 @@ pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
         // INVLPGB path stays pinned until its TLBSYNC.
         put_cpu(w, t);
     }
+    // The flush is looked up again, not its fields kept through `sti` and `put_cpu`.
+    let Some(op) = w.tasks[t.index()].flush.as_mut() else {
+        return;
+    };
     let f = Fields {
-        mm,
-        parent: Some(flush_row),
+        mm: op.mm,
+        parent: Some(op.flush_row),
         ..Fields::default()
     };
-    let row = w.trace.begin(now, cpu, EventKind::IpiWait, f);
-    if let Some(op) = flush_op(w, t) {
-        op.wait_row = Some(row);
-    }
+    op.wait_row = Some(w.trace.begin(w.queue.now(), cpu, EventKind::IpiWait, f));
     csd_lock_wait(w, t);
 }
 
@@ -451,31 +519,30 @@ pub fn local_flush_done(w: &mut World, t: TaskId, irqs_were_off: bool) {
 /// afresh at each step (it may be the shared per-CPU one), the csds are those of the CPU
 /// the flush was dispatched from.
 pub fn csd_lock_wait(w: &mut World, t: TaskId) {
-    let Some(op) = w.tasks[t.index()].flush.as_ref() else {
+    // The flush is borrowed beside the mask (the task's own, or the CPU's), so the cursor is
+    // moved without a second look-up of the task.
+    let task = &mut w.tasks[t.index()];
+    let Some(op) = task.flush.as_mut() else {
         return;
     };
-    let (sender, cursor) = (op.cpu, op.cursor);
+    let sender = op.cpu;
     let cfd = &w.cfd[sender.index()];
     let mask = if w.cfg.design.wait_mask == WaitMask::PerCpu {
         &cfd.mask
     } else {
-        &w.tasks[t.index()].ipi_mask
+        &task.ipi_mask
     };
     // Nothing changes the mask during one poll, and it is ascending: the csds acknowledged
     // since the last poll are passed over in one walk from the cursor (a search of the mask
     // from its start and a look-up of the flush for each of them were over half of the
     // wait's own instructions).
-    let rest = &mask[first_after(mask, cursor)..];
+    let rest = &mask[first_after(mask, op.cursor)..];
     let locked = rest.iter().position(|&c| cfd.is_locked(CpuId(c)));
     let passed = locked.unwrap_or(rest.len());
-    let next = locked.map(|i| rest[i]);
     if passed > 0 {
-        let last = rest[passed - 1];
-        if let Some(op) = flush_op(w, t) {
-            op.cursor = last as i32;
-        }
+        op.cursor = rest[passed - 1] as i32;
     }
-    let Some(next) = next else {
+    let Some(next) = locked.map(|i| rest[i]) else {
         return flush_tlb_mm_range_done(w, t);
     };
     let preemptible = w.cfg.design.preempt == Preempt::PreemptibleWait;

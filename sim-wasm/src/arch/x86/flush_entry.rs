@@ -4,6 +4,7 @@
 //! tracepoints. Without it a flush of one page costs only its INVLPG and the ranged-flush cost
 //! curve starts at zero.
 
+use crate::config::Config;
 use crate::ids::{mul_sat, CpuId, MmId, Ns};
 use crate::machine::World;
 
@@ -19,29 +20,33 @@ pub fn touch_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) {
     lines[i] = Some(cpu);
 }
 
+/// What every call pays, whatever its mm and CPU: the call, its tracepoints, the atomic, and
+/// the word-by-word walks of the mask by `cpumask_any_but()` and the cond loop. Computed once
+/// per run (saturating sums of costs do not depend on their order).
+pub fn fixed_cost(cfg: &Config) -> Ns {
+    let x = &cfg.costs.x86;
+    let words = (cfg.cpus as u64).div_ceil(64);
+    x.flush_call_ns
+        .saturating_add(x.flush_trace_ns)
+        .saturating_add(x.tlb_gen_atomic_ns)
+        .saturating_add(mul_sat(words, x.cpumask_word_ns))
+}
+
 /// The entry work of one call on `cpu` for `mm`, whose `mm_cpumask` holds `others` CPUs
 /// besides this one. `inc_mm_tlb_gen()` is counted as a touch of the mm's `tlb_gen` line.
 pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, others: u64) -> Ns {
-    let c = &w.cfg.costs;
-    let x = &c.x86;
-    let last = w
-        .arch_state
-        .x86
-        .tlb_gen_line
-        .get(mm.0 as usize)
-        .copied()
-        .flatten();
-    let mut cost = x
-        .flush_call_ns
-        .saturating_add(x.flush_trace_ns)
-        .saturating_add(x.tlb_gen_atomic_ns);
-    if last.is_some_and(|l| l != cpu) {
-        cost = cost.saturating_add(c.cacheline_transfer_ns);
+    let x86 = &mut w.arch_state.x86;
+    // The line's last toucher is read and replaced in one look-up (`touch_tlb_gen`).
+    let lines = &mut x86.tlb_gen_line;
+    let i = mm.0 as usize;
+    if i >= lines.len() {
+        lines.resize(i + 1, None);
     }
-    // cpumask_any_but() and the cond loop each walk the mask word by word.
-    let words = (w.cfg.cpus as u64).div_ceil(64);
-    cost = cost.saturating_add(mul_sat(words, x.cpumask_word_ns));
-    cost = cost.saturating_add(mul_sat(others, x.should_flush_ns));
-    touch_tlb_gen(w, cpu, mm);
-    cost
+    let last = lines[i].replace(cpu);
+    let costs = &w.cfg.costs;
+    let mut cost = x86.fixed.entry_ns;
+    if last.is_some_and(|l| l != cpu) {
+        cost = cost.saturating_add(costs.cacheline_transfer_ns);
+    }
+    cost.saturating_add(mul_sat(others, costs.x86.should_flush_ns))
 }

@@ -15,12 +15,13 @@ pub mod flush;
 pub mod flush_entry;
 pub mod invlpgb;
 pub mod kernels;
+pub mod loaded;
 pub mod machine_defaults;
 pub mod pti;
 pub mod state;
 pub mod switch_mm;
 
-use self::state::X86State;
+use self::state::{FixedCosts, X86State};
 use crate::ids::{CpuId, MmId, Ns, TaskId};
 use crate::machine::{Arch, World};
 use crate::snapshot::Slot;
@@ -35,7 +36,13 @@ impl Arch for X86 {
     }
 
     fn init_state(&self, w: &mut World) {
-        w.arch_state.x86 = X86State::new(w.cfg.cpus);
+        let mut x86 = X86State::new(w.cfg.cpus);
+        let func = w.cfg.costs.flush_func_ns;
+        x86.fixed = FixedCosts {
+            func_ns: [func, func.saturating_add(w.desc_pull_ns)],
+            entry_ns: flush_entry::fixed_cost(&w.cfg),
+        };
+        w.arch_state.x86 = x86;
     }
 
     fn tlb_tag(&self, w: &World, cpu: CpuId) -> u16 {

@@ -108,6 +108,24 @@ pub struct X86State {
     pub tlbsync_owed: std::collections::BTreeSet<u32>,
     /// Per CPU: its `switch_mm_irqs_off()` between the `tlb_gen` read and the CR3 write.
     pub switching: Vec<Option<PendingSwitch>>,
+    /// How many entries of `switching` are `Some`: while none is, `flush_tlb_multi`'s walk
+    /// of `mm_cpumask` reads only `cpu_tlbstate`.
+    pub switching_n: u32,
+    /// `cpu_tlbstate`'s `loaded_mm` and `is_lazy` as bitmaps, for `flush_tlb_multi`.
+    pub loaded_bits: super::loaded::LoadedBits,
+    /// Costs fixed for the run, multiplied out once.
+    pub fixed: FixedCosts,
+}
+
+/// Sums of the config's costs that every flush pays, computed at init.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixedCosts {
+    /// `flush_tlb_func`'s own cost, local and remote (which also pulls the descriptor's
+    /// cache lines from the initiator).
+    pub func_ns: [u64; 2],
+    /// The part of a `flush_tlb_mm_range()` call's entry work that is the same for every
+    /// call (`flush_entry.rs`).
+    pub entry_ns: u64,
 }
 
 impl X86State {
@@ -123,6 +141,9 @@ impl X86State {
             next_broadcast: 0,
             tlbsync_owed: Default::default(),
             switching: vec![None; cpus as usize],
+            switching_n: 0,
+            loaded_bits: super::loaded::LoadedBits::new(cpus),
+            fixed: FixedCosts::default(),
         }
     }
 }

@@ -85,6 +85,7 @@ fn switch(w: &mut World, cpu: CpuId, next: MmId, split: bool) -> Ns {
     let was_lazy = ts.is_lazy;
     ts.is_lazy = false;
     if was_lazy {
+        w.arch_state.x86.loaded_bits.set_lazy(cpu, false);
         if let Some(r) = w.cpus[cpu.index()].lazy_row.take() {
             w.trace.end(r, now);
         }
@@ -173,6 +174,7 @@ fn write_cr3(w: &mut World, cpu: CpuId, next: MmId, asid: u16, need_flush: bool,
     ts.loaded_mm = next;
     ts.loaded_mm_asid = asid;
     if prev != next {
+        w.arch_state.x86.loaded_bits.switch(cpu, prev, next);
         if let Some(m) = w.mms.get_mut(prev.0 as usize) {
             m.loaded_on = m.loaded_on.saturating_sub(1);
         }
@@ -202,7 +204,9 @@ fn begin_split(
     was_lazy: bool,
 ) -> Ns {
     let cost = record(w, cpu, next, asid, need_flush, gen);
-    w.arch_state.x86.switching[cpu.index()] = Some(PendingSwitch {
+    let x86 = &mut w.arch_state.x86;
+    x86.switching_n += x86.switching[cpu.index()].is_none() as u32;
+    x86.switching[cpu.index()] = Some(PendingSwitch {
         next,
         asid,
         need_flush,
@@ -237,6 +241,7 @@ pub fn cr3(w: &mut World, cpu: CpuId) {
     let Some(s) = w.arch_state.x86.switching[cpu.index()].take() else {
         return;
     };
+    w.arch_state.x86.switching_n -= 1;
     write_cr3(w, cpu, s.next, s.asid, s.need_flush, s.gen);
     let c = &mut w.cpus[cpu.index()];
     c.irqs_off = c.irqs_off.saturating_sub(1);
@@ -271,9 +276,11 @@ pub fn enter_lazy_tlb(w: &mut World, cpu: CpuId) {
         return;
     }
     ts.is_lazy = true;
+    let (mm, asid) = (ts.loaded_mm, ts.loaded_mm_asid);
+    w.arch_state.x86.loaded_bits.set_lazy(cpu, true);
     let f = Fields {
-        mm: ts.loaded_mm,
-        asid: ts.loaded_mm_asid,
+        mm,
+        asid,
         ..Fields::default()
     };
     let row = w.trace.begin(now, cpu, EventKind::Lazy, f);
