@@ -52,24 +52,24 @@ impl World {
     pub fn step_done(&mut self, t: TaskId) {
         let task = &mut self.tasks[t.index()];
         task.deadline = None;
+        // One site for `next_op`, which is inlined here.
         match task.cont {
-            Cont::Start => self.start_op(t),
-            Cont::NextOp => self.next_op(t),
+            Cont::Start => return self.start_op(t),
+            Cont::NextOp => {}
             Cont::StiThenNext => {
                 let cpu = task.cpu;
                 self.sti(cpu);
-                self.next_op(t);
             }
             Cont::PreemptEnableThenNext => {
                 let cpu = task.cpu;
                 self.preempt_enable(cpu);
-                self.next_op(t);
             }
             Cont::Flush(phase) => {
                 let arch = self.arch;
-                arch.flush_step(self, t, phase);
+                return arch.flush_step(self, t, phase);
             }
         }
+        self.next_op(t);
     }
 
     /// A blocked task becomes runnable (timer, start time).
@@ -118,9 +118,20 @@ impl World {
     }
 
     /// Preemption point: preempt now if a reschedule is pending and the CPU allows it.
+    // Inline, so that the common case (nothing pending) is one test at each of the many
+    // preemption points rather than a call.
+    #[inline]
     pub fn check_resched(&mut self, cpu: CpuId) {
+        if self.cpus[cpu.index()].need_resched {
+            self.resched_pending(cpu);
+        }
+    }
+
+    /// `check_resched` with a reschedule pending.
+    #[inline(never)]
+    fn resched_pending(&mut self, cpu: CpuId) {
         let c = &self.cpus[cpu.index()];
-        if !c.need_resched || c.preempt_count > 0 || !c.irqs_enabled() {
+        if c.preempt_count > 0 || !c.irqs_enabled() {
             return;
         }
         match c.curr {

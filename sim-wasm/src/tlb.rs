@@ -70,6 +70,11 @@ pub struct Tlb {
     entries: Vec<Entry>,
     /// Per-set round-robin victims, allocated with `entries`.
     victim: Vec<u8>,
+    /// Per set, how many ways have ever been written (allocated with `entries`). Fills take
+    /// the first way that holds no live entry, so the written ways are a prefix of the set and
+    /// the ways past it are still empty: look-ups scan the prefix only, which on a machine
+    /// that caches a few pages a set is one or two ways instead of all of them.
+    used: Vec<u8>,
     epoch: [u32; TAGS],
     global_epoch: u32,
 }
@@ -84,6 +89,7 @@ impl Tlb {
             index,
             entries: Vec::new(),
             victim: Vec::new(),
+            used: Vec::new(),
             epoch: [1; TAGS],
             global_epoch: 1,
         }
@@ -109,11 +115,26 @@ impl Tlb {
     }
 
     /// Allocates the (invalid) entries on the first fill.
+    #[inline]
     fn allocate(&mut self) {
         if self.entries.is_empty() {
-            self.entries = vec![Entry::default(); self.sets * self.ways];
-            self.victim = vec![0; self.sets];
+            self.allocate_cold();
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn allocate_cold(&mut self) {
+        self.entries = vec![Entry::default(); self.sets * self.ways];
+        self.victim = vec![0; self.sets];
+        self.used = vec![0; self.sets];
+    }
+
+    /// The ways of `set` that were ever written (empty before the first fill).
+    #[inline]
+    fn written(&self, set: usize) -> std::ops::Range<usize> {
+        let base = set * self.ways;
+        base..base + self.used.get(set).map_or(0, |&u| u as usize)
     }
 
     /// The entry the hardware would use for (tag, vpn), if any.
@@ -124,9 +145,9 @@ impl Tlb {
     /// `lookup` in the set `set_of(tag, vpn)` returned: a miss then a fill hash the page
     /// (and divide by the set count) once.
     pub fn lookup_in(&mut self, set: usize, tag: u16, vpn: u32) -> Option<&mut Entry> {
-        let base = set * self.ways;
         let epoch = self.epoch[tag as usize % TAGS];
-        let set = self.entries.get_mut(base..base + self.ways)?;
+        let ways = self.written(set);
+        let set = self.entries.get_mut(ways)?;
         // The page number first: it rules out most ways of a set in one compare, where the
         // flags (most ways are invalid or another page's) took a load, a mask and a compare.
         set.iter_mut().find(|e| {
@@ -139,14 +160,14 @@ impl Tlb {
     pub fn touch_global(&mut self, vpn: u32) -> bool {
         self.allocate();
         let set = self.set_of(GLOBAL_TAG, vpn);
-        let base = set * self.ways;
         let epoch = self.global_epoch;
-        let hit = self.entries[base..base + self.ways].iter().any(|e| {
+        let ways = self.written(set);
+        let hit = self.entries[ways].iter().any(|e| {
             e.flags & (VALID | GLOBAL) == VALID | GLOBAL && e.vpn == vpn && e.epoch == epoch
         });
         if !hit {
             let slot = self.victim_slot(set);
-            self.entries[base + slot] = Entry {
+            self.entries[slot] = Entry {
                 vpn,
                 version: 0,
                 epoch,
@@ -158,16 +179,23 @@ impl Tlb {
         hit
     }
 
-    /// A free (not live) way of `set`, else the next round-robin victim (see the module doc).
+    /// The index in `entries` of the way of `set` the next fill takes: a free (not live) way,
+    /// else the next round-robin victim (see the module doc). The caller writes it.
+    #[inline]
     fn victim_slot(&mut self, set: usize) -> usize {
-        let base = set * self.ways;
-        (0..self.ways)
-            .find(|&i| !self.live(&self.entries[base + i]))
-            .unwrap_or_else(|| {
-                let v = self.victim[set] as usize % self.ways;
-                self.victim[set] = ((v + 1) % self.ways) as u8;
-                v
-            })
+        let ways = self.written(set);
+        if let Some(i) = ways.clone().find(|&i| !self.live(&self.entries[i])) {
+            return i;
+        }
+        let used = ways.len();
+        if used < self.ways {
+            // The first never-written way: the scan over all ways would have stopped there.
+            self.used[set] += 1;
+            return ways.end;
+        }
+        let v = self.victim[set] as usize % self.ways;
+        self.victim[set] = ((v + 1) % self.ways) as u8;
+        ways.start + v
     }
 
     /// Live global (kernel) entries, for tests and the inspector's counts.
@@ -191,9 +219,8 @@ impl Tlb {
     /// `fill` into the set `set_of(tag, vpn)` returned.
     pub fn fill_in(&mut self, set: usize, tag: u16, mm: MmId, vpn: u32, version: u32) {
         self.allocate();
-        let base = set * self.ways;
         let slot = self.victim_slot(set);
-        self.entries[base + slot] = Entry {
+        self.entries[slot] = Entry {
             vpn,
             version,
             epoch: self.epoch[tag as usize % TAGS],
