@@ -1,19 +1,26 @@
 //! Where a run records its trace while it runs: the same rows and columns as [`Trace`], held in
-//! 16 bytes a row (plus 16 for the rows whose fields do not fit) instead of 47, so that ten
-//! million events fit in a browser worker and a native run faults in half the fresh pages.
+//! 12 bytes a row (plus 16 for the rows whose fields do not fit) instead of 47, so that ten
+//! million events fit in a browser worker and a native run faults in a third of the fresh pages.
 //!
 //! Rows live in chunks of 65,536; a full chunk is never moved again, so the trace grows without
 //! the copy (and the twice-the-size peak) of one vector doubling. Within a chunk a row is one
-//! 16-byte record (one store per row, where ten column pushes cost a tenth of the run): `time`
-//! as a `u32` offset from the chunk's first row, `dur` as a `u32` code, `parent` as the distance
-//! back to the parent row, `cpu` and `kind` packed in one `u16`, and one word that holds `mm`
-//! and a small `arg` inline or points at the chunk's `ext` table, where the row's `mm`, `asid`,
-//! `gen`, `addr` and `arg` are kept in 16 more bytes. Rows that need an `ext` record mostly
-//! repeat one a few rows back (every target's `FlushTlbFunc` of one flush reads the same
-//! descriptor), so identical records are shared. The rare value a code cannot hold (a span
-//! longer than 4.29 s, an address off the user page grid, a parent 65,535 rows back) is kept
-//! exactly in a side table keyed by row, so decoding gives back the very `f64` the columns
-//! always held: the exported columns do not change, only how they are kept.
+//! 12-byte record of three words (one store per row, where ten column pushes cost a tenth of
+//! the run): `time` as a 24-bit offset from the first row of its block of 1,024, `kind`,
+//! `dur` as a 21-bit code, `parent` as the distance back to the parent row, `cpu`, and a 22-bit
+//! `x` that holds `mm` and a small `arg` inline or points at the chunk's `ext` table, where the
+//! row's `mm`, `asid`, `gen`, `addr` and `arg` are kept in 16 more bytes. Rows that need an
+//! `ext` record mostly repeat one a few rows back (every target's `FlushTlbFunc` of one flush
+//! reads the same descriptor), so identical records are shared. The rare value a code cannot
+//! hold (a span longer than 2.1 ms, a block longer than 16.8 ms, an address off the user page
+//! grid, a parent 8,191 rows back) is kept exactly in a side table keyed by row, so decoding
+//! gives back the very `f64` the columns always held: the exported columns do not change, only
+//! how they are kept.
+//!
+//! The widths, from every shipped scenario run whole and a 504-CPU fan-out of the bench: a
+//! block spans at most 2.5 ms (the sparse `x86-pcid-pingpong-512`; 53 µs in the bench), spans
+//! beyond 2.1 ms are the few whole-run `TaskRun`s, parents lie at most 4,871 rows back (the
+//! fan-out; 138 in the shipped runs), and an instant's `gen` (kept in the `dur` code) passes
+//! 2^21 only after about 55 M bench events.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -23,38 +30,64 @@ use crate::ids::{CpuId, MmId, Ns, USER_BASE};
 use crate::trace::{Fields, Row, Trace, NO_PARENT};
 
 const CHUNK_BITS: u32 = 16;
-/// Rows per chunk: 1 MB of rows, small beside the traces it is for, large beside a push.
+/// Rows per chunk: 768 KB of rows, small beside the traces it is for, large beside a push.
 const CHUNK: usize = 1 << CHUNK_BITS;
 /// Bytes of one chunk's rows.
 pub const CHUNK_BYTES: u64 = CHUNK as u64 * ROW_BYTES;
+/// Rows per block: each block's times are offsets from its first row's, so a 24-bit offset
+/// holds any run that records a row per 16 µs on average, dense or sparse.
+const BLOCK_BITS: u32 = 10;
+const BLOCK: usize = 1 << BLOCK_BITS;
 
-/// Bytes of one stored row (time, dur, inline-or-ext word: 4; parent distance, cpu+kind: 2).
+/// Bytes of one stored row (three words: time+kind+parent, dur+parent, x+cpu).
 pub const ROW_BYTES: u64 = std::mem::size_of::<Rec>() as u64;
 /// Bytes of one `ext` record (mm, asid: 2; gen, addr, arg: 4).
 pub const EXT_BYTES: u64 = std::mem::size_of::<Ext>() as u64;
+/// Bytes of one block's base time.
+const BASE_BYTES: u64 = std::mem::size_of::<Ns>() as u64;
 /// What one side-table entry costs the memory budget (key, value, B-tree node share).
 const WIDE_BYTES: u64 = 32;
 
-/// Code of a value kept in the side table.
-const WIDE: u32 = u32::MAX;
-/// `dur` code of a span not yet closed (exported as NaN until `close_all`).
-const OPEN: u32 = u32::MAX - 1;
-
-/// `x` with this bit set is an index into the chunk's `ext`; clear, it is `mm << 16 | arg`
-/// and the row's `asid`, `gen` and `addr` are 0.
-const EXT_BIT: u32 = 1 << 31;
-/// Largest `mm` and `arg` an inline `x` holds.
-const INLINE_MM: u16 = (1 << 15) - 1;
-const INLINE_ARG: u64 = (1 << 16) - 1;
-
-/// `parent` code of a row without one; codes `1..PARENT_WIDE` are the distance back to it.
-const NO_PARENT_CODE: u16 = 0;
-const PARENT_WIDE: u16 = u16::MAX;
-
-/// `ck` is `cpu << KIND_BITS | kind`; a CPU from `CPU_WIDE` up is kept in the side table
-/// (the machine has at most 512, so only a corrupted id would land there).
+/// `a` and `b` are the halves of `time | kind << 24 | parent << 30 | dur << 43`: each field
+/// whole in the 64 bits, so a push shifts each into place once.
+const TIME_BITS: u32 = 24;
+const TIME_MASK: u32 = (1 << TIME_BITS) - 1;
+/// Time code of a row whose time is kept in the side table.
+const TIME_WIDE: u32 = TIME_MASK;
 const KIND_BITS: u32 = 6;
-const CPU_WIDE: u16 = (1 << (16 - KIND_BITS)) - 1;
+const KIND_MASK: u32 = (1 << KIND_BITS) - 1;
+const PARENT_AT: u32 = TIME_BITS + KIND_BITS;
+const PARENT_BITS: u32 = 13;
+/// `parent` code of a row without one; codes `1..PARENT_WIDE` are the distance back to it.
+const NO_PARENT_CODE: u32 = 0;
+const PARENT_WIDE: u32 = (1 << PARENT_BITS) - 1;
+/// A span's `dur` code, or an instant's `gen` (whose duration is 0 by its kind): the top 21
+/// bits of `b`.
+const DUR_AT: u32 = PARENT_AT + PARENT_BITS - 32;
+const DUR_BITS: u32 = 32 - DUR_AT;
+const DUR_MASK: u32 = (1 << DUR_BITS) - 1;
+/// `dur` code of a span kept in the side table.
+const WIDE: u32 = DUR_MASK;
+/// `dur` code of a span not yet closed (exported as NaN until `close_all`).
+const OPEN: u32 = DUR_MASK - 1;
+
+/// `c` is `x | cpu << 22`. `x` with `EXT_BIT` set is an index into the chunk's `ext`
+/// (at most `CHUNK` of them); clear, it is `mm << 14 | arg` and the row's `asid`, `gen`
+/// (of a span) and `addr` are 0.
+const X_BITS: u32 = 22;
+const X_MASK: u32 = (1 << X_BITS) - 1;
+const EXT_BIT: u32 = 1 << (X_BITS - 1);
+const ARG_BITS: u32 = 14;
+/// Largest `mm` and `arg` an inline `x` holds.
+const INLINE_MM: u16 = (1 << (X_BITS - 1 - ARG_BITS)) - 1;
+const INLINE_ARG: u64 = (1 << ARG_BITS) - 1;
+/// A CPU from `CPU_WIDE` up is kept in the side table (the machine has at most 512, so only
+/// a corrupted id would land there).
+const CPU_WIDE: u16 = (1 << (32 - X_BITS)) - 1;
+
+/// `ext` code of an `addr` or `arg` kept in the side table.
+const EXT_WIDE: u32 = u32::MAX;
+
 const _: () = {
     let mut i = 0;
     while i < EventKind::ALL.len() {
@@ -64,22 +97,72 @@ const _: () = {
         );
         i += 1;
     }
+    assert!(PARENT_AT + PARENT_BITS + DUR_BITS == 64);
+    assert!(EXT_BIT as usize >= CHUNK, "an ext index needs more bits");
+    assert!(CHUNK.is_multiple_of(BLOCK));
 };
 
 /// Slots of the cache of recent `ext` records that lets a row share an identical one.
 const RECENT_BITS: u32 = 5;
 
-/// One row as stored: 16 bytes with no padding, so appending a row is one aligned store.
+/// One row as stored: 12 bytes with no padding, so appending a row is one store of three words.
 #[derive(Clone, Copy, Debug, Default)]
 struct Rec {
-    /// Offset from the chunk's `base`, or `WIDE`.
-    time: u32,
-    dur: u32,
-    /// `mm << 16 | arg` inline, or `EXT_BIT | index` into the chunk's `ext`.
-    x: u32,
-    parent: u16,
-    /// `cpu << KIND_BITS | kind`.
-    ck: u16,
+    /// `time | kind << 24 | parent << 30` (the parent's low 2 bits); `time` is the offset
+    /// from the block's base, or `TIME_WIDE`.
+    a: u32,
+    /// `parent >> 2 | dur << 11`.
+    b: u32,
+    /// `x | cpu << 22`.
+    c: u32,
+}
+
+impl Rec {
+    #[inline(always)]
+    fn time(&self) -> u32 {
+        self.a & TIME_MASK
+    }
+    #[inline(always)]
+    fn kind(&self) -> u8 {
+        (self.a >> TIME_BITS & KIND_MASK) as u8
+    }
+    #[inline(always)]
+    fn dur(&self) -> u32 {
+        self.b >> DUR_AT
+    }
+    #[inline(always)]
+    fn set_dur(&mut self, code: u32) {
+        self.b = self.b & ((1 << DUR_AT) - 1) | code << DUR_AT;
+    }
+    #[inline(always)]
+    fn parent(&self) -> u32 {
+        let lo = self.a as u64 | (self.b as u64) << 32;
+        (lo >> PARENT_AT) as u32 & PARENT_WIDE
+    }
+    #[inline(always)]
+    fn x(&self) -> u32 {
+        self.c & X_MASK
+    }
+    #[inline(always)]
+    fn cpu(&self) -> u16 {
+        (self.c >> X_BITS) as u16
+    }
+    /// Whether the row's kind is a span (by `EventKind::is_span`'s rule, on the stored code).
+    #[inline(always)]
+    fn is_span(&self) -> bool {
+        self.kind() < 32
+    }
+    #[inline(always)]
+    fn pack(time: u32, kind: EventKind, dur: u32, parent: u32, x: u32, cpu: u16) -> Rec {
+        let lo = (time | (kind as u32) << TIME_BITS) as u64
+            | (parent as u64) << PARENT_AT
+            | (dur as u64) << (DUR_AT + 32);
+        Rec {
+            a: lo as u32,
+            b: (lo >> 32) as u32,
+            c: x | (cpu as u32) << X_BITS,
+        }
+    }
 }
 
 /// The fields of a row that did not fit inline.
@@ -108,8 +191,10 @@ impl Ext {
 
 #[derive(Clone, Debug, Default)]
 struct Chunk {
-    /// Time of the chunk's first row: `time` holds offsets from it.
+    /// Time of the current block's first row: what `push` takes offsets from.
     base: Ns,
+    /// `base` of each block begun, for decoding.
+    bases: Vec<Ns>,
     rows: Vec<Rec>,
     ext: Vec<Ext>,
     /// Spans begun in this chunk and not yet ended: `close_all` scans only the chunks that
@@ -124,13 +209,19 @@ impl Chunk {
         self.rows.capacity()
     }
 
+    /// Base time of the block of row `i` (of this chunk).
+    #[inline]
+    fn base(&self, i: usize) -> Ns {
+        self.bases.get(i >> BLOCK_BITS).copied().unwrap_or(0)
+    }
+
     /// The `ext` record an `x` word points at (zeros if it points nowhere).
     #[inline]
     fn ext(&self, x: u32) -> Ext {
         if x & EXT_BIT == 0 {
             Ext {
-                mm: (x >> 16) as u16,
-                arg: x & 0xffff,
+                mm: (x >> ARG_BITS) as u16,
+                arg: x & INLINE_ARG as u32,
                 ..Ext::default()
             }
         } else {
@@ -184,14 +275,15 @@ pub struct TraceStore {
     string_bytes: u64,
     /// Rows are numbered but not kept (`mute`).
     muted: bool,
-    /// Rows `cur` may hold before `make_room` runs again: its capacity, capped at `CHUNK`
-    /// (0 while muted or not begun). `push` tests this one number, so a chunk never passes
-    /// `CHUNK` rows even where `Vec` gives more capacity than was asked for, which its
-    /// documentation allows, or a clone of a store holds less.
+    /// Rows `cur` may hold before `make_room` runs again: its capacity, capped at the end of
+    /// the current block (0 while muted or not begun). `push` tests this one number, so each
+    /// block gets its base and a chunk never passes `CHUNK` rows even where `Vec` gives more
+    /// capacity than was asked for, which its documentation allows, or a clone of a store
+    /// holds less.
     room: usize,
 }
 
-/// `addr` code: 0 for 0, `1 + page` for a user page address, else `WIDE`.
+/// `addr` code: 0 for 0, `1 + page` for a user page address, else `EXT_WIDE`.
 #[inline(always)]
 fn addr_code(addr: u64) -> u32 {
     // One compare for "on the page grid, at or above USER_BASE, below the limit": rotated,
@@ -200,10 +292,10 @@ fn addr_code(addr: u64) -> u32 {
     let page = addr.wrapping_sub(USER_BASE).rotate_right(12);
     if addr == 0 {
         0
-    } else if page < (OPEN - 1) as u64 {
+    } else if page < (EXT_WIDE - 2) as u64 {
         page as u32 + 1
     } else {
-        WIDE
+        EXT_WIDE
     }
 }
 
@@ -244,17 +336,20 @@ impl TraceStore {
     pub fn bytes(&self) -> u64 {
         let kept = if self.muted { 0 } else { self.len };
         kept as u64 * ROW_BYTES
+            + kept.div_ceil(BLOCK) as u64 * BASE_BYTES
             + self.ext_len as u64 * EXT_BYTES
             + self.wide.len() as u64 * WIDE_BYTES
             + self.string_bytes
     }
 
-    /// Bytes reserved for rows and `ext` records, filled or not (what memory measurements see).
+    /// Bytes reserved for rows, block bases and `ext` records, filled or not (what memory
+    /// measurements see).
     pub fn reserved_bytes(&self) -> u64 {
         let chunks = || self.full.iter().chain(std::iter::once(&self.cur));
         let rows: usize = chunks().map(Chunk::capacity).sum();
+        let bases: usize = chunks().map(|c| c.bases.capacity()).sum();
         let ext: usize = chunks().map(|c| c.ext.capacity()).sum();
-        rows as u64 * ROW_BYTES + ext as u64 * EXT_BYTES
+        rows as u64 * ROW_BYTES + bases as u64 * BASE_BYTES + ext as u64 * EXT_BYTES
     }
 
     /// The explanations `InvariantViolated` rows point at.
@@ -264,18 +359,19 @@ impl TraceStore {
 
     /// The `x` word of a row with fields `f` (`gen`, `addr` and `arg` already coded): inline
     /// when they fit, else an `ext` record, shared with an identical recent one. An instant
-    /// keeps its `gen` in its `dur` word, so only a span's `gen` needs the record.
+    /// keeps its `gen` in its `dur` code, so only a span's `gen`, or an instant's beyond the
+    /// code, needs the record.
     #[inline(always)]
     fn x_word(&mut self, f: &Fields, instant: bool, gen: u32, addr: u32, arg: u32) -> u32 {
-        let span_gen = if instant { 0 } else { gen };
+        let ext_gen = if instant { gen & !DUR_MASK } else { gen };
         // One test for all five conditions: each bit that may not be set, or'ed together.
         let spill = f.asid as u32
-            | span_gen
+            | ext_gen
             | addr
             | arg & !(INLINE_ARG as u32)
             | (f.mm.0 & !INLINE_MM) as u32;
         if spill == 0 {
-            return (f.mm.0 as u32) << 16 | arg;
+            return (f.mm.0 as u32) << ARG_BITS | arg;
         }
         self.ext_index(Ext {
             mm: f.mm.0,
@@ -302,34 +398,36 @@ impl TraceStore {
         EXT_BIT | i as u32
     }
 
-    /// Makes room for a row when the current chunk holds `room` rows: a chunk not begun takes
-    /// `time` as its base, the first chunk doubles (from 4 rows, up to `CHUNK`), a full one is
-    /// followed by a chunk with `time` as its base.
+    /// Makes room for a row when the current chunk holds `room` rows: a full chunk is
+    /// followed by a new one, a row that begins a block makes `time` the block's base, and the
+    /// first chunk doubles (from 4 rows, up to `CHUNK`).
     #[cold]
     fn make_room(&mut self, time: Ns) {
-        let n = self.cur.rows.len();
-        if n == 0 {
-            self.cur.base = time;
-        }
-        if n < CHUNK {
-            let more = n.max(4).min(CHUNK - n);
-            self.cur.rows.reserve_exact(more);
-            self.room = n + more;
-        } else {
+        if self.cur.rows.len() == CHUNK {
             // The next chunk's records reserved at what this one needed and an eighth more: a
             // run's chunks need about as many each, and regrowing the table (a copy, and in
             // WASM a fresh block from the allocator) cost 2 % of a WASM bench run.
             let ext = self.cur.ext.len() + self.cur.ext.len() / 8;
             let next = Chunk {
                 base: time,
+                bases: Vec::with_capacity(CHUNK / BLOCK),
                 rows: Vec::with_capacity(CHUNK),
                 ext: Vec::with_capacity(ext.max(CHUNK / 64)),
                 open: 0,
             };
             self.full.push(std::mem::replace(&mut self.cur, next));
             self.recent = Default::default();
-            self.room = CHUNK;
         }
+        let n = self.cur.rows.len();
+        if n.is_multiple_of(BLOCK) {
+            self.cur.base = time;
+            self.cur.bases.push(time);
+        }
+        if self.cur.rows.capacity() <= n {
+            self.cur.rows.reserve_exact(n.max(4).min(CHUNK - n));
+        }
+        let block_end = n - n % BLOCK + BLOCK;
+        self.room = block_end.min(self.cur.rows.capacity());
     }
 
     // Inlined into every recording site: a `Fields` passed through memory and read back in
@@ -350,10 +448,10 @@ impl TraceStore {
         let addr = addr_code(f.addr);
         let back = f.parent.map_or(0, |p| row.wrapping_sub(p));
         // A parent 0 rows back (itself) or ahead (wrapped) is not a distance the code holds.
-        let back_fits = f.parent.is_none() || back.wrapping_sub(1) < PARENT_WIDE as u32 - 1;
-        let fits = (off < WIDE as u64)
-            & (addr != WIDE)
-            & (f.arg < WIDE as u64)
+        let back_fits = f.parent.is_none() || back.wrapping_sub(1) < PARENT_WIDE - 1;
+        let fits = (off < TIME_WIDE as u64)
+            & (addr != EXT_WIDE)
+            & (f.arg < EXT_WIDE as u64)
             & back_fits
             & (cpu.0 < CPU_WIDE);
         if !fits {
@@ -364,14 +462,12 @@ impl TraceStore {
         // Generations beyond u32 would need > 4e9 flushes of one mm in one run.
         let gen = f.gen.min(u32::MAX as u64) as u32;
         let x = self.x_word(&f, instant, gen, addr, f.arg as u32);
-        self.cur.rows.push(Rec {
-            time: off as u32,
-            // An instant's duration is 0 by its kind: the word holds its `gen` instead.
-            dur: if instant { gen } else { dur },
-            x,
-            parent: back as u16,
-            ck: cpu.0 << KIND_BITS | kind as u16,
-        });
+        // An instant's duration is 0 by its kind: the code holds its `gen` instead (or what
+        // fits of it, the whole being in its `ext` record).
+        let dur = if instant { gen & DUR_MASK } else { dur };
+        self.cur
+            .rows
+            .push(Rec::pack(off as u32, kind, dur, back, x, cpu.0));
         self.len += 1;
         row
     }
@@ -433,21 +529,21 @@ impl TraceStore {
         let row = self.len as Row;
         let instant = !kind.is_span();
         let off = time.wrapping_sub(self.cur.base);
-        let time_code = if off < WIDE as u64 {
+        let time_code = if off < TIME_WIDE as u64 {
             off as u32
         } else {
             self.wide.time.insert(row, time);
-            WIDE
+            TIME_WIDE
         };
         let addr = addr_code(f.addr);
-        if addr == WIDE {
+        if addr == EXT_WIDE {
             self.wide.addr.insert(row, f.addr);
         }
-        let arg = if f.arg < WIDE as u64 {
+        let arg = if f.arg < EXT_WIDE as u64 {
             f.arg as u32
         } else {
             self.wide.arg.insert(row, f.arg);
-            WIDE
+            EXT_WIDE
         };
         let gen = f.gen.min(u32::MAX as u64) as u32;
         let x = self.x_word(&f, instant, gen, addr, arg);
@@ -455,8 +551,8 @@ impl TraceStore {
             None => NO_PARENT_CODE,
             Some(p) => {
                 let back = row.wrapping_sub(p);
-                if back != 0 && back < PARENT_WIDE as u32 {
-                    back as u16
+                if back != 0 && back < PARENT_WIDE {
+                    back
                 } else {
                     self.wide.parent.insert(row, p as i32);
                     PARENT_WIDE
@@ -469,13 +565,10 @@ impl TraceStore {
             self.wide.cpu.insert(row, cpu.0);
             CPU_WIDE
         };
-        self.cur.rows.push(Rec {
-            time: time_code,
-            dur: if instant { gen } else { dur },
-            x,
-            parent,
-            ck: cpu_code << KIND_BITS | kind as u16,
-        });
+        let dur = if instant { gen & DUR_MASK } else { dur };
+        self.cur
+            .rows
+            .push(Rec::pack(time_code, kind, dur, parent, x, cpu_code));
         self.len += 1;
         row
     }
@@ -529,11 +622,12 @@ impl TraceStore {
         } else {
             return;
         };
+        let base = c.base(i);
         let Some(r) = c.rows.get_mut(i) else {
             return;
         };
-        if r.dur == OPEN && is_span(r.ck) {
-            close(r, c.base, row, time, &mut self.wide);
+        if r.dur() == OPEN && r.is_span() {
+            close(r, base, row, time, &mut self.wide);
             c.open = c.open.saturating_sub(1);
         }
     }
@@ -547,8 +641,9 @@ impl TraceStore {
                 if c.open == 0 {
                     break;
                 }
-                if r.dur == OPEN && is_span(r.ck) {
-                    close(r, c.base, (first + i) as Row, time, &mut self.wide);
+                if r.dur() == OPEN && r.is_span() {
+                    let base = c.bases.get(i >> BLOCK_BITS).copied().unwrap_or(0);
+                    close(r, base, (first + i) as Row, time, &mut self.wide);
                     c.open -= 1;
                 }
             }
@@ -579,7 +674,7 @@ impl TraceStore {
     pub fn time(&self, row: usize) -> f64 {
         let (k, i) = Self::at(row);
         let c = self.chunk(k);
-        decode_time(c.base, c.rows[i].time, row, &self.wide)
+        decode_time(c.base(i), c.rows[i].time(), row, &self.wide)
     }
 
     /// `dur` of one row: NaN while the span is open.
@@ -590,16 +685,21 @@ impl TraceStore {
 
     pub fn kind(&self, row: usize) -> u8 {
         let (k, i) = Self::at(row);
-        (self.chunk(k).rows[i].ck & ((1 << KIND_BITS) - 1)) as u8
+        self.chunk(k).rows[i].kind()
     }
 
     pub fn cpu(&self, row: usize) -> u16 {
         let (k, i) = Self::at(row);
-        decode_cpu(self.chunk(k).rows[i].ck, row, &self.wide)
+        decode_cpu(self.chunk(k).rows[i].cpu(), row, &self.wide)
     }
 
-    /// One column's values over `rows` (clamped to the trace), decoded per chunk.
-    fn column<T>(&self, rows: Range<usize>, decode: impl Fn(&Chunk, &Rec, usize) -> T) -> Vec<T> {
+    /// One column's values over `rows` (clamped to the trace), decoded per chunk (`decode`
+    /// takes the chunk, the row, its index in the chunk and in the trace).
+    fn column<T>(
+        &self,
+        rows: Range<usize>,
+        decode: impl Fn(&Chunk, &Rec, usize, usize) -> T,
+    ) -> Vec<T> {
         let end = rows.end.min(self.len);
         let start = rows.start.min(end);
         let mut out = Vec::with_capacity(end - start);
@@ -609,7 +709,7 @@ impl TraceStore {
             let c = self.chunk(k);
             let n = (CHUNK - i).min(end - row);
             for (j, r) in c.rows[i..i + n].iter().enumerate() {
-                out.push(decode(c, r, row + j));
+                out.push(decode(c, r, i + j, row + j));
             }
             row += n;
         }
@@ -617,40 +717,42 @@ impl TraceStore {
     }
 
     pub fn time_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |c, r, row| {
-            decode_time(c.base, r.time, row, &self.wide)
+        self.column(rows, |c, r, i, row| {
+            decode_time(c.base(i), r.time(), row, &self.wide)
         })
     }
     pub fn dur_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |_, r, row| decode_dur(r, row, &self.wide))
+        self.column(rows, |_, r, _, row| decode_dur(r, row, &self.wide))
     }
     pub fn addr_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |c, r, row| {
-            decode_addr(c.ext(r.x).addr, row, &self.wide)
+        self.column(rows, |c, r, _, row| {
+            decode_addr(c.ext(r.x()).addr, row, &self.wide)
         })
     }
     pub fn arg_column(&self, rows: Range<usize>) -> Vec<f64> {
-        self.column(rows, |c, r, row| {
-            decode_arg(c.ext(r.x).arg, row, &self.wide)
+        self.column(rows, |c, r, _, row| {
+            decode_arg(c.ext(r.x()).arg, row, &self.wide)
         })
     }
     pub fn gen_column(&self, rows: Range<usize>) -> Vec<u32> {
-        self.column(rows, |c, r, _| decode_gen(c, r))
+        self.column(rows, |c, r, _, _| decode_gen(c, r))
     }
     pub fn parent_column(&self, rows: Range<usize>) -> Vec<i32> {
-        self.column(rows, |_, r, row| decode_parent(r.parent, row, &self.wide))
+        self.column(rows, |_, r, _, row| {
+            decode_parent(r.parent(), row, &self.wide)
+        })
     }
     pub fn cpu_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |_, r, row| decode_cpu(r.ck, row, &self.wide))
+        self.column(rows, |_, r, _, row| decode_cpu(r.cpu(), row, &self.wide))
     }
     pub fn mm_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |c, r, _| c.ext(r.x).mm)
+        self.column(rows, |c, r, _, _| c.ext(r.x()).mm)
     }
     pub fn asid_column(&self, rows: Range<usize>) -> Vec<u16> {
-        self.column(rows, |c, r, _| c.ext(r.x).asid)
+        self.column(rows, |c, r, _, _| c.ext(r.x()).asid)
     }
     pub fn kind_column(&self, rows: Range<usize>) -> Vec<u8> {
-        self.column(rows, |_, r, _| (r.ck & ((1 << KIND_BITS) - 1)) as u8)
+        self.column(rows, |_, r, _, _| r.kind())
     }
 
     /// Every row, decoded into the plain columns (for tests and tools; the WASM side exports
@@ -710,10 +812,10 @@ const EXACT: u64 = 1 << 53;
 // more than the few instructions that close it.
 #[inline(always)]
 fn close(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
-    let start = base.wrapping_add(r.time as u64);
+    let start = base.wrapping_add(r.time() as u64);
     let d = time.saturating_sub(start);
-    if r.time != WIDE && d < OPEN as u64 && (time | start) < EXACT {
-        r.dur = d as u32;
+    if r.time() != TIME_WIDE && d < OPEN as u64 && (time | start) < EXACT {
+        r.set_dur(d as u32);
     } else {
         close_wide(r, base, row, time, wide);
     }
@@ -723,8 +825,8 @@ fn close(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
 #[cold]
 #[inline(never)]
 fn close_wide(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
-    let start = base.wrapping_add(r.time as u64);
-    r.dur = if r.time != WIDE && time < EXACT && start < EXACT {
+    let start = base.wrapping_add(r.time() as u64);
+    let code = if r.time() != TIME_WIDE && time < EXACT && start < EXACT {
         let d = time.saturating_sub(start);
         if d < OPEN as u64 {
             d as u32
@@ -733,8 +835,8 @@ fn close_wide(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
             WIDE
         }
     } else {
-        let start = match r.time {
-            WIDE => wide.time.get(&row).copied().unwrap_or(0),
+        let start = match r.time() {
+            TIME_WIDE => wide.time.get(&row).copied().unwrap_or(0),
             _ => start,
         };
         let d = (time as f64 - start as f64).max(0.0);
@@ -744,38 +846,37 @@ fn close_wide(r: &mut Rec, base: Ns, row: Row, time: Ns, wide: &mut Wide) {
         }
         code
     };
+    r.set_dur(code);
 }
 
 #[inline]
 fn decode_time(base: Ns, v: u32, row: usize, wide: &Wide) -> f64 {
-    if v == WIDE {
+    if v == TIME_WIDE {
         wide.time.get(&(row as Row)).copied().unwrap_or(0) as f64
     } else {
         base.wrapping_add(v as u64) as f64
     }
 }
 
-/// Whether a row's kind is a span (by `EventKind::is_span`'s rule, on the stored code).
-#[inline]
-fn is_span(ck: u16) -> bool {
-    (ck & ((1 << KIND_BITS) - 1)) < 32
-}
-
+/// A row's `gen`: in its `ext` record if it has one, else 0 for a span and the `dur` code
+/// for an instant.
 #[inline]
 fn decode_gen(c: &Chunk, r: &Rec) -> u32 {
-    if is_span(r.ck) {
-        c.ext(r.x).gen
+    if r.x() & EXT_BIT != 0 {
+        c.ext(r.x()).gen
+    } else if r.is_span() {
+        0
     } else {
-        r.dur
+        r.dur()
     }
 }
 
 #[inline]
 fn decode_dur(r: &Rec, row: usize, wide: &Wide) -> f64 {
-    if !is_span(r.ck) {
+    if !r.is_span() {
         return 0.0;
     }
-    match r.dur {
+    match r.dur() {
         OPEN => f64::NAN,
         WIDE => wide.dur.get(&(row as Row)).copied().unwrap_or(0.0),
         d => d as f64,
@@ -786,13 +887,13 @@ fn decode_dur(r: &Rec, row: usize, wide: &Wide) -> f64 {
 fn decode_addr(v: u32, row: usize, wide: &Wide) -> f64 {
     match v {
         0 => 0.0,
-        WIDE => wide.addr.get(&(row as Row)).copied().unwrap_or(0) as f64,
+        EXT_WIDE => wide.addr.get(&(row as Row)).copied().unwrap_or(0) as f64,
         p => (USER_BASE + (p as u64 - 1) * 4096) as f64,
     }
 }
 
 #[inline]
-fn decode_parent(v: u16, row: usize, wide: &Wide) -> i32 {
+fn decode_parent(v: u32, row: usize, wide: &Wide) -> i32 {
     match v {
         NO_PARENT_CODE => NO_PARENT,
         PARENT_WIDE => wide.parent.get(&(row as Row)).copied().unwrap_or(NO_PARENT),
@@ -801,8 +902,8 @@ fn decode_parent(v: u16, row: usize, wide: &Wide) -> i32 {
 }
 
 #[inline]
-fn decode_cpu(ck: u16, row: usize, wide: &Wide) -> u16 {
-    match ck >> KIND_BITS {
+fn decode_cpu(cpu: u16, row: usize, wide: &Wide) -> u16 {
+    match cpu {
         CPU_WIDE => wide.cpu.get(&(row as Row)).copied().unwrap_or(CPU_WIDE),
         cpu => cpu,
     }
@@ -810,7 +911,7 @@ fn decode_cpu(ck: u16, row: usize, wide: &Wide) -> u16 {
 
 #[inline]
 fn decode_arg(v: u32, row: usize, wide: &Wide) -> f64 {
-    if v == WIDE {
+    if v == EXT_WIDE {
         wide.arg.get(&(row as Row)).copied().unwrap_or(0) as f64
     } else {
         v as f64
@@ -887,19 +988,25 @@ mod tests {
     }
 
     #[test]
-    fn rows_take_16_bytes_and_chunks_are_reserved_whole_after_the_first() {
-        assert_eq!(ROW_BYTES, 16);
+    fn rows_take_12_bytes_and_chunks_are_reserved_whole_after_the_first() {
+        assert_eq!(ROW_BYTES, 12);
         assert_eq!(EXT_BYTES, 16);
         let mut s = TraceStore::default();
         for i in 0..(3 * CHUNK as u64) {
             s.instant(i, CpuId(0), EventKind::IpiSent, Fields::default());
         }
-        // Chunks after the first reserve their smallest `ext` table (the rows needed none).
+        // Chunks after the first reserve their smallest `ext` table (the rows needed none);
+        // each holds a base per block.
         let ext = (CHUNK / 64) as u64 * EXT_BYTES;
-        assert_eq!(s.reserved_bytes(), 3 * CHUNK_BYTES + 2 * ext);
+        let bases = (CHUNK / BLOCK) as u64 * BASE_BYTES;
+        assert_eq!(s.reserved_bytes(), 3 * (CHUNK_BYTES + bases) + 2 * ext);
         s.instant(0, CpuId(0), EventKind::IpiSent, Fields::default());
-        assert_eq!(s.reserved_bytes(), 4 * CHUNK_BYTES + 3 * ext);
-        assert_eq!(s.bytes(), (3 * CHUNK as u64 + 1) * ROW_BYTES);
+        assert_eq!(s.reserved_bytes(), 4 * (CHUNK_BYTES + bases) + 3 * ext);
+        let blocks = 3 * (CHUNK / BLOCK) as u64 + 1;
+        assert_eq!(
+            s.bytes(),
+            (3 * CHUNK as u64 + 1) * ROW_BYTES + blocks * BASE_BYTES
+        );
     }
 
     /// A clone's vectors hold only what they have, so its chunk is at capacity mid-way: the
@@ -922,8 +1029,8 @@ mod tests {
         assert_eq!(c.hash(), s.hash());
     }
 
-    /// Fields on both sides of what the inline word holds (`mm` 15 bits, `arg` 16 bits, no
-    /// `asid`, span `gen` or `addr`), parents on both sides of the 16-bit distance, CPUs on both
+    /// Fields on both sides of what the inline word holds (`mm` 7 bits, `arg` 14 bits, no
+    /// `asid`, span `gen` or `addr`), parents on both sides of the 13-bit distance, CPUs on both
     /// sides of the 10-bit code: every row decodes to what was pushed, identical `ext`
     /// records are shared and different ones are not, also across a chunk boundary.
     #[test]
@@ -972,8 +1079,8 @@ mod tests {
             let parent = match i % 9 {
                 0 => None,
                 1 => Some(row - 1),
-                2 if i >= PARENT_WIDE as usize - 1 => Some(row - (PARENT_WIDE as u32 - 1)),
-                3 if i >= PARENT_WIDE as usize => Some(row - PARENT_WIDE as u32),
+                2 if i >= PARENT_WIDE as usize - 1 => Some(row - (PARENT_WIDE - 1)),
+                3 if i >= PARENT_WIDE as usize => Some(row - PARENT_WIDE),
                 4 => Some(row),
                 5 => Some(row + 7),
                 6 => Some(0),
@@ -1016,13 +1123,13 @@ mod tests {
         assert_eq!(s.hash(), t.hash());
     }
 
-    /// An instant keeps its `gen` in the `dur` word: generations that equal the span codes
+    /// An instant keeps its `gen` in the `dur` code: generations that equal the span codes
     /// (`OPEN`, `WIDE`) stay generations, its `dur` stays 0, and neither `end` nor `close_all`
-    /// mistakes it for an open span.
+    /// mistakes it for an open span; a generation beyond the code takes an `ext` record.
     #[test]
     fn an_instant_keeps_its_gen_in_the_dur_word_without_looking_open() {
         let mut s = TraceStore::default();
-        let gens = [0, 1, OPEN as u64, WIDE as u64, 1 << 40];
+        let gens = [0, 1, OPEN as u64, WIDE as u64, WIDE as u64 + 1, 1 << 40];
         for (i, &gen) in gens.iter().enumerate() {
             let f = Fields {
                 gen,
@@ -1033,9 +1140,13 @@ mod tests {
             s.instant(i as u64, CpuId(1), EventKind::IpiSent, f);
         }
         let span = s.begin(9, CpuId(1), EventKind::IpiWait, Fields::default());
-        assert_eq!(s.ext_len, 0, "mm, arg and gen of an instant fit its row");
+        assert_eq!(
+            s.ext_len, 2,
+            "mm, arg and gen of an instant fit its row up to the code"
+        );
         s.end(2, 50);
         s.end(3, 50);
+        s.end(4, 50);
         s.close_all(100);
         let t = s.decode();
         for (r, &gen) in gens.iter().enumerate() {
