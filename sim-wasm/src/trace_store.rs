@@ -1,6 +1,6 @@
 //! Where a run records its trace while it runs: the same rows and columns as [`Trace`], held in
 //! 12 bytes a row (plus 16 for the rows whose fields do not fit) instead of 47, so that ten
-//! million events fit in a browser worker and a native run faults in a third of the fresh pages.
+//! million events fit in a browser worker and a native run faults in a quarter of the fresh pages.
 //!
 //! Rows live in chunks of 65,536; a full chunk is never moved again, so the trace grows without
 //! the copy (and the twice-the-size peak) of one vector doubling. Within a chunk a row is one
