@@ -15,13 +15,11 @@ pub struct Request {
     pub sent: Row,
 }
 
-/// The call-function interrupt handler in progress on a CPU. Three words and no heap data
-/// (its requests are the CPU's `irq_items`): `handler_next` moves it out of its CPU and back
-/// on every step, which cost ~2 % of the bench run's instructions when the request vector
-/// and the function's span row were in it.
+/// The call-function interrupt handler's progress on a CPU; meaningful only while the CPU's
+/// `handler` row is set. Kept in the CPU apart from that row, so `handler_next`, which takes
+/// only the row out around `csd_unlock` and `call_func`, updates it in place.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Handler {
-    pub row: Row,
     pub started: Ns,
     /// The next of `irq_items` to run.
     pub next: u32,
@@ -45,7 +43,9 @@ pub struct Cpu {
     /// An IPI arrived while interrupts were off or a handler ran: the APIC holds it.
     pub ipi_pending: Option<Row>,
     pub call_queue: Vec<Request>,
-    pub handler: Option<Handler>,
+    /// The `IpiHandler` span of the handler in progress: set while in one (`in_irq`).
+    pub handler: Option<Row>,
+    pub hstate: Handler,
     /// Requests the handler detached from `call_queue` (`llist_del_all`), FIFO; empty outside
     /// a handler. The two vectors swap, so neither allocates again once both have grown.
     pub irq_items: Vec<Request>,
@@ -70,6 +70,7 @@ impl Cpu {
             ipi_pending: None,
             call_queue: Vec::new(),
             handler: None,
+            hstate: Handler::default(),
             irq_items: Vec::new(),
             run_row: None,
             lazy_row: None,

@@ -796,11 +796,12 @@ impl World {
             ..Fields::default()
         };
         let row = self.trace.begin(now, cpu, EventKind::IpiHandler, f);
-        self.cpus[cpu.index()].handler = Some(Handler {
-            row,
+        let c = &mut self.cpus[cpu.index()];
+        c.handler = Some(row);
+        c.hstate = Handler {
             started: now,
             ..Handler::default()
-        });
+        };
         let mut entry = self.cfg.costs.ipi_handler_ns / 2;
         if self.in_user_mode(cpu) {
             let arch = self.arch;
@@ -828,38 +829,43 @@ impl World {
     #[inline(always)]
     fn handler_next(&mut self, cpu: CpuId) {
         let now = self.now();
-        // Out of its CPU while the finished request's csd is unlocked and the next one runs:
-        // what they call (a woken waiter's `check_resched`, a pending IPI taken by an `sti`)
-        // sees no handler there, as it always has.
-        let Some(mut h) = self.cpus[cpu.index()].handler.take() else {
+        // The span row is out of its CPU while the finished request's csd is unlocked and the
+        // next one runs: what they call (a woken waiter's `check_resched`, a pending IPI taken
+        // by an `sti`) sees no handler there, as it always has. The rest stays in place.
+        let i = cpu.index();
+        let Some(row) = self.cpus[i].handler.take() else {
             return;
         };
-        if let Some(sender) = h.func.take() {
-            self.csd_unlock(sender, cpu, h.row);
+        if let Some(sender) = self.cpus[i].hstate.func.take() {
+            self.csd_unlock(sender, cpu, row);
         }
-        let c = &mut self.cpus[cpu.index()];
-        if h.next == 0 && c.irq_items.is_empty() && !h.exiting {
+        let c = &mut self.cpus[i];
+        let next = c.hstate.next;
+        if next == 0 && c.irq_items.is_empty() && !c.hstate.exiting {
             // `llist_del_all`: take every request queued so far, in FIFO order.
             std::mem::swap(&mut c.irq_items, &mut c.call_queue);
         }
-        if let Some(&req) = c.irq_items.get(h.next as usize) {
-            h.next += 1;
+        if let Some(&req) = c.irq_items.get(next as usize) {
+            c.hstate.next = next + 1;
             let arch = self.arch;
-            let cost = arch.call_func(self, cpu, req.sender, h.row);
-            h.func = Some(req.sender);
-            self.cpus[cpu.index()].handler = Some(h);
+            let cost = arch.call_func(self, cpu, req.sender, row);
+            let c = &mut self.cpus[i];
+            debug_assert!(c.handler.is_none());
+            c.hstate.func = Some(req.sender);
+            c.handler = Some(row);
             self.queue.after(cost, Ev::handler_next(cpu.0));
-        } else if !h.exiting {
-            h.exiting = true;
-            c.handler = Some(h);
+        } else if !c.hstate.exiting {
+            c.hstate.exiting = true;
+            debug_assert!(c.handler.is_none());
+            c.handler = Some(row);
             let exit = self.cfg.costs.ipi_handler_ns - self.cfg.costs.ipi_handler_ns / 2;
             self.queue.after(exit, Ev::handler_next(cpu.0));
         } else {
             c.irq_items.clear();
-            self.trace.end(h.row, now);
-            let dur = now.saturating_sub(h.started);
+            let dur = now.saturating_sub(c.hstate.started);
+            self.trace.end(row, now);
             self.shift_current_step(cpu, dur);
-            let c = &mut self.cpus[cpu.index()];
+            let c = &mut self.cpus[i];
             if let Some(sent) = c.ipi_pending.take() {
                 if !c.call_queue.is_empty() {
                     self.start_handler(cpu, sent);

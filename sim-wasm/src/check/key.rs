@@ -212,6 +212,7 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
             ipi_pending,
             call_queue,
             handler,
+            hstate: hd,
             irq_items,
             run_row,
             lazy_row,
@@ -235,7 +236,7 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
         }
         match handler {
             None => h.write_u8(0),
-            Some(hd) => {
+            Some(_) => {
                 h.write_u8(1);
                 // Empty outside a handler, so hashed only with one (as when it was a field
                 // of `Handler`: the key of every state is as it was).

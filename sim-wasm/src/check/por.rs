@@ -266,9 +266,10 @@ fn wait_footprint(w: &World, t: &Task) -> Footprint {
 /// requests, run the next one's `flush_tlb_func`, or leave the handler.
 fn handler_footprint(w: &World, cpu: CpuId) -> Footprint {
     let c = &w.cpus[cpu.index()];
-    let Some(h) = c.handler.as_ref() else {
+    if c.handler.is_none() {
         return Footprint::NONE;
-    };
+    }
+    let h = &c.hstate;
     let b = cpu_bit(cpu);
     let mut f = Footprint::rw(b);
     if let Some(sender) = h.func {
