@@ -10,14 +10,14 @@ use crate::machine::World;
 
 /// Records that `cpu` touched `mm->context.tlb_gen` (its increment, or a read by
 /// `switch_mm_irqs_off` or `flush_tlb_func`): the next increment from another CPU must fetch
-/// the line first.
-pub fn touch_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) {
+/// the line first. Returns the CPU that touched it last.
+pub fn touch_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> Option<CpuId> {
     let lines = &mut w.arch_state.x86.tlb_gen_line;
     let i = mm.0 as usize;
     if i >= lines.len() {
         lines.resize(i + 1, None);
     }
-    lines[i] = Some(cpu);
+    lines[i].replace(cpu)
 }
 
 /// What every call pays, whatever its mm and CPU: the call, its tracepoints, the atomic, and
@@ -35,16 +35,10 @@ pub fn fixed_cost(cfg: &Config) -> Ns {
 /// The entry work of one call on `cpu` for `mm`, whose `mm_cpumask` holds `others` CPUs
 /// besides this one. `inc_mm_tlb_gen()` is counted as a touch of the mm's `tlb_gen` line.
 pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, others: u64) -> Ns {
-    let x86 = &mut w.arch_state.x86;
-    // The line's last toucher is read and replaced in one look-up (`touch_tlb_gen`).
-    let lines = &mut x86.tlb_gen_line;
-    let i = mm.0 as usize;
-    if i >= lines.len() {
-        lines.resize(i + 1, None);
-    }
-    let last = lines[i].replace(cpu);
+    // The line's last toucher is read and replaced in one look-up.
+    let last = touch_tlb_gen(w, cpu, mm);
     let costs = &w.cfg.costs;
-    let mut cost = x86.fixed.entry_ns;
+    let mut cost = w.arch_state.x86.fixed.entry_ns;
     if last.is_some_and(|l| l != cpu) {
         cost = cost.saturating_add(costs.cacheline_transfer_ns);
     }
