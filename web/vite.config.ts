@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import type { Plugin } from 'vite';
+import { docs } from './vite-docs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -42,7 +43,7 @@ export default defineConfig({
   root,
   // Relative asset URLs: the built site works from any sub-path of a static host.
   base: './',
-  plugins: [react(), csp()],
+  plugins: [react(), csp(), docs(repo)],
   server: {
     // The scenarios live in content/ and the wasm in sim-wasm/pkg, both outside web/.
     fs: { allow: [repo] },
@@ -62,7 +63,7 @@ export default defineConfig({
   },
   test: {
     root: repo,
-    include: ['web/src/**/*.test.ts', 'web/cli/**/*.test.mjs'],
+    include: ['web/src/**/*.test.ts', 'web/docs-site/**/*.test.ts', 'web/cli/**/*.test.mjs'],
     environment: 'node',
     // The CLI tests start Node processes that load the WASM build and run whole scenarios; on a
     // loaded 2-core machine one can take well over the 5 s default without anything being wrong.

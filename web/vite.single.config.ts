@@ -77,7 +77,10 @@ const single: UserConfig = {
 const merged = mergeConfig(
   {
     ...base,
-    plugins: base.plugins?.filter((p) => !(p && 'name' in p && p.name === 'tlbscope-csp')),
+    // The offline file is the app alone: its own policy, and no docs pages beside it.
+    plugins: base.plugins?.filter(
+      (p) => !(p && 'name' in p && ['tlbscope-csp', 'tlbscope-docs'].includes(p.name)),
+    ),
   },
   single,
 );
