@@ -8,9 +8,9 @@ import { checkLinks, formatBroken } from './docs-site/links';
 import { docImages, docPages } from './docs-site/pages';
 import { DOCS_CSS, pageDocument, renderPage } from './docs-site/render';
 
-/** The markdown files whose links the build checks: every served page and the content guide. */
+/** The markdown files whose links the build checks: every served page. */
 export function checkedFiles(repo: string): string[] {
-  return [...docPages(repo).map((p) => p.source), 'content/README.md'];
+  return docPages(repo).map((p) => p.source);
 }
 
 /** The served docs: output name (under docs/) → its bytes. */

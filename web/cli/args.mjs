@@ -1,49 +1,8 @@
 // Command-line parsing for the tlbscope CLI. Every mistake is a UsageError naming the argument.
 export class UsageError extends Error {}
 
-export const USAGE = `usage:
-  tlbscope list
-  tlbscope settings [--format text|json]
-  tlbscope run <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
-               [--format json|csv|perfetto]
-  tlbscope sweep <scenario file|id> --vary key=v1,v2,... [--vary ...] [--set key=value ...]
-                 [--costs file] [--seed N] [--format csv|json]
-  tlbscope calibrate [--costs file] [--strict] [--leave-one-out [--max-runs N]]
-                     [--format text|json|csv]
-  tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
-               [--out fitted.toml] [--max-runs N] [--map column=header ...] [--format text|json]
-               [--leave-one-out]
-  tlbscope import <recording> [--format text|json|perfetto]
-  tlbscope history <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
-                   [--format text|json]
-  tlbscope check <scenario file|id> [--set key=value ...] [--max-steps N] [--max-states N]
-                 [--reduce none|por|sym|all] [--format text|json]
-  tlbscope check --race <id> [--max-steps N] [--max-states N] [--reduce none|por|sym|all]
-                 [--format text|json]
-
-Settings use the simulator's vocabulary (tlbscope settings lists every key, its values and
-default, and every cost parameter, as the simulator declares them), e.g. --set flush_info=stack --set preempt=preemptible_wait
---set cpus=16 --set costs.ipi_delivery_ns=800. A sweep runs every combination of its --vary lists.
---costs applies a [machine] preset + [costs] file (what fit --out writes) as --set overrides.
-calibrate compares the presets with the seed measurements (content/calibration.json); it exits 1
-if a row is out of tolerance (known gaps too with --strict); --leave-one-out instead predicts
-each row with the free costs fitted on the machine's other rows only (text or json), and
-fit --leave-one-out does the same for a dataset's rows, grouped by their machine column. fit adjusts cost parameters by least
-squares to the op_latency rows of a dataset CSV and prints them with the residual of each row;
-it finds columns by the same names and synonyms as the page's import (--map names any other).
-import reads a kernel recording (tracefs trace / trace_pipe text, trace-cmd report, perf script;
-bench/kit/trace.sh records one) and prints its summary; it exits 1 only when nothing could be read.
---format perfetto writes the run or recording as a Chrome JSON trace for ui.perfetto.dev.
-history replays an x86 scenario under every kernel= step (4.13 … 7.3) and prints, per step, the
-op and flush latency, preemption-off time, IPIs, violations and the commit that made the change.
-check explores every interleaving of the scenario's events and prints "holds", the shortest
-counterexample, or the bound it reached; --race checks a §8 race's scenario faulty and fixed.
---reduce picks the reductions besides state merging: por (partial-order reduction by sleep
-sets), sym (CPU symmetry: states that differ only by which of two interchangeable CPUs is
-which are one), all (the default: both) or none.
-check exits 0 holds (with --race: every verdict as promised), 1 violated (--race: a verdict
-not as promised), 4 bound reached, 2 bad input.
-`;
+// The help text lives with each command's entry in help.mjs (docs/cli.md is written from it).
+export { USAGE } from './help.mjs';
 
 /**
  * A parsed command line. `scenario` is the scenario (run, sweep), the dataset CSV (fit) or the
@@ -68,6 +27,7 @@ not as promised), 4 bound reached, 2 bad input.
  * @property {number} [maxSteps]
  * @property {number} [maxStates]
  * @property {string} [reduce]
+ * @property {string} [topic] with `help`: the command to describe, if one was named
  */
 
 /**
@@ -93,6 +53,10 @@ export function parseArgs(argv) {
     ].includes(command)
   ) {
     throw new UsageError(`unknown command \`${command}\``);
+  }
+  // `tlbscope run --help` (wherever the flag sits) describes the command instead of running it.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    return { command: 'help', topic: command, set: [], vary: [], seed: 1, format: 'text' };
   }
   /** @type {Omit<Args, 'format'> & { format?: string }} */
   const out = { command, scenario: undefined, set: [], vary: [], seed: 1, format: undefined };

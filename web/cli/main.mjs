@@ -11,6 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
 import { parseArgs, UsageError, USAGE } from './args.mjs';
+import { commandHelp } from './help.mjs';
 import { importRecording, RecordingFailure, runPerfetto } from './recording.mjs';
 import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
@@ -36,7 +37,7 @@ import {
 async function main(argv) {
   const args = parseArgs(argv);
   if (args.command === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(args.topic ? commandHelp(args.topic) : USAGE);
     return 0;
   }
   /** The command's scenario, dataset or recording (parseArgs has checked there is one). */

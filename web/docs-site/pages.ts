@@ -9,7 +9,10 @@ export interface Page {
   out: string;
 }
 
-/** docs/*.md, plus the README as `readme.html` so that the docs can link back to it. */
+/**
+ * docs/*.md, plus the README as `readme.html` and the scenario authors' guide as
+ * `authoring.html`, so that the docs' links to them work on the site too.
+ */
 export function docPages(repo: string): Page[] {
   const dir = join(repo, 'docs');
   const docs = existsSync(dir)
@@ -18,7 +21,11 @@ export function docPages(repo: string): Page[] {
         .sort()
         .map((f) => ({ source: `docs/${f}`, out: f.replace(/\.md$/, '.html') }))
     : [];
-  return [...docs, { source: 'README.md', out: 'readme.html' }];
+  return [
+    ...docs,
+    { source: 'README.md', out: 'readme.html' },
+    { source: 'content/README.md', out: 'authoring.html' },
+  ];
 }
 
 /** docs/img/'s files, copied as they are to dist/docs/img/. */

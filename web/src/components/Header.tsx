@@ -114,6 +114,13 @@ export function Header(props: Props) {
       >
         Talk mode
       </button>
+      {/* The docs are served beside the app (web/vite-docs.ts); the offline file, opened from
+          disk, has none. */}
+      {location.protocol !== 'file:' && (
+        <a className="docs-link" href="docs/index.html" title="User guide, CLI and model reference">
+          Docs
+        </a>
+      )}
       <button
         type="button"
         className="help-button"
