@@ -57,15 +57,27 @@ export function renderPage(md: string, page: Page, pages: Page[]): { title: stri
       },
     },
   });
-  const body = marked.parse(md, { async: false });
+  // An anchor line (`<a id="r8"></a>`) is a paragraph to markdown; unwrapped, it sits right
+  // before its heading, so `#r8 + h3` is the entry a link lands on.
+  const body = marked.parse(md, { async: false }).replace(/<p>(<a id="[^"]+"><\/a>)<\/p>/g, '$1');
   return { title: title || page.out, html: body };
 }
 
+/** The header's links, in reading order. */
+const NAV: [string, string][] = [
+  ['index.html', 'Docs'],
+  ['guide.html', 'User guide'],
+  ['cli.html', 'CLI'],
+  ['model.html', 'Model'],
+  ['authoring.html', 'Writing scenarios'],
+  ['architecture.html', 'Architecture'],
+  ['performance.html', 'Performance'],
+];
+
 /** The whole HTML document of a page. */
 export function pageDocument(title: string, body: string, pages: Page[]): string {
-  const nav = pages
-    .filter((p) => p.source.startsWith('docs/'))
-    .map((p) => `<a href="${p.out}">${escape(p.out.replace(/\.html$/, ''))}</a>`)
+  const nav = NAV.filter(([out]) => pages.some((p) => p.out === out))
+    .map(([out, label]) => `<a href="${out}">${label}</a>`)
     .join(' ');
   return `<!doctype html>
 <html lang="en">
