@@ -16,6 +16,7 @@ import {
   renderCli,
   renderCosts,
 } from '../scripts/docsGen.mjs';
+import { BEGIN, END, README_PATH } from '../scripts/vocabRender.mjs';
 
 describe('the docs the CLI and the simulator generate', () => {
   it('docs/cli.md is the help table, byte for byte (run `npm run docs` after changing it)', async () => {
@@ -43,6 +44,11 @@ describe('the docs the CLI and the simulator generate', () => {
       const text = readFileSync(`docs/${f}`, 'utf8');
       expect(text, f).not.toMatch(/§|kernel-mechanics|[Ss]eed 00/);
     }
+    // The scenario authors' guide's prose; its settings table is the simulator's own text.
+    const guide = readFileSync(README_PATH, 'utf8');
+    const prose = guide.slice(0, guide.indexOf(BEGIN)) + guide.slice(guide.indexOf(END));
+    expect(prose).not.toMatch(/§|kernel-mechanics|[Ss]eed 00/);
+    expect(readFileSync('README.md', 'utf8')).not.toMatch(/§|kernel-mechanics|[Ss]eed 00/);
   });
 });
 
