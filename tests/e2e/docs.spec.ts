@@ -30,7 +30,9 @@ test("docs/model.html#r8 shows R8's entry, and #i3 I3's", async ({ page }) => {
   }
 });
 
-test('the README picture and the docs pages load under the strict docs policy', async ({ page }) => {
+test('the README picture and the docs pages load under the strict docs policy', async ({
+  page,
+}) => {
   const failed: string[] = [];
   page.on('requestfailed', (r) => failed.push(r.url()));
   page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));

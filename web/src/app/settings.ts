@@ -36,7 +36,7 @@ const SHOWN: readonly Shown[] = [
   {
     key: 'machine',
     label: 'Machine preset',
-    help: 'Cost parameters of a measured machine (see content/README.md for each parameter’s source).',
+    help: 'Cost parameters of a measured machine (the docs’ model reference gives each parameter’s source).',
   },
   {
     key: 'flush_info',

@@ -31,8 +31,11 @@ export function EmbedDialog({ src, onClose }: { src: string; onClose: () => void
         <h2 id="embed-title">Embed this view</h2>
         <p>
           Paste this into a page or a slide. It shows the diagram alone and fills the frame; add{' '}
-          <code>&amp;origin=https://your.site</code> to drive it from that page (see the README,
-          “Embedding”).
+          <code>&amp;origin=https://your.site</code> to drive it from that page (see the{' '}
+          <a href="docs/guide.html#host-api" target="_blank" rel="noreferrer">
+            host API
+          </a>
+          ).
         </p>
         <label htmlFor="embed-snippet">Snippet</label>
         <textarea id="embed-snippet" readOnly rows={4} value={snippet} />
