@@ -94,7 +94,7 @@ export const COMMANDS = [
       ['--format text|json|csv', 'the report’s format (default text)'],
     ],
     details:
-      'Each row shows the measurement, the prediction, the error and the tolerance, and PASS, FAIL or GAP. Exits 1 if a row is out of tolerance (or a known gap, with --strict).',
+      'Each row shows the measurement, the prediction, the error and the tolerance, and PASS, FAIL or GAP. Exits 1 if a row is out of tolerance (or a known gap, with --strict). --leave-one-out checks how well a preset generalises: each row is predicted with the machine’s free cost parameters (fitParams in content/benchmarks.json) fitted on the same machine’s other rows only, starting from the preset’s values, and printed beside its in-sample error with a summary per machine. Rows compared only as ratios, and machines with a single row, are listed as not predicted.',
     examples: ['tlbscope calibrate', 'tlbscope calibrate --leave-one-out'],
   },
   {
