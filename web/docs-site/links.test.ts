@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { anchors, checkLinks, formatBroken, headingIds } from './links';
+import { anchors, checkLinks, formatBroken, headingIds, linksIn } from './links';
 import { renderPage } from './render';
 import { checkedFiles } from '../vite-docs';
 
@@ -68,6 +68,13 @@ describe('docs link check', () => {
     expect(html).toContain('<a href="readme.html#x">top</a>');
     expect(html).toContain('<span class="repo-path" title="../sim-wasm/NOTES.md">notes</span>');
     expect(html).toContain('<a href="https://example.org">off</a>');
+  });
+
+  it('takes a newcomer from the README to the slide-deck recipe in one click', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    expect(linksIn(readme).map((l) => l.href)).toContain(
+      'docs/guide.md#embed-a-step-in-a-slide-deck',
+    );
   });
 
   it("holds for this repository's docs and READMEs", () => {
