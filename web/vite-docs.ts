@@ -35,9 +35,15 @@ const TYPES: Record<string, string> = {
 };
 
 export function docs(repo: string): Plugin {
+  let serving = false;
   return {
     name: 'tlbscope-docs',
+    configResolved(config) {
+      serving = config.command === 'serve';
+    },
     buildStart() {
+      // The dev server warns per page instead (below): a link being written must not stop it.
+      if (serving) return;
       for (const f of checkedFiles(repo)) this.addWatchFile(join(repo, f));
       const broken = checkLinks(repo, checkedFiles(repo));
       if (broken.length) this.error(`broken links in the docs:\n${formatBroken(broken)}`);
