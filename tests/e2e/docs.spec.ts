@@ -14,6 +14,14 @@ test("the header's Docs link opens the docs index under the site's base path", a
   await expect(sim.page.locator('#embed-a-step-in-a-slide-deck')).toBeInViewport();
 });
 
+test('the shortcut help links to the user guide', async ({ sim }) => {
+  await sim.open();
+  await sim.page.keyboard.press('?');
+  const help = sim.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await help.getByRole('link', { name: 'user guide' }).click();
+  await expect(sim.page.locator('h1')).toHaveText('User guide');
+});
+
 test("docs/model.html#r8 shows R8's entry, and #i3 I3's", async ({ page }) => {
   await page.goto('./docs/model.html#r8');
   const r8 = page.locator('#r8 + h3');

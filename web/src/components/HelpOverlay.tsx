@@ -69,6 +69,13 @@ export function HelpOverlay({ onClose, guided }: { onClose: () => void; guided: 
             ))}
           </tbody>
         </table>
+        {location.protocol !== 'file:' && (
+          <p>
+            More in the <a href="docs/guide.html">user guide</a>, the{' '}
+            <a href="docs/cli.html">CLI reference</a> and the{' '}
+            <a href="docs/model.html">model reference</a>.
+          </p>
+        )}
         <button type="button" onClick={onClose}>
           Close
         </button>
