@@ -62,6 +62,7 @@ export default tseslint.config(
       '**/node_modules/**',
       'sim-wasm/**',
       'test-results/**',
+      'web/cli/tlbscope.bundle.mjs',
     ],
   },
   js.configs.recommended,

@@ -24,11 +24,48 @@ const CSP = [
   "form-action 'none'",
 ].join('; ');
 
-/** Writes `policy` as a CSP <meta> into the built page; the single-file build passes its own. */
-export function csp(policy = CSP): Plugin {
+// The HTTP headers a static host must send with the built site, written at build time as
+// dist/_headers (the format Cloudflare Pages and Netlify read; .github/workflows/site.yml
+// deploys to Cloudflare Pages). The CSP is the built page's <meta> policy sent as a header
+// too, so it holds from the first byte and for every file. Vite names every file under assets/
+// by a hash of its content, so those may be cached for a year and never revalidated; the pages
+// themselves must be revalidated on every visit, or a deploy would leave readers on old asset
+// names. Rules are kept disjoint: hosts join a header that two matching rules set.
+
+/** The `_headers` file for a site whose pages carry `csp`. */
+function siteHeaders(csp: string): string {
+  const page = ['Cache-Control: no-cache'];
+  const rules: [string, string[]][] = [
+    [
+      '/*',
+      [
+        `Content-Security-Policy: ${csp}`,
+        'X-Content-Type-Options: nosniff',
+        'Referrer-Policy: no-referrer',
+      ],
+    ],
+    ['/assets/*', ['Cache-Control: public, max-age=31536000, immutable']],
+    ['/', page],
+    ['/index.html', page],
+    ['/talk-demo/*', page],
+  ];
+  return rules
+    .map(([path, headers]) => `${path}\n${headers.map((h) => `  ${h}\n`).join('')}`)
+    .join('');
+}
+
+/**
+ * Writes `policy` as a CSP <meta> into the built page; the single-file build passes its own.
+ * With `headers`, also the static host's `_headers` file (the same policy, and caching).
+ */
+export function csp(policy = CSP, { headers = false } = {}): Plugin {
   return {
     name: 'tlbscope-csp',
     apply: 'build',
+    generateBundle() {
+      if (headers)
+        this.emitFile({ type: 'asset', fileName: '_headers', source: siteHeaders(policy) });
+    },
     transformIndexHtml: () => [
       {
         tag: 'meta',
@@ -43,7 +80,7 @@ export default defineConfig({
   root,
   // Relative asset URLs: the built site works from any sub-path of a static host.
   base: './',
-  plugins: [react(), csp(), docs(repo)],
+  plugins: [react(), csp(CSP, { headers: true }), docs(repo)],
   server: {
     // The scenarios live in content/ and the wasm in sim-wasm/pkg, both outside web/.
     fs: { allow: [repo] },

@@ -11,10 +11,12 @@ import { Home } from './components/Home';
 import { DataEmbed } from './components/share/DataEmbed';
 import { EmbedView } from './components/share/EmbedView';
 import { LinkNotice } from './components/share/LinkNotice';
+import { ModelNotice } from './components/share/ModelNotice';
 import { ShareButtons } from './components/share/ShareButtons';
 import { DEFAULT_SCENARIO, findScenario } from './content/scenarios';
 import { openLink } from './app/openLink';
 import { writeUrl, type UrlState } from './app/url';
+import { modelNotice, modelViewOf, withModel } from './app/modelVersion';
 import { useEmbedHost } from './app/useEmbedHost';
 import { DropNotice } from './components/DropNotice';
 import { TalkBlank } from './components/TalkBlank';
@@ -35,6 +37,7 @@ export function App() {
   const [link] = useState(() => openLink(window.location.search));
   const [url, setUrlState] = useState<UrlState>(link.url);
   const [ignored, setIgnored] = useState<string[]>(link.ignored);
+  const [model, setModel] = useState(() => modelNotice(link.model, modelViewOf(link.url)));
   const [help, setHelp] = useState(false);
   const [homeReady, setHomeReady] = useState(false);
   const [copyRequest, setCopyRequest] = useState(0);
@@ -68,12 +71,13 @@ export function App() {
       sync.settle(p.url);
       setUrlState(p.url);
       setIgnored(p.ignored);
+      setModel(modelNotice(p.model, modelViewOf(p.url)));
       x.restore(p.view);
     },
   });
   useEmbedHost(url, setUrl, x, url.custom?.name ?? scenarioId);
   const here = (u: UrlState) =>
-    `${window.location.origin}${window.location.pathname}${writeUrl(u, x.viewState())}`;
+    `${window.location.origin}${window.location.pathname}${withModel(writeUrl(u, x.viewState()))}`;
 
   const theme = useTheme(url.theme);
   const sidebar = useSidebar(url.step !== null);
@@ -148,6 +152,7 @@ export function App() {
           </ErrorBoundary>
         )}
         <LinkNotice ignored={ignored} onDismiss={() => setIgnored([])} />
+        <ModelNotice notice={model} onDismiss={() => setModel(null)} />
       </div>
     );
   }
@@ -171,6 +176,7 @@ export function App() {
         />
       </Header>
       <LinkNotice ignored={ignored} onDismiss={() => setIgnored([])} />
+      <ModelNotice notice={model} onDismiss={() => setModel(null)} />
       {drop.message && <DropNotice message={drop.message} onDismiss={drop.dismiss} />}
       {url.view === 'home' && (
         <main className="home-main">

@@ -14,5 +14,5 @@ export function openLink(search: string): ParsedUrl {
   // An embed always shows a diagram: the landing page's is the default scenario's.
   const url =
     c.value.embed && c.value.view === 'home' ? { ...c.value, view: 'explore' as const } : c.value;
-  return { url, view: p.view, ignored: [...p.ignored, ...c.ignored] };
+  return { url, view: p.view, ignored: [...p.ignored, ...c.ignored], model: p.model };
 }

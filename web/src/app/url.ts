@@ -72,6 +72,8 @@ export interface ParsedUrl {
   view: ViewState;
   /** One line per part of the link that was not used, saying what and why. */
   ignored: string[];
+  /** `model=`: the simulator model version the link was made with; null = not said. */
+  model?: number | null;
 }
 
 const KNOWN = new Set([
@@ -96,6 +98,7 @@ const KNOWN = new Set([
   'chart',
   'cx',
   'remote',
+  'model',
 ]);
 
 export function parseUrl(search: string): ParsedUrl {
@@ -178,6 +181,8 @@ export function parseUrl(search: string): ParsedUrl {
   const remoteAbove = q.has('remote') ? nonNegInt(q.get('remote')) : null;
   if (q.has('remote') && remoteAbove === null)
     skip('remote', 'the rows above which a recording stays in its worker: 0 or more');
+  const model = q.has('model') ? positiveInt(q.get('model')) : null;
+  if (q.has('model') && model === null) skip('model', 'the model version is a whole number from 1');
   const origin = q.get('origin');
   const goodOrigin = origin !== null && isOrigin(origin);
   if (origin !== null && !goodOrigin) skip('origin', 'an origin is scheme://host[:port]');
@@ -209,6 +214,7 @@ export function parseUrl(search: string): ParsedUrl {
       spacing: rawSpacing === 'event' ? 'event' : 'time',
     },
     ignored,
+    model,
   };
 }
 

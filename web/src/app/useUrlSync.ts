@@ -4,6 +4,7 @@
 // Inside an embed nothing is pushed: the host page's history is not the diagram's.
 import { useEffect, useRef } from 'react';
 import { isNewPlace, writeUrl, type UrlState, type ViewState } from './url';
+import { withModel } from './modelVersion';
 
 const REST_MS = 250;
 
@@ -33,7 +34,7 @@ export function useUrlSync({ url, view, viewKey, replaceNext, onPop }: Options):
     timer.current = undefined;
     const v = latest.current.view();
     if (v === null) return;
-    const q = writeUrl(latest.current.url, v) || window.location.pathname;
+    const q = withModel(writeUrl(latest.current.url, v)) || window.location.pathname;
     if (q !== window.location.search) window.history.replaceState(null, '', q);
   };
 
@@ -41,7 +42,7 @@ export function useUrlSync({ url, view, viewKey, replaceNext, onPop }: Options):
     const replace = replaceNext.current || !!url.embed;
     replaceNext.current = false;
     if (isNewPlace(last.current, url) && !replace) {
-      window.history.pushState(null, '', writeUrl(url) || window.location.pathname);
+      window.history.pushState(null, '', withModel(writeUrl(url)) || window.location.pathname);
     }
     last.current = url;
     clearTimeout(timer.current);

@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { scenarios } from '../content/scenarios';
 import { writeUrl, type UrlState, type View } from '../app/url';
+import { withModel } from '../app/modelVersion';
 import type { ThemeChoice } from '../app/theme';
 
 interface Props {
@@ -36,7 +37,7 @@ export function Header(props: Props) {
           return (
             <a
               key={view}
-              href={writeUrl(next) || './'}
+              href={withModel(writeUrl(next)) || './'}
               aria-current={url.view === view ? 'page' : undefined}
               onClick={(e) => {
                 e.preventDefault();

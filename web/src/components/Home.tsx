@@ -6,6 +6,7 @@ import { RunCancelled, SimSession } from '../workers/session';
 import type { ScenarioInfo } from '../sim/scenario';
 import type { Trace } from '../trace/trace';
 import { renderPreview } from '../viz/preview';
+import { withModel } from '../app/modelVersion';
 
 // Leaving the page (or StrictMode's second mount) cancels the describe request.
 function ignoreCancel(e: unknown) {
@@ -84,7 +85,7 @@ export function Home({ onOpen, onReady }: Props) {
         {guided.map((e) => (
           <li key={e.id} className="card" data-scenario={e.id}>
             <a
-              href={`?scenario=${e.id}&step=1`}
+              href={withModel(`?scenario=${e.id}&step=1`)}
               onClick={(ev) => {
                 ev.preventDefault();
                 onOpen(e.id, 1);
@@ -106,7 +107,7 @@ export function Home({ onOpen, onReady }: Props) {
         {others.map((e) => (
           <li key={e.id} data-scenario={e.id}>
             <a
-              href={`?scenario=${e.id}`}
+              href={withModel(`?scenario=${e.id}`)}
               onClick={(ev) => {
                 ev.preventDefault();
                 onOpen(e.id, null);
