@@ -36,8 +36,16 @@ export const RecordingSummary = memo(function RecordingSummary({ run }: { run: R
     ],
     ['IPI delivery, send to handler (mean / p99 / max)', statLine(s.ipi_delivery_ns)],
     ['IPI handler time (mean / p99 / max)', statLine(s.handler_ns)],
-    ['Irqs off, from the flags column (mean / p99 / max)', statLine(s.irqs_off_ns)],
-    ['Preemption off, from the flags column (mean / p99 / max)', statLine(s.preempt_off_ns)],
+    [
+      'Irqs off, irq_disable to irq_enable (mean / p99 / max)',
+      s.irqs_off_unknown ?? statLine(s.irqs_off_ns),
+    ],
+    [
+      'Preemption off, preempt_disable to preempt_enable (mean / p99 / max)',
+      s.preempt_off_unknown ?? statLine(s.preempt_off_ns),
+    ],
+    ['Events with the irqs-off flag (instants)', n(s.irqs_off_marks)],
+    ['Events with a preempt count (instants)', n(s.preempt_off_marks)],
     ['Recorded time', formatNs(s.sim_time_ns)],
     ['Events read', `${n(s.events)} of ${n(s.lines)} lines`],
     ['Unreadable lines', n(s.unreadable_lines)],

@@ -2,7 +2,7 @@
 // same `events`, `sim_time_ns`, `flush_latency_ns`, `preempt_off_ns`, `ipis` keys, so the
 // summary panel and Compare A/B read both), plus what only a recording has.
 import { EventKind, type Stats, type Summary } from '../trace/trace';
-import type { Built } from './build';
+import { FLAG_MARK, type Built } from './build';
 import { REASON_SEND_IPI, TLB_FLUSH_REASONS } from './payload';
 import { FORMAT_NAMES, type RecordingFormat } from './types';
 
@@ -37,9 +37,22 @@ export interface RecordingSummary extends Summary {
   /** Shootdowns per second of recording. */
   shootdown_rate_per_s: number | null;
   irqs_off_ns: Stats;
+  /**
+   * Why irqs-off (preempt-off) spans are not known, or null when the recording bounds them
+   * (irq_disable/irq_enable events or a latency tracer's section). Stats are empty when set.
+   */
+  irqs_off_unknown: string | null;
+  preempt_off_unknown: string | null;
+  /** Events whose flags column says interrupts (preemption) were off as they fired. */
+  irqs_off_marks: number;
+  preempt_off_marks: number;
   unknown_events: Record<string, number>;
   warnings: string[];
 }
+
+export const IRQS_UNKNOWN = 'unknown (the recording has no irq_disable/irq_enable events)';
+export const PREEMPT_UNKNOWN =
+  'unknown (the recording has no preempt_disable/preempt_enable events)';
 
 export function stats(values: ArrayLike<number>): Stats {
   const v = Float64Array.from(values).sort();
@@ -68,6 +81,8 @@ export function summarise(
   const handler: number[] = [];
   const preempt: number[] = [];
   const irqs: number[] = [];
+  let irqMarks = 0;
+  let preemptMarks = 0;
   let end = 0;
   for (let i = 0; i < n; i++) {
     end = Math.max(end, c.time[i] + c.dur[i]);
@@ -82,8 +97,13 @@ export function summarise(
     if (k === EventKind.IpiHandler) {
       handler.push(c.dur[i]);
       if (c.parent[i] >= 0) delivery.push(c.time[i] - c.time[c.parent[i]]);
-    } else if (k === EventKind.PreemptOff) preempt.push(c.dur[i]);
-    else if (k === EventKind.IrqsOff) irqs.push(c.dur[i]);
+    } else if (k === EventKind.PreemptOff) {
+      if (c.arg[i] === FLAG_MARK) preemptMarks++;
+      else preempt.push(c.dur[i]);
+    } else if (k === EventKind.IrqsOff) {
+      if (c.arg[i] === FLAG_MARK) irqMarks++;
+      else irqs.push(c.dur[i]);
+    }
   }
   const k = b.counts;
   const shootdowns = byReason[TLB_FLUSH_REASONS[REASON_SEND_IPI]];
@@ -98,7 +118,7 @@ export function summarise(
       'no IPI handler events (irq_vectors:call_function*_entry/exit): IPI sends are drawn unpaired',
     );
   }
-  if (!k.hasFlags)
+  if (!k.hasFlags && !k.irqsBounded && !k.preemptBounded)
     warnings.push('no flags column in this format: irqs-off and preempt-off are not known');
   return {
     source: 'recording',
@@ -126,6 +146,10 @@ export function summarise(
     handler_ns: stats(handler),
     preempt_off_ns: stats(preempt),
     irqs_off_ns: stats(irqs),
+    irqs_off_unknown: k.irqsBounded ? null : IRQS_UNKNOWN,
+    preempt_off_unknown: k.preemptBounded ? null : PREEMPT_UNKNOWN,
+    irqs_off_marks: irqMarks,
+    preempt_off_marks: preemptMarks,
     shootdown_rate_per_s: end > 0 ? shootdowns / (end / 1e9) : null,
     unknown_events: b.unknown,
     violations: [],
