@@ -30,10 +30,7 @@ export const RecordingSummary = memo(function RecordingSummary({ run }: { run: R
       `${n(s.ipi_sends)} (paired with a handler ${n(s.paired_ipis)}, unpaired ${n(s.unpaired_ipis)})`,
     ],
     ['IPIs per shootdown', s.ipis_per_shootdown?.toFixed(2) ?? null],
-    [
-      'Shootdown, from its flush to the last ack or local flush (mean / p99 / max)',
-      statLine(s.flush_latency_ns),
-    ],
+    [`Shootdown, ${s.flush_latency_basis} (mean / p99 / max)`, statLine(s.flush_latency_ns)],
     ['IPI delivery, send to handler (mean / p99 / max)', statLine(s.ipi_delivery_ns)],
     ['IPI handler time (mean / p99 / max)', statLine(s.handler_ns)],
     [

@@ -93,6 +93,10 @@ export interface Built {
     /** irq_disable/irq_enable events (or an irqsoff tracer section): irqs-off spans are known. */
     irqsBounded: boolean;
     preemptBounded: boolean;
+    /** Shootdowns whose end came from a csd unlock (the ack) or the initiator's own flush. */
+    csdEnded: number;
+    /** Shootdowns whose end came from a target's tlb_flush only (no csd events). */
+    targetEnded: number;
   };
   /** Seconds of the first event's timestamp (times are ns after it). */
   startSeconds: number;
@@ -122,6 +126,10 @@ export class RecordingBuilder {
   private state: CpuState[] = [];
   private pending = new Map<number, { row: number; t: number }[]>();
   private csds = new Map<string, { sender: number; shootdown: number }>();
+  /** Per target CPU, the shootdown that last sent it an IPI: its tlb_flush answers that one. */
+  private sentFor = new Map<number, number>();
+  /** Shootdowns ended by csd events: a target's tlb_flush no longer says when they end. */
+  private csdShootdowns = new Set<number>();
   private base: [number, number] | null = null;
   private maxCpu = -1;
   private sections: Parameters<RecordingBuilder['section']>[0][] = [];
@@ -141,6 +149,8 @@ export class RecordingBuilder {
     hasFlags: false,
     irqsBounded: false,
     preemptBounded: false,
+    csdEnded: 0,
+    targetEnded: 0,
   };
 
   add(e: RawEvent): void {
@@ -279,6 +289,7 @@ export class RecordingBuilder {
         f.reason === REASON_WRONG_CPU ? 3 : f.pages < 0 || f.pages > 33 ? 2 : f.pages === 0 ? 0 : 1;
       this.rows.arg[row] = outcome;
       this.rows.line[row] = e.line;
+      this.targetFlushed(e.cpu, t);
     }
     this.rows.reason[row] = f.reason;
     this.rows.pages[row] = f.pages;
@@ -294,7 +305,10 @@ export class RecordingBuilder {
       this.cpuState(c);
       const row = this.push(t, e.cpu, EventKind.IpiSent, c, e.line);
       this.counts.ipiSends++;
-      if (s.collecting) this.counts.shootdownSends++;
+      if (s.collecting) {
+        this.counts.shootdownSends++;
+        this.sentFor.set(c, s.shootdown);
+      }
       if (!callFunction) continue;
       this.counts.callFunctionSends++;
       const q = this.pending.get(c) ?? [];
@@ -328,7 +342,7 @@ export class RecordingBuilder {
     const [frame] = s.csd.splice(i, 1);
     if (frame.row >= 0) this.close(frame.row, t);
     if (!csd) {
-      if (s.shootdown >= 0 && func === 'flush_tlb_func') this.extend(s.shootdown, t);
+      if (s.shootdown >= 0 && func === 'flush_tlb_func') this.csdEnd(s.shootdown, t);
       return;
     }
     const queued = this.csds.get(csd);
@@ -337,7 +351,29 @@ export class RecordingBuilder {
     // flush_tlb_multi waits for its flushes: the csd is unlocked after the function returns.
     const cause = s.handler >= 0 ? s.handler : frame.row;
     this.push(t, e.cpu, EventKind.CsdUnlocked, queued.sender, e.line, cause);
-    if (queued.shootdown >= 0) this.extend(queued.shootdown, t);
+    if (queued.shootdown >= 0) this.csdEnd(queued.shootdown, t);
+  }
+
+  private csdEnd(shootdown: number, t: number) {
+    if (!this.csdShootdowns.has(shootdown)) {
+      this.csdShootdowns.add(shootdown);
+      this.counts.csdEnded++;
+      if (this.rows.dur[shootdown] > 0) this.counts.targetEnded--;
+    }
+    this.extend(shootdown, t);
+  }
+
+  /**
+   * Without csd events a shootdown's end is its last target's tlb_flush (the flush the IPI
+   * asked for): a lower bound of the ack, which the summary labels as such.
+   */
+  private targetFlushed(cpu: number, t: number) {
+    const sd = this.sentFor.get(cpu);
+    if (sd === undefined) return;
+    this.sentFor.delete(cpu);
+    if (this.csdShootdowns.has(sd)) return;
+    if (this.rows.dur[sd] === 0 && t > this.rows.time[sd]) this.counts.targetEnded++;
+    this.extend(sd, t);
   }
 
   private extend(row: number, t: number) {

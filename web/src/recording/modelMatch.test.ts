@@ -29,3 +29,19 @@ test("matched by initiating CPU and order, a recording's shootdowns meet the mod
   // By CPU and mm, nothing meets: the importer's mm is no id of the model's.
   expect(matchFlushes(a, b).pairs.filter((p) => p.a && p.b)).toHaveLength(0);
 });
+
+test("without csd events a shootdown lasts to its last target's tlb_flush, labelled so", () => {
+  const text = readFileSync(resolve('content/recordings', file), 'utf8');
+  const noCsd = text
+    .split('\n')
+    .filter((l) => !/ csd_\w+: /.test(l))
+    .join('\n');
+  const r = parseRecording(noCsd, 'no-csd.trace');
+  expect(r.summary.flush_latency_basis).toMatch(/last target's tlb_flush \(no csd events/);
+  expect(rec.summary.flush_latency_basis).toBe('its flush to the last ack or local flush');
+  // Every shootdown whose IPI reached a target that flushed has a latency.
+  expect(r.summary.flush_latency_ns.count).toBeGreaterThan(0.9 * r.summary.shootdowns);
+  // The target's flush comes before its csd unlock: never longer than with csd events.
+  expect(r.summary.flush_latency_ns.p50).toBeLessThanOrEqual(rec.summary.flush_latency_ns.p50);
+  expect(r.summary.flush_latency_ns.p50).toBeGreaterThan(0);
+});

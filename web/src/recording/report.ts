@@ -48,9 +48,9 @@ export function formatRecording(rec: Recording): string {
   }
   out.push(
     statLine(
-      'shootdown, its flush to the last ack or local flush',
+      `shootdown, ${s.flush_latency_basis}`,
       s.flush_latency_ns,
-      'no csd events',
+      "no csd events and no target's tlb_flush after a send",
     ),
   );
   out.push(

@@ -30,6 +30,8 @@ export interface RecordingSummary extends Summary {
   targets_per_shootdown: number | null;
   paired_ipis: number;
   unpaired_ipis: number;
+  /** What `flush_latency_ns` measures, from the events this recording has. */
+  flush_latency_basis: string;
   /** Send → handler entry on the target, for paired sends. */
   ipi_delivery_ns: Stats;
   /** Handler entry → exit on the target. */
@@ -53,6 +55,14 @@ export interface RecordingSummary extends Summary {
 export const IRQS_UNKNOWN = 'unknown (the recording has no irq_disable/irq_enable events)';
 export const PREEMPT_UNKNOWN =
   'unknown (the recording has no preempt_disable/preempt_enable events)';
+
+function latencyBasis(k: Built['counts']): string {
+  if (k.targetEnded > 0 && k.csdEnded === 0)
+    return "its flush to the last target's tlb_flush (no csd events: the ack is not recorded)";
+  if (k.targetEnded > 0)
+    return "its flush to the last ack or local flush, or to the last target's tlb_flush where no csd events were recorded";
+  return 'its flush to the last ack or local flush';
+}
 
 export function stats(values: ArrayLike<number>): Stats {
   const v = Float64Array.from(values).sort();
@@ -142,6 +152,7 @@ export function summarise(
     paired_ipis: k.pairedSends,
     unpaired_ipis: k.unpairedSends,
     flush_latency_ns: stats(acked),
+    flush_latency_basis: latencyBasis(k),
     ipi_delivery_ns: stats(delivery),
     handler_ns: stats(handler),
     preempt_off_ns: stats(preempt),
