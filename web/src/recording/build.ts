@@ -12,9 +12,8 @@
 //   csd_function_exit of a remote flush  → CsdUnlocked (arg = sender): the ack arrow
 //   irq_disable … irq_enable             → IrqsOff span (preemptirq events, or a latency
 //   preempt_disable … preempt_enable       tracer's section); PreemptOff likewise
-//   flags column 'd' / preempt depth     → an instant IrqsOff / PreemptOff mark (arg 1) on
-//                                          that event only: two flagged events do not show
-//                                          that the flag stayed set between them
+//   flags column 'd' / preempt depth     → counted per event, never a span: two flagged
+//                                          events do not show the flag stayed set between
 // Each row keeps the kernel's flush reason, page count and source line beside the columns.
 import type { Columns } from '../trace/trace';
 import { EventKind } from '../trace/trace';
@@ -53,9 +52,6 @@ export const KNOWN_EVENTS = new Set([
   'preempt_enable',
 ]);
 
-/** `arg` of an IrqsOff / PreemptOff row that marks one event's flags, not a bounded span. */
-export const FLAG_MARK = 1;
-
 /** A send older than this when a handler starts is not what that handler answers. */
 const PAIR_WINDOW_NS = 10e6;
 
@@ -93,6 +89,9 @@ export interface Built {
     /** irq_disable/irq_enable events (or an irqsoff tracer section): irqs-off spans are known. */
     irqsBounded: boolean;
     preemptBounded: boolean;
+    /** Events whose flags column shows interrupts off / a preempt count. */
+    irqsFlagged: number;
+    preemptFlagged: number;
     /** Shootdowns whose end came from a csd unlock (the ack) or the initiator's own flush. */
     csdEnded: number;
     /** Shootdowns whose end came from a target's tlb_flush only (no csd events). */
@@ -151,6 +150,8 @@ export class RecordingBuilder {
     preemptBounded: false,
     csdEnded: 0,
     targetEnded: 0,
+    irqsFlagged: 0,
+    preemptFlagged: 0,
   };
 
   add(e: RawEvent): void {
@@ -170,7 +171,7 @@ export class RecordingBuilder {
     if (s.task < 0 && e.pid > 0 && e.name !== 'sched_switch') {
       s.task = this.push(t, e.cpu, EventKind.TaskRun, e.pid, e.line);
     }
-    if (e.flags) this.flags(e, t);
+    if (e.flags) this.flags(e);
     switch (e.name) {
       case 'sched_switch':
         return this.schedSwitch(e, t, s);
@@ -409,16 +410,17 @@ export class RecordingBuilder {
   }
 
   /**
-   * One event's flags say only that interrupts (or preemption) were off when it fired: joining
+   * One event's flags say only that interrupts (or preemption) were off as it fired: joining
    * flagged events into a span claimed 1.44 ms of irqs off across separate handlers ~15 µs
-   * apart. So each becomes an instant mark, and spans come from disable/enable events alone.
+   * apart. So they are counted, and spans come from disable/enable events alone. (Not drawn
+   * as a mark per event: that doubled a recording's rows, and took a small one past the
+   * timeline's SVG limit.)
    */
-  private flags(e: RawEvent, t: number) {
+  private flags(e: RawEvent) {
     const f = e.flags as string;
     this.counts.hasFlags = true;
-    if (f[0] === 'd' || f[0] === 'D') this.push(t, e.cpu, EventKind.IrqsOff, FLAG_MARK, e.line);
-    if (f[3] !== undefined && f[3] !== '.' && f[3] !== '0')
-      this.push(t, e.cpu, EventKind.PreemptOff, FLAG_MARK, e.line);
+    if (f[0] === 'd' || f[0] === 'D') this.counts.irqsFlagged++;
+    if (f[3] !== undefined && f[3] !== '.' && f[3] !== '0') this.counts.preemptFlagged++;
   }
 
   private sectionStart(e: RawEvent, t: number, s: CpuState) {

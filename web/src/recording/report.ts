@@ -15,7 +15,7 @@ function statLine(label: string, s: Stats, why: string): string {
 }
 
 function offLine(label: string, s: Stats, unknown: string | null, marks: number): string {
-  const flagged = marks > 0 ? `; ${marks} events carry the flag (instants, not spans)` : '';
+  const flagged = marks > 0 ? `; ${marks} events carry the flag (each an instant, not a span)` : '';
   if (unknown) return `  ${label}: ${unknown}${flagged}`;
   return `${statLine(`${label}, disable to enable`, s, 'no complete section')}${flagged}`;
 }

@@ -2,7 +2,7 @@
 // same `events`, `sim_time_ns`, `flush_latency_ns`, `preempt_off_ns`, `ipis` keys, so the
 // summary panel and Compare A/B read both), plus what only a recording has.
 import { EventKind, type Stats, type Summary } from '../trace/trace';
-import { FLAG_MARK, type Built } from './build';
+import type { Built } from './build';
 import { REASON_SEND_IPI, TLB_FLUSH_REASONS } from './payload';
 import { FORMAT_NAMES, type RecordingFormat } from './types';
 
@@ -91,8 +91,6 @@ export function summarise(
   const handler: number[] = [];
   const preempt: number[] = [];
   const irqs: number[] = [];
-  let irqMarks = 0;
-  let preemptMarks = 0;
   let end = 0;
   for (let i = 0; i < n; i++) {
     end = Math.max(end, c.time[i] + c.dur[i]);
@@ -107,13 +105,8 @@ export function summarise(
     if (k === EventKind.IpiHandler) {
       handler.push(c.dur[i]);
       if (c.parent[i] >= 0) delivery.push(c.time[i] - c.time[c.parent[i]]);
-    } else if (k === EventKind.PreemptOff) {
-      if (c.arg[i] === FLAG_MARK) preemptMarks++;
-      else preempt.push(c.dur[i]);
-    } else if (k === EventKind.IrqsOff) {
-      if (c.arg[i] === FLAG_MARK) irqMarks++;
-      else irqs.push(c.dur[i]);
-    }
+    } else if (k === EventKind.PreemptOff) preempt.push(c.dur[i]);
+    else if (k === EventKind.IrqsOff) irqs.push(c.dur[i]);
   }
   const k = b.counts;
   const shootdowns = byReason[TLB_FLUSH_REASONS[REASON_SEND_IPI]];
@@ -159,8 +152,8 @@ export function summarise(
     irqs_off_ns: stats(irqs),
     irqs_off_unknown: k.irqsBounded ? null : IRQS_UNKNOWN,
     preempt_off_unknown: k.preemptBounded ? null : PREEMPT_UNKNOWN,
-    irqs_off_marks: irqMarks,
-    preempt_off_marks: preemptMarks,
+    irqs_off_marks: k.irqsFlagged,
+    preempt_off_marks: k.preemptFlagged,
     shootdown_rate_per_s: end > 0 ? shootdowns / (end / 1e9) : null,
     unknown_events: b.unknown,
     violations: [],
