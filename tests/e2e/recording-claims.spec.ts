@@ -2,19 +2,21 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from './fixtures';
 
-// What the page claims about a real recording (content/recordings, made with bench/kit/trace.sh
-// on a 2-CPU KVM guest): irqs-off and preemption-off spans only where events bound them, the
-// problems of a broken copy each at its line and clipped, flushes matched with the model's.
-const file = (f: string) => readFileSync(resolve('content/recordings', f), 'utf8');
+// What the page claims about real recordings (tests/fixtures/recordings, made with
+// bench/kit/trace.sh on a 2-CPU KVM guest, quiet and with a busy loop competing): irqs-off and
+// preemption-off spans only where events bound them, the problems of a broken copy each at its
+// line and clipped, flushes matched with the model's.
+const DIR = 'tests/fixtures/recordings';
+const file = (f: string) => readFileSync(resolve(DIR, f), 'utf8');
 const UNKNOWN_IRQS = 'unknown (the recording has no irq_disable/irq_enable events)';
 const UNKNOWN_PREEMPT = 'unknown (the recording has no preempt_disable/preempt_enable events)';
 
-test('a recording appended to itself with a 10 MB line: its flags are instants, its problems named by line', async ({
+test('a recording appended to itself with a 10 MB line: irqs off unknown, its problems named by line', async ({
   sim,
 }) => {
   await sim.open();
   const page = sim.page;
-  const text = file('madvise-touch-kvm-2cpu-loaded.trace');
+  const text = file('madvise-touch-2cpu-busy-loop.trace');
   const lines = text.replace(/\n$/, '').split('\n');
   const first = lines.findIndex((l) => !l.startsWith('#'));
   const copy = [...lines];
@@ -61,10 +63,7 @@ test('in A/B the recording says preemption off is unknown and its flushes meet t
     set: ['cpus=2', 'busy_threads=1', 'flushes=300'],
   });
   const page = sim.page;
-  await page.setInputFiles(
-    '#recording-input',
-    resolve('content/recordings/madvise-touch-kvm-2cpu.trace'),
-  );
+  await page.setInputFiles('#recording-input', resolve(DIR, 'madvise-touch-2cpu-quiet.trace'));
   await expect(page.getByTestId('recording-loaded')).toBeVisible();
   await sim.waitForIdle();
   await page.keyboard.press('c');
@@ -79,7 +78,7 @@ test('in A/B the recording says preemption off is unknown and its flushes meet t
   const inA = Number(/^(\d+) flushes in A/.exec(text)?.[1]);
   const both = Number(/; (\d+) matched/.exec(text)?.[1]);
   expect(inA).toBe(
-    file('madvise-touch-kvm-2cpu.trace')
+    file('madvise-touch-2cpu-quiet.trace')
       .split('\n')
       .filter((l) => /tlb_flush:.*\(4\)\s*$/.test(l)).length,
   );

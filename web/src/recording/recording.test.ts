@@ -18,6 +18,8 @@ const FIXTURES = [
   ['tracefs-latency.trace', 'tracefs-latency'],
   ['trace-cmd-report.txt', 'trace-cmd'],
   ['perf-script.txt', 'perf'],
+  ['madvise-touch-2cpu-quiet.trace', 'tracefs'],
+  ['madvise-touch-2cpu-busy-loop.trace', 'tracefs'],
 ] as const;
 
 const countLines = (text: string, re: RegExp) => text.split('\n').filter((l) => re.test(l)).length;
