@@ -16,7 +16,7 @@ test("a recording kept in its worker draws a window's rows, and the inspector ex
   sim,
 }) => {
   test.setTimeout(120_000);
-  const text = [...tracefsChunks(30_000, 16)].join('');
+  const text = [...tracefsChunks(40_000, 16)].join('');
   const rec = parseRecording(text, 'big.trace');
   const c = rec.columns;
   const n = c.time.length;

@@ -205,7 +205,7 @@ test('a recording kept in its worker downloads whole as the Perfetto file of the
   sim,
 }) => {
   test.setTimeout(120_000);
-  const text = [...tracefsChunks(30_000, 16)].join('');
+  const text = [...tracefsChunks(40_000, 16)].join('');
   const rec = parseRecording(text, 'big.trace');
   const trace = toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
   expect(trace.n).toBeGreaterThan(20_000);

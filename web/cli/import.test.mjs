@@ -37,11 +37,37 @@ describe('tlbscope import', { timeout: 60_000 }, () => {
     writeFileSync(join(dir, 'cut.trace'), lines.join('\n'));
     const r = cli('import', join(dir, 'cut.trace'));
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain(`unreadable lines: 1\n  line ${i + 1}: `);
+    expect(r.stdout).toContain(`problems, each at the line where it begins: 1\n  line ${i + 1}: `);
     const j = cli('import', join(dir, 'cut.trace'), '--format', 'json');
     expect(j.status).toBe(0);
     expect(JSON.parse(j.stdout).issues[0].line).toBe(i + 1);
     expect(j.stderr).toContain(`line ${i + 1}:`);
+  });
+
+  it('reports a recording appended to itself and a 10 MB line, clipped, without counting twice', () => {
+    const text = readFileSync(join(FIX, 'tracefs.trace'), 'utf8');
+    const lines = text.split('\n');
+    const i = lines.findIndex((l) => l.includes('tlb_flush:'));
+    lines.splice(i, 0, `\x1b[31m${'q'.repeat(10e6)}`);
+    const dir = mkdtempSync(join(tmpdir(), 'tlbscope-'));
+    writeFileSync(join(dir, 'x3.trace'), `${lines.join('\n')}\n`.repeat(3));
+    const once = JSON.parse(cli('import', join(FIX, 'tracefs.trace'), '--format', 'json').stdout);
+    const r = cli('import', join(dir, 'x3.trace'));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(
+      `shootdowns (tlb_flush "remote IPI send"): ${once.summary.shootdowns},`,
+    );
+    const first = lines.findIndex((l, n) => n !== i && l && !l.startsWith('#'));
+    expect(r.stdout).toMatch(
+      new RegExp(`line ${lines.length + first + 1}: timestamp .* time goes back`),
+    );
+    expect(r.stdout).toContain(`line ${i + 1}: line longer than 4096 characters`);
+    // Clipped and escaped: no line of the report is long, none carries the terminal escape.
+    expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThan(400);
+    expect(r.stdout).not.toContain('\x1b');
+    const j = cli('import', join(dir, 'x3.trace'), '--format', 'json');
+    expect(j.stderr).toMatch(/time goes back/);
+    expect(Math.max(...j.stderr.split('\n').map((l) => l.length))).toBeLessThan(400);
   });
 
   it('exits 1 with a message when nothing could be read', () => {

@@ -9,7 +9,7 @@ import { counterpartOfFlush, differingRows, matchFlushes } from '../model/flushM
 import { useKeptFlush } from './useKeptFlush';
 import { differingFacts } from '../model/flushRows';
 import { useRemoteMatch } from './useRemoteMatch';
-import type { RecordedRun } from '../recording/asRun';
+import { isRecorded, type RecordedRun } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
 import type { Spacing } from '../model/spacing';
 import { checkAgainstRun } from './linkCheck';
@@ -247,7 +247,10 @@ export function useExplorer(
     [remote],
   );
   const localMatch = useMemo(
-    () => (a && b && !remote ? matchFlushes(a.trace, b.trace) : null),
+    () =>
+      a && b && !remote
+        ? matchFlushes(a.trace, b.trace, { byCpuOnly: isRecorded(a) || isRecorded(b) })
+        : null,
     [a, b, remote],
   );
   const remoteMatch = useRemoteMatch(remote ? a : null, remote ? b : null);

@@ -4,6 +4,7 @@
 // then the page's matchFacts, as for runs on the page. Until both sides have answered, null.
 import { useEffect, useState } from 'react';
 import { flushesOf, matchFacts, type FlushesOf, type FlushMatch } from '../model/flushMatch';
+import { isRecorded } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
 import { traceWindowOf } from '../workers/session';
 
@@ -20,7 +21,8 @@ export function useRemoteMatch(a: RunResult | null, b: RunResult | null): FlushM
     let live = true;
     Promise.all([factsOf(a), factsOf(b)])
       .then(([fa, fb]) => {
-        if (live && fa && fb) setDone({ a, b, match: matchFacts(fa, fb) });
+        const byCpuOnly = isRecorded(a) || isRecorded(b);
+        if (live && fa && fb) setDone({ a, b, match: matchFacts(fa, fb, { byCpuOnly }) });
       })
       .catch(() => {}); // a run replaced meanwhile: its match is not wanted
     return () => {

@@ -15,8 +15,8 @@ export function CompareSummary({
   measuredA?: string;
 }) {
   const rows = diffSummaries(a, b);
-  const fmt = (v: number | null, unit: 'ns' | 'count') =>
-    v === null ? NO_SAMPLES : unit === 'ns' ? formatNs(v) : v.toLocaleString('en-US');
+  const fmt = (v: number | null, unit: 'ns' | 'count', unknown?: string) =>
+    v === null ? (unknown ?? NO_SAMPLES) : unit === 'ns' ? formatNs(v) : v.toLocaleString('en-US');
   return (
     <section className="compare-summary" aria-label="A/B comparison">
       <h2>A vs B</h2>
@@ -38,8 +38,8 @@ export function CompareSummary({
           {rows.map((r) => (
             <tr key={r.metric} data-metric={r.metric}>
               <th scope="row">{r.metric}</th>
-              <td>{fmt(r.a, r.unit)}</td>
-              <td>{fmt(r.b, r.unit)}</td>
+              <td>{fmt(r.a, r.unit, r.aUnknown)}</td>
+              <td>{fmt(r.b, r.unit, r.bUnknown)}</td>
               <td data-delta={r.delta ?? undefined}>
                 {r.delta === null
                   ? '–'

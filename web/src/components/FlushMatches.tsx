@@ -105,8 +105,11 @@ export const FlushMatches = memo(function FlushMatches({
     <section className="flush-matches" aria-label="Matched flushes">
       <h2>Flush by flush</h2>
       <p className="muted" data-match-summary>
-        {plural(inA, 'flush')} in A, {inB} in B; {both} matched by CPU, mm and order;{' '}
-        {differing.length} differ. Dashed outlines on the timelines mark them.
+        {plural(inA, 'flush')} in A, {inB} in B; {both} matched by{' '}
+        {match.by === 'cpu'
+          ? "initiating CPU and order (a recording's mm ids are not the model's)"
+          : 'CPU, mm and order'}
+        ; {differing.length} differ. Dashed outlines on the timelines mark them.
       </p>
       {(match.unattributed.a.length > 0 || match.unattributed.b.length > 0) && (
         <p className="muted">

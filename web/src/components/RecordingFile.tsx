@@ -173,12 +173,12 @@ export function RecordingFile({ value, onLoad, remoteAbove = REMOTE_ABOVE_ROWS }
           {value.recording.issueCount > 0 && (
             <>
               <p>
-                {value.recording.issueCount.toLocaleString('en-US')} line(s) could not be read;
-                everything else was kept:
+                {value.recording.issueCount.toLocaleString('en-US')} problem(s), each at the line
+                where it begins; everything else was kept:
               </p>
               <ul className="issues">
-                {value.recording.issues.slice(0, 8).map((i) => (
-                  <li key={i.line}>
+                {value.recording.issues.slice(0, 8).map((i, k) => (
+                  <li key={k}>
                     line {i.line}: {i.message} (<code>{i.excerpt}</code>)
                   </li>
                 ))}

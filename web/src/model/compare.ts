@@ -7,6 +7,9 @@ export interface DiffRow {
   /** null: this side has no samples of the statistic (not a zero) */
   a: number | null;
   b: number | null;
+  /** Why a side's value cannot be known (a recording without the events bounding it). */
+  aUnknown?: string;
+  bUnknown?: string;
   /** b − a, or null when a side has no samples */
   delta: number | null;
   /** (b − a) / a, or null when a is 0 or a side has no samples */
@@ -64,12 +67,27 @@ const METRICS: [string, 'ns' | 'count', Pick][] = [
   ['Simulated time', 'ns', num('sim_time_ns')],
 ];
 
+/** Statistics a recording can leave unknown, with the summary key that says why. */
+const UNKNOWN_KEY: Record<string, string> = {
+  'Preemption off, p99': 'preempt_off_unknown',
+  'Preemption off, max': 'preempt_off_unknown',
+};
+
+const unknownOf = (s: Summary, metric: string): string | undefined => {
+  const key = UNKNOWN_KEY[metric];
+  const v = key ? s[key] : undefined;
+  return typeof v === 'string' ? v : undefined;
+};
+
 /** Rows for every metric either summary carries; a side without samples is null. */
 export function diffSummaries(a: Summary, b: Summary): DiffRow[] {
   const rows: DiffRow[] = [];
   for (const [metric, unit, pick] of METRICS) {
-    const va = pick(a) ?? null;
-    const vb = pick(b) ?? null;
+    const aUnknown = unknownOf(a, metric);
+    const bUnknown = unknownOf(b, metric);
+    // An unknown side has no number, even if marks or stray sections gave it samples.
+    const va = aUnknown ? null : (pick(a) ?? null);
+    const vb = bUnknown ? null : (pick(b) ?? null);
     if (va === null && vb === null) continue;
     const both = va !== null && vb !== null;
     rows.push({
@@ -77,6 +95,8 @@ export function diffSummaries(a: Summary, b: Summary): DiffRow[] {
       unit,
       a: va,
       b: vb,
+      ...(aUnknown ? { aUnknown } : {}),
+      ...(bUnknown ? { bUnknown } : {}),
       delta: both ? vb - va : null,
       ratio: both && va !== 0 ? (vb - va) / va : null,
     });

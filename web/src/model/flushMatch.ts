@@ -65,6 +65,16 @@ export interface FlushMatch {
   /** Pair index of each side's FlushRange row. */
   pairOfA: ReadonlyMap<number, number>;
   pairOfB: ReadonlyMap<number, number>;
+  /** 'cpu': mm ids left out of the key (a recording's are not the model's). */
+  by: 'cpu-mm' | 'cpu';
+}
+
+/**
+ * How flushes are keyed: a kernel recording's mm is no id the model shares (the importer has
+ * none), so with one on a side a flush is matched by initiating CPU and order alone.
+ */
+export interface MatchOptions {
+  byCpuOnly?: boolean;
 }
 
 /** The smallest difference in ns worth calling one: 50 ns and 1 % of the larger value. */
@@ -222,14 +232,15 @@ function diffsOf(a: FlushFacts | null, b: FlushFacts | null): FlushDiff[] {
 }
 
 /** Matches the flushes of A and B by (CPU, mm, ordinal) and lists what differs in each pair. */
-export function matchFlushes(a: Trace, b: Trace): FlushMatch {
-  return matchFacts(flushesOf(a), flushesOf(b));
+export function matchFlushes(a: Trace, b: Trace, opts: MatchOptions = {}): FlushMatch {
+  return matchFacts(flushesOf(a), flushesOf(b), opts);
 }
 
 /** matchFlushes on each side's flushesOf (a side kept in its worker sends its own). */
-export function matchFacts(fa: FlushesOf, fb: FlushesOf): FlushMatch {
+export function matchFacts(fa: FlushesOf, fb: FlushesOf, opts: MatchOptions = {}): FlushMatch {
+  const byCpu = !!opts.byCpuOnly;
   // B's flushes per (CPU, mm), in order: A's k-th flush of a (CPU, mm) meets B's k-th.
-  const base = (f: FlushFacts) => f.cpu * 65536 + f.mm;
+  const base = (f: FlushFacts) => (byCpu ? f.cpu : f.cpu * 65536 + f.mm);
   const ofB = new Map<number, FlushFacts[]>();
   for (const f of fb.flushes) {
     const list = ofB.get(base(f));
@@ -240,7 +251,7 @@ export function matchFacts(fa: FlushesOf, fb: FlushesOf): FlushMatch {
   const pairs: FlushPair[] = [];
   const pair = (f: FlushFacts, ordinal: number, x: FlushFacts | null, y: FlushFacts | null) =>
     pairs.push({
-      key: `CPU ${f.cpu}, mm ${f.mm}, #${ordinal}`,
+      key: byCpu ? `CPU ${f.cpu}, #${ordinal}` : `CPU ${f.cpu}, mm ${f.mm}, #${ordinal}`,
       cpu: f.cpu,
       mm: f.mm,
       ordinal,
@@ -273,6 +284,7 @@ export function matchFacts(fa: FlushesOf, fb: FlushesOf): FlushMatch {
     flushOfB: fb.flushOf,
     pairOfA,
     pairOfB,
+    by: byCpu ? 'cpu' : 'cpu-mm',
   };
 }
 

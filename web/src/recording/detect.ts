@@ -4,7 +4,7 @@
 import { parsePerfLine } from './perfScript';
 import { parseTraceCmdLine } from './traceCmd';
 import { parseLatencyLine, parseTracefsLine } from './tracefs';
-import type { LineResult, RecordingFormat } from './types';
+import { excerpt, type LineResult, type RecordingFormat } from './types';
 
 export type LineParser = (text: string, line: number) => LineResult;
 
@@ -45,7 +45,7 @@ export function detectFormat(head: string): Detection {
     }
   }
   if (best && bestCount * 2 >= Math.min(events.length, 20)) return { format: best };
-  const first = events[0].length > 60 ? `${events[0].slice(0, 57)}...` : events[0];
+  const first = excerpt(events[0]);
   return {
     error:
       `not a trace this importer reads: none of tracefs, trace-cmd report or perf script ` +

@@ -14,7 +14,7 @@ let kept: KeptRecording;
 let end: number;
 
 beforeAll(() => {
-  rec = parseRecording([...tracefsChunks(22_000, 16)].join(''), 'big.trace');
+  rec = parseRecording([...tracefsChunks(30_000, 16)].join(''), 'big.trace');
   // A copy: the kept recording may hold the parser's arrays, the test reads the originals.
   const cols = Object.fromEntries(
     Object.entries(rec.columns).map(([k, v]) => [k, v.slice()]),

@@ -5,9 +5,35 @@
 import { RecordingBuilder, type Built } from './build';
 import { DETECT_LINES, detectFormat, PARSERS, type LineParser } from './detect';
 import { summarise, type RecordingSummary } from './summary';
-import { excerpt, type LineIssue, type RecordingFormat } from './types';
+import { EventKind } from '../trace/trace';
+import { excerpt, type LineIssue, type RawEvent, type RecordingFormat } from './types';
 
 export const MAX_ISSUES = 100;
+
+/** Longer lines are not trace events: they are reported and the rest of them skipped unread. */
+export const MAX_LINE = 4096;
+
+/** Latency tracers whose output is sections bounded by the tracer itself. */
+const SECTION_TRACERS: Record<string, EventKind> = {
+  irqsoff: EventKind.IrqsOff,
+  preemptoff: EventKind.PreemptOff,
+  preemptirqsoff: EventKind.IrqsOff,
+};
+
+type Stamp = [sec: number, nsec: number];
+const before = (a: Stamp, b: Stamp) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+const secondsOf = (t: Stamp) => `${t[0]}.${String(t[1]).padStart(9, '0')}`;
+const gap = (a: Stamp, b: Stamp) => {
+  const ns = (a[0] - b[0]) * 1e9 + (a[1] - b[1]);
+  return ns >= 1e6 ? `${(ns / 1e6).toFixed(3)} ms` : `${(ns / 1e3).toFixed(3)} µs`;
+};
+
+/** A run of events whose timestamps went back, dropped until they pass the latest again. */
+interface Backwards {
+  issue: LineIssue;
+  dropped: number;
+  last: number;
+}
 
 export interface Recording extends Built {
   name: string;
@@ -29,6 +55,14 @@ export class RecordingParser {
   private issueCount = 0;
   private readonly builder = new RecordingBuilder();
   private readonly issues: LineIssue[] = [];
+  /** Inside an over-long line: its rest is skipped up to the next newline. */
+  private skipping = false;
+  private latest: Stamp | null = null;
+  private readonly latestOnCpu = new Map<number, [Stamp, number]>();
+  private back: Backwards | null = null;
+  private tracer: string | null = null;
+  private headers = 0;
+  private events = 0;
 
   constructor(
     readonly name: string,
@@ -37,9 +71,43 @@ export class RecordingParser {
 
   /** Feeds the next piece of text (any split; a line may straddle chunks). */
   push(chunk: string): void {
-    const parts = (this.carry + chunk).split('\n');
+    let text = chunk;
+    if (this.skipping) {
+      const nl = text.indexOf('\n');
+      if (nl < 0) return;
+      this.skipping = false;
+      text = text.slice(nl + 1);
+    }
+    const parts = (this.carry + text).split('\n');
     this.carry = parts.pop() ?? '';
-    for (const p of parts) this.accept(p.endsWith('\r') ? p.slice(0, -1) : p);
+    for (const p of parts) {
+      if (p.length > MAX_LINE) this.overlong(p);
+      else this.accept(p.endsWith('\r') ? p.slice(0, -1) : p);
+    }
+    // A line with no end in sight is not held: a 100 MB line would be copied at every chunk.
+    if (this.carry.length > MAX_LINE) {
+      this.overlong(this.carry);
+      this.carry = '';
+      this.skipping = true;
+    }
+  }
+
+  private overlong(text: string) {
+    this.lineNo++;
+    // Detection numbers the head's lines by position: an empty one stands in (and is skipped).
+    if (!this.parser) this.head.push('');
+    this.note(
+      this.lineNo,
+      `line longer than ${MAX_LINE} characters, not a trace event; the rest of it is skipped`,
+      text,
+    );
+  }
+
+  private note(line: number, message: string, text: string): LineIssue {
+    this.issueCount++;
+    const issue = { line, message, excerpt: excerpt(text) };
+    if (this.issues.length < MAX_ISSUES) this.issues.push(issue);
+    return issue;
   }
 
   /** Lines read so far. */
@@ -48,6 +116,7 @@ export class RecordingParser {
   }
 
   finish(): Recording {
+    this.endBackwards();
     if (this.carry) {
       const last = this.carry;
       this.carry = '';
@@ -95,18 +164,126 @@ export class RecordingParser {
   }
 
   private parseLine(text: string, line: number, last: boolean) {
+    if (this.marker(text, line)) return;
     const r = (this.parser as LineParser)(text, line);
     if (r === 'skip') return;
     if ('problem' in r) {
-      this.issueCount++;
+      // A latency tracer's section is function-trace lines: its header already gave the span.
+      if (this.tracer && /^function tracer/.test(r.problem)) return;
       const message = last
         ? `${r.problem}; the last line has no newline (file cut short?)`
         : r.problem;
-      if (this.issues.length < MAX_ISSUES)
-        this.issues.push({ line, message, excerpt: excerpt(text) });
+      this.note(line, message, text);
       return;
     }
-    this.builder.add(r);
+    if (this.inOrder(r)) {
+      this.events++;
+      this.builder.add(r);
+    }
+  }
+
+  /**
+   * Lines that say something about the recording rather than an event: headers (a second one
+   * means recordings joined), lost-event and buffer-start notices (events missing), a latency
+   * tracer's section. True when the line is consumed.
+   */
+  private marker(text: string, line: number): boolean {
+    const tracer = /^# tracer: (\S+)/.exec(text);
+    if (tracer || (/^cpus=\d+\s*$/.test(text) && line > 1)) {
+      if (++this.headers > 1 || (this.events > 0 && !tracer))
+        this.note(line, 'a second trace header: several recordings joined into one file?', text);
+      if (tracer && tracer[1] in SECTION_TRACERS) this.tracer = tracer[1];
+      return true;
+    }
+    if (/^cpus=\d+\s*$/.test(text)) {
+      this.headers++;
+      return true;
+    }
+    const entries = /^# entries-in-buffer\/entries-written: (\d+)\/(\d+)/.exec(text);
+    if (entries && Number(entries[1]) < Number(entries[2])) {
+      this.note(
+        line,
+        `the ring buffer was overwritten: ${entries[1]} of the ${entries[2]} events written are in the recording (the oldest were lost)`,
+        text,
+      );
+      return true;
+    }
+    const started = /^#+ CPU (\d+) buffer started/.exec(text);
+    if (started) {
+      this.note(
+        line,
+        `CPU ${started[1]}'s buffer starts here: its earlier events were overwritten (ring buffer overrun)`,
+        text,
+      );
+      return true;
+    }
+    if (/\bLOST\b.*\bEVENTS\b|\bLOST \d+ events\b/.test(text) && !/^\s*#/.test(text)) {
+      const n = /LOST (\d+)/i.exec(text);
+      const cpu = /CPU:?\s*(\d+)/.exec(text);
+      this.note(
+        line,
+        `${cpu ? `CPU ${cpu[1]} ` : ''}lost ${n ? `${n[1]} ` : ''}events here (ring buffer overrun): what follows misses them`,
+        text,
+      );
+      return true;
+    }
+    const latency = /^# latency: (\d+) us, #\d+\/\d+, CPU#(\d+)/.exec(text);
+    if (latency && this.tracer) {
+      this.builder.section({
+        kind: SECTION_TRACERS[this.tracer],
+        cpu: Number(latency[2]),
+        // A latency tracer's timestamps count from its section's start.
+        sec: 0,
+        nsec: 0,
+        durNs: Number(latency[1]) * 1000,
+        line,
+      });
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Drops events whose timestamp goes back (on their CPU, or across CPUs: the formats print
+   * events in time order), reporting where each backwards run begins: a recording concatenated
+   * with itself was read as one ten times as dense, and a step back as a 2 s IPI delivery.
+   */
+  private inOrder(e: RawEvent): boolean {
+    const t: Stamp = [e.sec, e.nsec];
+    const mine = this.latestOnCpu.get(e.cpu);
+    const latest = this.latest;
+    if (latest && before(t, latest)) {
+      if (this.back) {
+        this.back.dropped++;
+        this.back.last = e.line;
+        return false;
+      }
+      const cpuBack = mine && before(t, mine[0]);
+      const ref = cpuBack ? mine : null;
+      const message = cpuBack
+        ? `timestamp ${secondsOf(t)} on CPU ${e.cpu} is ${gap(ref![0], t)} before that CPU's event at line ${ref![1]}`
+        : `timestamp ${secondsOf(t)} is ${gap(latest, t)} before the latest one read (${secondsOf(latest)})`;
+      this.back = {
+        issue: this.note(e.line, `${message}: time goes back`, `${e.comm} [${e.cpu}] ${e.name}`),
+        dropped: 1,
+        last: e.line,
+      };
+      return false;
+    }
+    this.endBackwards();
+    this.latest = t;
+    this.latestOnCpu.set(e.cpu, [t, e.line]);
+    return true;
+  }
+
+  private endBackwards() {
+    const b = this.back;
+    if (!b) return;
+    this.back = null;
+    b.issue.message +=
+      b.last > b.issue.line
+        ? `; the ${b.dropped} events of lines ${b.issue.line}–${b.last} are dropped (recordings joined?)`
+        : '; the event is dropped';
   }
 }
 

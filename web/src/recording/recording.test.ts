@@ -18,6 +18,8 @@ const FIXTURES = [
   ['tracefs-latency.trace', 'tracefs-latency'],
   ['trace-cmd-report.txt', 'trace-cmd'],
   ['perf-script.txt', 'perf'],
+  ['madvise-touch-2cpu-quiet.trace', 'tracefs'],
+  ['madvise-touch-2cpu-busy-loop.trace', 'tracefs'],
 ] as const;
 
 const countLines = (text: string, re: RegExp) => text.split('\n').filter((l) => re.test(l)).length;
@@ -121,12 +123,14 @@ test('tasks come from sched_switch: the next task runs on that CPU from the swit
   expect(rec.tasks[pid]).toBe(names.at(-1) ?? /next_comm=(.*?) next_pid/.exec(lines[i])?.[1]);
 });
 
-test('irqs-off and preempt-off come from the flags column, only where a format has one', () => {
-  const kinds = (f: string) => new Set(parseRecording(read(f), f).columns.kind);
-  expect(kinds('tracefs-latency.trace').has(EventKind.IrqsOff)).toBe(true);
-  expect(kinds('tracefs.trace').has(EventKind.IrqsOff)).toBe(true);
-  expect(kinds('perf-script.txt').has(EventKind.IrqsOff)).toBe(false);
-  const perf = parseRecording(read('perf-script.txt'), 'perf');
+test('the flags column is counted per event where a format has one, never drawn as a span', () => {
+  const rec = (f: string) => parseRecording(read(f), f);
+  for (const f of ['tracefs-latency.trace', 'tracefs.trace']) {
+    expect(rec(f).summary.irqs_off_marks).toBeGreaterThan(0);
+    expect(new Set(rec(f).columns.kind).has(EventKind.IrqsOff)).toBe(false);
+  }
+  const perf = rec('perf-script.txt');
+  expect(perf.summary.irqs_off_marks).toBe(0);
   expect(perf.summary.warnings.join()).toMatch(/no flags column/);
 });
 

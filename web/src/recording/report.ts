@@ -14,6 +14,12 @@ function statLine(label: string, s: Stats, why: string): string {
   return `  ${label}: mean ${fmtNs(s.mean)}, p50 ${fmtNs(s.p50)}, p99 ${fmtNs(s.p99)}, max ${fmtNs(s.max)} (n=${s.count})`;
 }
 
+function offLine(label: string, s: Stats, unknown: string | null, marks: number): string {
+  const flagged = marks > 0 ? `; ${marks} events carry the flag (each an instant, not a span)` : '';
+  if (unknown) return `  ${label}: ${unknown}${flagged}`;
+  return `${statLine(`${label}, disable to enable`, s, 'no complete section')}${flagged}`;
+}
+
 export function formatRecording(rec: Recording): string {
   const s = rec.summary;
   const out: string[] = [];
@@ -42,26 +48,24 @@ export function formatRecording(rec: Recording): string {
   }
   out.push(
     statLine(
-      'shootdown, its flush to the last ack or local flush',
+      `shootdown, ${s.flush_latency_basis}`,
       s.flush_latency_ns,
-      'no csd events',
+      "no csd events and no target's tlb_flush after a send",
     ),
   );
   out.push(
     statLine('IPI delivery, send to handler entry', s.ipi_delivery_ns, 'no paired handler events'),
   );
   out.push(statLine('IPI handler, entry to exit', s.handler_ns, 'no handler entry/exit events'));
-  out.push(statLine('irqs off (consecutive flagged events)', s.irqs_off_ns, 'no flags column'));
-  out.push(
-    statLine('preemption off (consecutive flagged events)', s.preempt_off_ns, 'no flags column'),
-  );
+  out.push(offLine('irqs off', s.irqs_off_ns, s.irqs_off_unknown, s.irqs_off_marks));
+  out.push(offLine('preemption off', s.preempt_off_ns, s.preempt_off_unknown, s.preempt_off_marks));
   const unknown = Object.entries(s.unknown_events);
   if (unknown.length) {
     out.push(`events not read (counted): ${unknown.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
   for (const w of s.warnings) out.push(`note: ${w}`);
   if (rec.issueCount > 0) {
-    out.push(`unreadable lines: ${rec.issueCount}`);
+    out.push(`problems, each at the line where it begins: ${rec.issueCount}`);
     for (const i of rec.issues) out.push(`  line ${i.line}: ${i.message}: ${i.excerpt}`);
     if (rec.issueCount > rec.issues.length)
       out.push(`  ... and ${rec.issueCount - rec.issues.length} more`);

@@ -30,6 +30,8 @@ export interface RecordingSummary extends Summary {
   targets_per_shootdown: number | null;
   paired_ipis: number;
   unpaired_ipis: number;
+  /** What `flush_latency_ns` measures, from the events this recording has. */
+  flush_latency_basis: string;
   /** Send → handler entry on the target, for paired sends. */
   ipi_delivery_ns: Stats;
   /** Handler entry → exit on the target. */
@@ -37,8 +39,29 @@ export interface RecordingSummary extends Summary {
   /** Shootdowns per second of recording. */
   shootdown_rate_per_s: number | null;
   irqs_off_ns: Stats;
+  /**
+   * Why irqs-off (preempt-off) spans are not known, or null when the recording bounds them
+   * (irq_disable/irq_enable events or a latency tracer's section). Stats are empty when set.
+   */
+  irqs_off_unknown: string | null;
+  preempt_off_unknown: string | null;
+  /** Events whose flags column says interrupts (preemption) were off as they fired. */
+  irqs_off_marks: number;
+  preempt_off_marks: number;
   unknown_events: Record<string, number>;
   warnings: string[];
+}
+
+export const IRQS_UNKNOWN = 'unknown (the recording has no irq_disable/irq_enable events)';
+export const PREEMPT_UNKNOWN =
+  'unknown (the recording has no preempt_disable/preempt_enable events)';
+
+function latencyBasis(k: Built['counts']): string {
+  if (k.targetEnded > 0 && k.csdEnded === 0)
+    return "its flush to the last target's tlb_flush (no csd events: the ack is not recorded)";
+  if (k.targetEnded > 0)
+    return "its flush to the last ack or local flush, or to the last target's tlb_flush where no csd events were recorded";
+  return 'its flush to the last ack or local flush';
 }
 
 export function stats(values: ArrayLike<number>): Stats {
@@ -98,7 +121,7 @@ export function summarise(
       'no IPI handler events (irq_vectors:call_function*_entry/exit): IPI sends are drawn unpaired',
     );
   }
-  if (!k.hasFlags)
+  if (!k.hasFlags && !k.irqsBounded && !k.preemptBounded)
     warnings.push('no flags column in this format: irqs-off and preempt-off are not known');
   return {
     source: 'recording',
@@ -122,10 +145,15 @@ export function summarise(
     paired_ipis: k.pairedSends,
     unpaired_ipis: k.unpairedSends,
     flush_latency_ns: stats(acked),
+    flush_latency_basis: latencyBasis(k),
     ipi_delivery_ns: stats(delivery),
     handler_ns: stats(handler),
     preempt_off_ns: stats(preempt),
     irqs_off_ns: stats(irqs),
+    irqs_off_unknown: k.irqsBounded ? null : IRQS_UNKNOWN,
+    preempt_off_unknown: k.preemptBounded ? null : PREEMPT_UNKNOWN,
+    irqs_off_marks: k.irqsFlagged,
+    preempt_off_marks: k.preemptFlagged,
     shootdown_rate_per_s: end > 0 ? shootdowns / (end / 1e9) : null,
     unknown_events: b.unknown,
     violations: [],

@@ -43,6 +43,10 @@ export function parseLatencyLine(text: string, line: number): LineResult {
   const m = LATENCY.exec(text);
   if (!m) return { problem: notAnEvent(text) };
   const us = Number(m[5]);
+  if (!Number.isSafeInteger(us * 1000))
+    return {
+      problem: `timestamp ${m[5].length > 20 ? `${m[5].slice(0, 20)}…` : m[5]}us is beyond 2^53 ns: a double cannot hold it exactly, every duration would read as 0 ns`,
+    };
   return {
     line,
     comm: m[1].trim(),

@@ -40,9 +40,15 @@ export interface LineIssue {
 /** A line parser's answer: an event, a line to pass over (comments, headers), or a problem. */
 export type LineResult = RawEvent | 'skip' | { problem: string };
 
+/** How much of a line a message shows: a 10 MB line must not be put whole into the page. */
+export const EXCERPT_CHARS = 120;
+
+/** The start of a line for a message: unprintable characters replaced, clipped with "…". */
 export function excerpt(text: string): string {
-  const clean = text.replace(/[^\x20-\x7e]/g, '�');
-  return clean.length > 80 ? `${clean.slice(0, 77)}...` : clean;
+  // Clip before replacing, so a huge line costs no more than its first characters.
+  const head = text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS - 1) : text;
+  const clean = head.replace(/[^\x20-\x7e]/g, '�');
+  return text.length > EXCERPT_CHARS ? `${clean}…` : clean;
 }
 
 /** "1341.012308" → [1341, 12308000]; null if not a timestamp. */
@@ -52,6 +58,16 @@ export function splitSeconds(ts: string): [number, number] | null {
   return [Number(m[1]), Number(m[2].padEnd(9, '0'))];
 }
 
+/** Why a timestamp cannot be read exactly, or null. */
+function imprecise(ts: string): string | null {
+  const [whole, frac = ''] = ts.split('.');
+  if (!Number.isSafeInteger(Number(whole)))
+    return `timestamp '${excerpt(ts)}' has more digits than a double holds exactly (beyond 2^53): every duration would read as 0 ns`;
+  if (frac.length > 9)
+    return `timestamp '${excerpt(ts)}' has more than 9 decimals (finer than a nanosecond)`;
+  return null;
+}
+
 /**
  * `e` stamped `seconds` ("1341.012308", as the text formats print it), or the problem. The
  * caller's literal (with `sec` and `nsec` 0) is stamped in place: copying it with a spread, once
@@ -59,7 +75,8 @@ export function splitSeconds(ts: string): [number, number] | null {
  */
 export function stamped(seconds: string, e: RawEvent): LineResult {
   const ts = splitSeconds(seconds);
-  if (!ts) return { problem: `bad timestamp '${seconds}'` };
+  if (!ts || !Number.isSafeInteger(ts[0]))
+    return { problem: imprecise(seconds) ?? `bad timestamp '${excerpt(seconds)}'` };
   e.sec = ts[0];
   e.nsec = ts[1];
   return e;
