@@ -242,8 +242,24 @@ export function ExplorerView(props: Props) {
       <main>
         <RunStatus label="A" state={x.runA.state} onCancel={x.runA.cancel} />
         {url.compare && <RunStatus label="B" state={x.runB.state} onCancel={x.runB.cancel} />}
-        <RunProblem label="A" state={x.runA.state} file={fileName} />
-        {url.compare && <RunProblem label="B" state={x.runB.state} file={fileName} />}
+        <RunProblem
+          label="A"
+          state={x.runA.state}
+          file={fileName}
+          overrides={url.overrides}
+          onOverrides={(overrides) => onUrl({ ...url, overrides })}
+          onAgain={x.runA.again}
+        />
+        {url.compare && (
+          <RunProblem
+            label="B"
+            state={x.runB.state}
+            file={fileName}
+            overrides={url.overridesB}
+            onOverrides={(overridesB) => onUrl({ ...url, overridesB })}
+            onAgain={x.runB.again}
+          />
+        )}
         {/* Without a run (a check still going, cancelled or refused) the panel still offers
             the way back. */}
         {url.check && !a && checkPanel}
