@@ -306,7 +306,12 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       onToggleGroup: tg,
       onUnfold: uf,
     });
-    if (statusRef.current) statusRef.current.textContent = describeStats(stats.current) || HINT;
+    if (statusRef.current) {
+      const said = describeStats(stats.current);
+      statusRef.current.textContent = said || HINT;
+      // An embed hides the hint (its reader did not come to operate the page).
+      statusRef.current.toggleAttribute('data-hint', !said);
+    }
     const st = stats.current;
     recordDraw(performance.now() - t0, st.mode, m.trace.version, m.trace.n, {
       svg: st.svgMarks,
