@@ -124,7 +124,7 @@ for (const [width, height] of [
   [1920, 1080],
 ]) {
   for (const theme of ['light', 'dark'] as const) {
-    test(`talk mode at ${width}×${height}, ${theme}: large type, no sidebar (screenshot)`, async ({
+    test(`talk mode at ${width}×${height}, ${theme}: large type, the diagram and narration only (screenshot)`, async ({
       sim,
     }, info) => {
       const { page } = sim;
@@ -161,9 +161,17 @@ for (const [width, height] of [
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         width,
       );
-      // The diagram is on the first screen, under the step's title, with its CPU lanes.
-      const lane = await page.locator('.timeline g.lane').first().boundingBox();
-      expect((lane?.y ?? Infinity) + (lane?.height ?? 0)).toBeLessThan(height);
+      // Only the narration and the diagram: no app header, no transport row, no summary.
+      for (const gone of ['header nav', 'header select', '.transport', '.summary'])
+        await expect(page.locator(gone).first(), gone).toBeHidden();
+      // The diagram is on the first screen, under the step's title, down to its last CPU lane.
+      const lanes = page.locator('.timeline g.lane');
+      expect(await lanes.count()).toBeGreaterThan(1);
+      const last = await lanes.last().boundingBox();
+      expect((last?.y ?? Infinity) + (last?.height ?? 0), 'the last lane').toBeLessThanOrEqual(
+        height,
+      );
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
       await page.screenshot({ path: info.outputPath(`talk-${width}x${height}-${theme}.png`) });
       expect(sim.consoleErrors).toEqual([]);
     });

@@ -60,8 +60,8 @@ export function useExplorer(
     check,
     url.remoteAbove ?? undefined,
   );
-  const a = recording ?? (runA.state.status === 'done' ? runA.state.result : null);
-  const b = url.compare && runB.state.status === 'done' ? runB.state.result : null;
+  const a = recording ?? shownOf(runA.state);
+  const b = url.compare ? shownOf(runB.state) : null;
   const fullExtent = useMemo<[number, number]>(
     () => (a ? extentOf(a.trace, ...(b ? [b.trace] : [])) : [0, 1]),
     [a, b],
@@ -384,4 +384,14 @@ export function useExplorer(
     restore,
     viewState,
   };
+}
+
+/**
+ * The run a side shows: the finished one, or after a cancel or a refusal the previous one, so
+ * the page keeps its picture and controls (RunProblem says which run it is).
+ */
+function shownOf(s: RunState): RunResult | null {
+  if (s.status === 'done') return s.result;
+  if (s.status === 'cancelled' || s.status === 'error') return s.previous ?? null;
+  return null;
 }

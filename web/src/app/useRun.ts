@@ -15,12 +15,14 @@ export type RunState =
   | { status: 'idle' }
   | { status: 'running'; events: number; nowNs: number; check?: CheckProgress }
   | { status: 'done'; result: RunResult }
-  | { status: 'cancelled' }
-  | { status: 'error'; message: string; crashed?: boolean };
+  | { status: 'cancelled'; previous?: RunResult }
+  | { status: 'error'; message: string; crashed?: boolean; previous?: RunResult };
 
 export interface Run {
   state: RunState;
   cancel: () => void;
+  /** Runs the same request again (after a cancel, say). */
+  again: () => void;
   /** State snapshot JSON at `t` of the finished run (re-run in the worker up to t). */
   snapshot: (t: number) => Promise<string>;
 }
@@ -76,6 +78,11 @@ export function useRun(
   const [state, setState] = useState<RunState>({ status: 'running', events: 0, nowNs: 0 });
   const session = useRef<SimSession | null>(null);
   const key = overrides.join('\n');
+  const [attempt, setAttempt] = useState(0);
+  // The last run that finished: a cancelled or refused request leaves it on screen instead of
+  // an empty page. Not a run kept in its worker: a new request ends that worker, and with it
+  // every answer about the run.
+  const lastDone = useRef<RunResult | null>(null);
 
   useEffect(() => {
     const s = (session.current ??= new SimSession());
@@ -86,8 +93,9 @@ export function useRun(
     }
     setState({ status: 'running', events: 0, nowNs: 0 });
     performance.mark('tlbscope:run-start');
+    const previous = lastDone.current ?? undefined;
     if (text === undefined) {
-      setState({ status: 'error', message: 'Unknown scenario: pick one from the list.' });
+      setState({ status: 'error', message: 'Unknown scenario: pick one from the list.', previous });
       return;
     }
     let live = true;
@@ -112,31 +120,34 @@ export function useRun(
         if (!live) return;
         performance.mark('tlbscope:run-done');
         requests.set(result, { text, key, seed });
+        lastDone.current = result.trace.remote ? null : result;
         setState({ status: 'done', result });
         recordWorkerMemory(result);
       },
       (e: unknown) => {
         if (!live) return;
-        if (e instanceof RunCancelled) setState({ status: 'cancelled' });
+        if (e instanceof RunCancelled) setState({ status: 'cancelled', previous });
         else
           setState({
             status: 'error',
             message: e instanceof Error ? e.message : String(e),
             crashed: e instanceof SimulatorCrash,
+            previous,
           });
       },
     );
     return () => {
       live = false;
     };
-  }, [text, key, seed, checkStep, check, remoteAbove]);
+  }, [text, key, seed, checkStep, check, remoteAbove, attempt]);
 
   useEffect(() => () => session.current?.dispose(), []);
 
   const cancel = useCallback(() => session.current?.cancel(), []);
+  const again = useCallback(() => setAttempt((n) => n + 1), []);
   const snapshot = useCallback(
     (t: number) => session.current?.snapshot(t) ?? Promise.resolve('{}'),
     [],
   );
-  return { state, cancel, snapshot };
+  return { state, cancel, again, snapshot };
 }

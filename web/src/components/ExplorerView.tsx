@@ -42,6 +42,7 @@ import { SummaryPanel } from './SummaryPanel';
 import { Timeline } from './Timeline';
 import { Transport } from './Transport';
 import { ViewSwitch } from './ViewSwitch';
+import { asidLabels, namesAsids } from '../model/asidLabels';
 
 const NO_LENS: readonly string[] = [];
 
@@ -87,6 +88,17 @@ export function ExplorerView(props: Props) {
   const lensSubject = useMemo(() => new Set(stepLens), [stepLens]);
   // A comparison step points at the same kinds on both sides: B's marks are highlighted too.
   const guideB = useGuideB(guide.step, b, guide.highlight, x.fullExtent);
+  // A step that asks the reader to follow ASIDs labels its highlighted switches with them.
+  const asidStep = !!guide.step && namesAsids(guide.step);
+  const labelsA = useMemo(
+    () => (asidStep && a && !a.trace.remote ? asidLabels(a.trace, guide.highlight) : undefined),
+    [asidStep, a, guide.highlight],
+  );
+  const labelsB = useMemo(
+    () =>
+      asidStep && b && !b.trace.remote ? asidLabels(b.trace, guideB.highlight ?? []) : undefined,
+    [asidStep, b, guideB.highlight],
+  );
   // The tlb_gen charts: off by default in a comparison step (A and B need the height for
   // their lanes) unless the step points at generations; the reader's choice holds for the step.
   const [gensPick, setGensPick] = useState<{ key: string; on: boolean } | null>(null);
@@ -160,6 +172,7 @@ export function ExplorerView(props: Props) {
         highlight={side === 'A' ? (cx.highlight ?? guide.highlight) : guideB.highlight}
         lit={side === 'A' ? (cx.highlight ? null : guide.lit) : guideB.lit}
         steps={side === 'A' ? cx.marks : null}
+        labels={side === 'A' ? labelsA : labelsB}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         differFlushes={
           r.trace.remote && x.differingFlushes
@@ -242,8 +255,24 @@ export function ExplorerView(props: Props) {
       <main>
         <RunStatus label="A" state={x.runA.state} onCancel={x.runA.cancel} />
         {url.compare && <RunStatus label="B" state={x.runB.state} onCancel={x.runB.cancel} />}
-        <RunProblem label="A" state={x.runA.state} file={fileName} />
-        {url.compare && <RunProblem label="B" state={x.runB.state} file={fileName} />}
+        <RunProblem
+          label="A"
+          state={x.runA.state}
+          file={fileName}
+          overrides={url.overrides}
+          onOverrides={(overrides) => onUrl({ ...url, overrides })}
+          onAgain={x.runA.again}
+        />
+        {url.compare && (
+          <RunProblem
+            label="B"
+            state={x.runB.state}
+            file={fileName}
+            overrides={url.overridesB}
+            onOverrides={(overridesB) => onUrl({ ...url, overridesB })}
+            onAgain={x.runB.again}
+          />
+        )}
         {/* Without a run (a check still going, cancelled or refused) the panel still offers
             the way back. */}
         {url.check && !a && checkPanel}

@@ -26,6 +26,13 @@ interface Props {
 export function Narration({ steps, index, problem, file, onGo, runs, children }: Props) {
   const step = steps[index];
   const last = index === steps.length - 1;
+  // The buttons sit under the narration, so whoever clicks them has scrolled down to them; the
+  // next step opens at the top, where its words and its timeline are laid out to be seen
+  // together (as ← / → leave them), not at the summary under the diagram.
+  const goAndShow = (i: number | null) => {
+    onGo(i);
+    if (i !== null) window.scrollTo({ top: 0 });
+  };
   return (
     <section className="narration" aria-label="Guided step" aria-live="polite">
       <p className="step-count">
@@ -62,10 +69,10 @@ export function Narration({ steps, index, problem, file, onGo, runs, children }:
         </div>
       )}
       <nav className="step-nav" aria-label="Steps">
-        <button type="button" onClick={() => onGo(index - 1)} disabled={index === 0}>
+        <button type="button" onClick={() => goAndShow(index - 1)} disabled={index === 0}>
           ← Previous step
         </button>
-        <button type="button" onClick={() => onGo(last ? null : index + 1)}>
+        <button type="button" onClick={() => goAndShow(last ? null : index + 1)}>
           {last ? 'Free sandbox →' : 'Next step →'}
         </button>
       </nav>

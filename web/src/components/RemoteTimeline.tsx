@@ -215,8 +215,8 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
           ? ` · ${extra.lens.toLocaleString('en-US')} lens wait${extra.lens === 1 ? '' : 's'}`
           : ' · zoom in for the lens';
       const text = shown
-        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText}${litText}${diffText} · ${HINT}`
-        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows${lensText}${litText}${diffText} · ${HINT}`;
+        ? `${marks.toLocaleString('en-US')} of ${n} rows in this window${extra.arrows ? ` · ${extra.arrows} arrows` : ''}${lensText}${litText}${diffText}`
+        : `${n} rows kept in the worker; each pixel column shows what falls in it · zoom in for the rows${lensText}${litText}${diffText}`;
       // Written only when it changes: a text change costs the page a layout.
       if (statusRef.current.textContent !== text) statusRef.current.textContent = text;
     }
@@ -491,6 +491,7 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
       <div className="timeline-bar">
         {label && <span className="timeline-label">{label}</span>}
         <span className="timeline-status" ref={statusRef} />
+        <span className="timeline-hint"> · {HINT}</span>
         {props.exportText && <ExportButtons what={name} onExport={exportAs} />}
       </div>
       <div className="timeline-plot" style={{ height: layout.height }}>

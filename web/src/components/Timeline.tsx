@@ -33,6 +33,7 @@ import { ExportButtons } from './ExportButtons';
 import { RemoteTimeline } from './RemoteTimeline';
 import { TimelineOverview } from './TimelineOverview';
 import type { WindowStore } from '../app/windowStore';
+import type { RowLabel } from '../model/asidLabels';
 import '../viz/timeline.css';
 
 export interface TimelineProps {
@@ -74,6 +75,8 @@ export interface TimelineProps {
   measured?: MeasuredEvents | null;
   /** A counterexample's numbered steps (model/check.ts), drawn as badges on their lanes. */
   steps?: readonly StepMark[] | null;
+  /** Words on single rows (a step's ASID numbers; model/asidLabels.ts). */
+  labels?: readonly RowLabel[];
   /** Title, caption and state link for an export, read when the user exports; none: no export. */
   exportText?: () => ExportText & { fileName: string };
 }
@@ -153,6 +156,7 @@ function drawnState(
     initiator: p.initiator ?? -1,
     measured: p.measured ?? null,
     steps: p.steps ?? null,
+    labels: p.labels,
   };
 }
 
@@ -247,7 +251,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
   // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
-  const SCENE = 15;
+  const SCENE = 16;
   const inputs = () => {
     const { props: p, model: m, collapsed: c, fold: f, width: w, win } = live.current;
     const [v0, v1] = viewOf();
@@ -267,6 +271,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       p.lensSubject,
       p.generations,
       p.steps,
+      p.labels,
       p.cursor,
       p.selected,
       p.differs,
@@ -306,7 +311,12 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       onToggleGroup: tg,
       onUnfold: uf,
     });
-    if (statusRef.current) statusRef.current.textContent = describeStats(stats.current) || HINT;
+    if (statusRef.current) {
+      const said = describeStats(stats.current);
+      statusRef.current.textContent = said || HINT;
+      // An embed hides the hint (its reader did not come to operate the page).
+      statusRef.current.toggleAttribute('data-hint', !said);
+    }
     const st = stats.current;
     recordDraw(performance.now() - t0, st.mode, m.trace.version, m.trace.n, {
       svg: st.svgMarks,
@@ -331,6 +341,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     lens,
     lensSubject,
     generations,
+    labels,
   } = props;
   useEffect(() => {
     schedule();
@@ -348,6 +359,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     lens,
     lensSubject,
     generations,
+    labels,
     initiator,
     schedule,
   ]);

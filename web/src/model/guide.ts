@@ -1,6 +1,7 @@
 // What a guided step asks of the explorer: which rows to emphasise. Pure.
 import type { Step } from '../sim/scenario';
 import { EventKind, type Trace } from '../trace/trace';
+import { stepNamedCpus } from './namedCpus';
 
 /** Highlight outlines beyond this many are not drawn by the timeline. */
 export const MAX_HIGHLIGHT = 400;
@@ -94,7 +95,7 @@ export function paddedWindow(extent: readonly [number, number]): [number, number
 /**
  * The frame of a step: its window (or the run's extent) widened to hold every interval it
  * points at whole, then padded on both sides; its CPUs (the step's `cpus`, else those of the
- * highlighted rows and intervals). Padding because a mark drawn at a window's very edge (a
+ * highlighted rows and intervals, and always those its words name). Padding because a mark drawn at a window's very edge (a
  * violation's ✕, an instant's outline) would otherwise be half outside the plot. Highlighted
  * spans do not widen it: a task's run can cover the whole trace.
  */
@@ -118,6 +119,9 @@ export function stepFrame(
     a = Math.min(a, iv.start);
     b = Math.max(b, iv.end);
   }
+  // A CPU the words name keeps its lane: "none goes to CPU 1" over a folded CPU 1 cannot be
+  // checked. Added after the intervals so that naming a CPU never moves the window.
+  for (const c of stepNamedCpus(step)) if (c < trace.cpus) cpus.add(c);
   const pad = Math.max(1, (b - a) * WINDOW_PAD);
   const all = cpus.size >= trace.cpus;
   return {

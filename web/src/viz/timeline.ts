@@ -36,6 +36,8 @@ import { renderOverlay } from './marks/overlay';
 import { renderSpans } from './marks/spans';
 import { layoutGenerations, renderSteps } from './marks/steps';
 import { renderViolations } from './marks/violations';
+import { renderRowLabels } from './marks/rowLabels';
+import type { RowLabel } from '../model/asidLabels';
 import { SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
 
 export const SVG_LIMIT = 400;
@@ -75,6 +77,8 @@ export interface TimelineState {
   measured?: MeasuredEvents | null;
   /** A counterexample's numbered steps (marks/checkSteps.ts). */
   steps?: readonly StepMark[] | null;
+  /** Words on single rows (a step's ASID numbers; marks/rowLabels.ts). */
+  labels?: readonly RowLabel[];
   dpr?: number;
   /**
    * The vertical slice of the timeline on screen (plus some margin), in its own y coordinates.
@@ -352,6 +356,7 @@ export function renderTimeline(
     columns,
     state.selected,
   );
+  renderRowLabels(layer(top, 'row-labels'), state.labels ?? [], scales, columns);
   renderMeasured(layer(top, 'measured'), state.measured ?? null, scales, pos);
   renderLens(layer(top, 'lenses'), state.lens ?? [], scales, state.lensSubject ?? NO_KINDS);
   renderOverlay(clippedLayer(top, 'overlay', clipId), scales, columns, {

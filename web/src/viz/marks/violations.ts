@@ -3,7 +3,9 @@
 // marks. Never aggregated: at any zoom each violation in the window is its own clickable
 // element (data-row), so the Inspector can explain it. Many violations on one lane in one
 // pixel column would be indistinguishable, so beyond MAX_VIOLATIONS only the first of each
-// (lane, column) is kept, and the rest are counted in its tooltip.
+// (lane, column) is kept, and the rest are counted in its tooltip. Violations stacked on one
+// spot (39 stale hits at one instant are 78 ✕ on one pixel) carry a count badge, so a stack
+// does not read as one violation.
 import type { Selection } from 'd3';
 import { candidates, type IntervalIndex } from '../../model/intervals';
 import type { Columns } from '../columns';
@@ -38,6 +40,58 @@ interface Item {
   x: number;
   y: number;
   more: number;
+}
+
+/** ✕ closer than this (px, on one lane) overlap: they are counted as one stack. */
+export const STACK_PX = 4;
+
+export interface Stack {
+  /** The first ✕ of the stack (its badge sits beside it). */
+  row: number;
+  x: number;
+  y: number;
+  count: number;
+  /** The badge's words: "39×I3 39×I1", or "×N" when more than two invariants share it. */
+  label: string;
+  /** Each invariant's count, most first. */
+  byId: [string, number][];
+}
+
+/**
+ * Overlapping ✕ on each lane, with how many violations of each invariant each holds (the id
+ * is what the message starts with, "I3: ..."). Only stacks of more than one are returned.
+ */
+export function stacksOf(
+  items: readonly { row: number; x: number; y: number; more: number }[],
+  idOf: (row: number) => string,
+): Stack[] {
+  const sorted = [...items].sort((p, q) => p.y - q.y || p.x - q.x);
+  const out: Stack[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const first = sorted[i];
+    const ids = new Map<string, number>();
+    let count = 0;
+    let j = i;
+    for (; j < sorted.length && sorted[j].y === first.y && sorted[j].x - first.x < STACK_PX; j++) {
+      const n = 1 + sorted[j].more;
+      const id = idOf(sorted[j].row);
+      ids.set(id, (ids.get(id) ?? 0) + n);
+      count += n;
+    }
+    if (count > 1) {
+      const byId = [...ids].sort((p, q) => q[1] - p[1] || p[0].localeCompare(q[0]));
+      const label = byId.length <= 2 ? byId.map(([id, n]) => `${n}×${id}`).join(' ') : `×${count}`;
+      out.push({ row: first.row, x: first.x, y: first.y, count, label, byId });
+    }
+    i = j;
+  }
+  return out;
+}
+
+/** An invariant's id, from its message ("I3: CPU 7 used ..." → "I3"). */
+function invariantId(text: string | undefined): string {
+  return /^\s*(I\d+)\b/.exec(text ?? '')?.[1] ?? '✕';
 }
 
 export function renderViolations(
@@ -95,5 +149,34 @@ export function renderViolations(
       const more = d.more ? ` (+${d.more} more here)` : '';
       return `${text} — CPU ${trace.cpu[d.row]} at ${formatNs(trace.time[d.row])}${more}`;
     });
+  const stacks = stacksOf(items, (row) => invariantId(trace.strings[trace.arg[row]]));
+  const badges = g
+    .selectAll<SVGGElement, Stack>('g.violation-count')
+    .data(stacks, (d) => d.row)
+    .join((enter) =>
+      enter
+        .append('g')
+        .attr('class', 'violation-count')
+        .call((b) => b.append('rect').attr('rx', 3))
+        .call((b) => b.append('text'))
+        .call((b) => b.append('title')),
+    )
+    .attr('data-count', (d) => d.count)
+    .attr('transform', (d) => `translate(${d.x + 8},${d.y - 6.5})`);
+  badges
+    .select('text')
+    .attr('x', 3)
+    .attr('y', 10)
+    .text((d) => d.label);
+  badges
+    .select('rect')
+    .attr('height', 13)
+    .attr('width', (d) => 6 + d.label.length * 6.2);
+  badges
+    .select('title')
+    .text(
+      (d) =>
+        `${d.count} violations at this spot: ${d.byId.map(([id, n]) => `${n} × ${id}`).join(', ')}`,
+    );
   return items.length;
 }
