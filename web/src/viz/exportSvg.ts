@@ -240,6 +240,30 @@ export function stateLinkOf(text: string): string | null {
   return null;
 }
 
+/**
+ * The state link of an exported SVG file, read from its head only: tlbscope writes <metadata>
+ * third, after <title> and <desc>, so the rest (perhaps megabytes of embedded image) is never
+ * decoded or parsed. A metadata element whose end is not within the head, or whose link is
+ * longer than `cap`, gives `{ tooLarge }` (in characters, at least) instead.
+ */
+export function svgStateLink(
+  bytes: Uint8Array,
+  cap: number,
+): { link: string } | { tooLarge: number } | null {
+  const headBytes = 4 * cap + 256 * 1024;
+  const head = new TextDecoder().decode(bytes.subarray(0, headBytes));
+  const root = /<svg[\s>][^>]*>/.exec(head);
+  if (!root) return null;
+  const from = head.indexOf('<metadata', root.index);
+  if (from < 0) return null;
+  const end = head.indexOf('</metadata>', from);
+  // An unended metadata element in a whole file is not one tlbscope wrote.
+  if (end < 0) return bytes.length > headBytes ? { tooLarge: bytes.length - from } : null;
+  const link = stateLinkOf(`${root[0]}${head.slice(from, end + 11)}</svg>`);
+  if (link === null) return null;
+  return link.length > cap ? { tooLarge: link.length } : { link };
+}
+
 /** The app a path belongs to: its directory (`/tlbscope/demo/index.html` → `/tlbscope/demo/`). */
 function appPath(pathname: string): string {
   return pathname.replace(/[^/]*$/, '');
