@@ -1,11 +1,15 @@
 // Run your own scenario file: pick a .toml from disk. It stays in the browser; errors name
 // the file, line and field, just as for the bundled scenarios.
+import { TOO_LARGE_TO_SHARE } from '../app/linkSource';
+
 interface Props {
   name: string | null;
   onLoad: (file: { name: string; text: string } | null) => void;
+  /** The own scenario's text is left out of links (too large for one). */
+  unshareable?: boolean;
 }
 
-export function ScenarioFile({ name, onLoad }: Props) {
+export function ScenarioFile({ name, onLoad, unshareable = false }: Props) {
   return (
     <div className="scenario-file">
       <label htmlFor="scenario-file-input">Your own scenario file (.toml)</label>
@@ -25,6 +29,11 @@ export function ScenarioFile({ name, onLoad }: Props) {
           <button type="button" className="linklike" onClick={() => onLoad(null)}>
             back to the bundled scenarios
           </button>
+        </p>
+      )}
+      {name && unshareable && (
+        <p role="status" className="muted">
+          {TOO_LARGE_TO_SHARE[0].toUpperCase() + TOO_LARGE_TO_SHARE.slice(1)}.
         </p>
       )}
     </div>
