@@ -3,7 +3,7 @@
 // points into this same app. Drops a drop zone has taken (the Data view's CSV import) are
 // left alone.
 import { useEffect, useState } from 'react';
-import { reopenTarget, svgStateLink } from '../viz/exportSvg';
+import { reopenTarget, svgHeadBytes, svgStateLink } from '../viz/exportSvg';
 import { PNG_LINK_KEY } from '../viz/exportTimeline';
 import { readPngText } from '../viz/pngText';
 import { LINK_CAP, linkTooLong } from './linkCap';
@@ -42,13 +42,14 @@ export function useSvgDrop(): { message: string; dismiss: () => void } {
         setMessage(`${file.name} is ${file.size} bytes, too large for an SVG tlbscope exported.`);
         return;
       }
-      file.arrayBuffer().then(
+      // Of an SVG only its head is read: the link sits at the start, before any drawing.
+      (png ? file : file.slice(0, svgHeadBytes(LINK_CAP))).arrayBuffer().then(
         (buffer) => {
           const bytes = new Uint8Array(buffer);
           // Both readers stop at the link cap without decoding what lies past it.
           const found = png
             ? readPngText(bytes, PNG_LINK_KEY, LINK_CAP)
-            : svgStateLink(bytes, LINK_CAP);
+            : svgStateLink(bytes, LINK_CAP, file.size);
           if (!found) {
             setMessage(
               `${file.name} has no tlbscope state link in its ${png ? 'PNG text' : '<metadata>'}: it was not exported by tlbscope, so there is no view to reopen.`,
