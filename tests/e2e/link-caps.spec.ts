@@ -29,9 +29,11 @@ test('a link over the length cap, or one unpacking past the text cap, is refused
   );
   await expect(page.locator('.timeline')).toHaveCount(1);
 
-  // A few KB of link that would unpack to 3 MB (lz-string alone would unpack it all).
-  const src = lz.compressToEncodedURIComponent(`# ${'y'.repeat(3_000_000)}\n`);
-  expect(src.length).toBeLessThan(16 * 1024);
+  // 27 KB of link that would unpack to 1.3 MB (lz-string alone would unpack it all). A block of
+  // letters repeated: one letter repeated would take lz-string seconds to pack here.
+  const block = 'qwhdkfmzpxnbtvlrjgsyeuoiacqwhdkfmzpxnbtvlrjgsyeuoiacqwhdkfmzpxnbt';
+  const src = lz.compressToEncodedURIComponent(`# ${block.repeat(20_000)}\n`);
+  expect(src.length).toBeLessThan(32 * 1024);
   const t = Date.now();
   await arrive(`?file=bomb.toml&src=${src}`);
   await expect(page.getByRole('alert')).toContainText(
@@ -83,4 +85,23 @@ test('a large own scenario is packed into the link once ready, and the link reop
   await expect(fresh.locator('.intro h2')).toHaveText('Long comment');
   await expect(fresh.getByText('Running long.toml')).toBeVisible();
   await fresh.close();
+});
+
+test('an own scenario with more tasks than the simulator takes is refused at once, by count', async ({
+  sim,
+}) => {
+  const { page } = sim;
+  await sim.open();
+  const tasks = '[[tasks]]\ncpu = 0\nprogram = "touch 0"\n'.repeat(100_000);
+  await page.getByLabel('Your own scenario file (.toml)').setInputFiles({
+    name: 'many.toml',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(`${MUNMAP}\n${tasks}`),
+  });
+  await expect(page.getByRole('alert')).toHaveText(
+    'many.toml was not run: tasks: 100,000 [[tasks]] tables, over the 4,096 a scenario may have.',
+    { timeout: 10_000 },
+  );
+  await expect(page.getByText('Running many.toml')).toHaveCount(0);
+  await expect(page.locator('.timeline')).toHaveCount(1);
 });

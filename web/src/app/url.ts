@@ -12,6 +12,7 @@
 import { kib, linkTooLong, SOURCE_CAP } from './linkCap';
 import { rememberSource, sourceParam } from './linkSource';
 import { decompressBounded } from './lzBounded';
+import { ownScenarioProblem } from './ownScenario';
 
 export type View = 'home' | 'explore' | 'data';
 export type Theme = 'light' | 'dark';
@@ -116,7 +117,9 @@ export function parseUrl(search: string): ParsedUrl {
     // Both bounds hold before and while unpacking: lz-string alone would unpack without limit.
     const long = linkTooLong(src.length, 'the scenario text');
     const text = long ? null : decompressBounded(src, SOURCE_CAP);
+    const problem = typeof text === 'string' && text ? ownScenarioProblem(text) : null;
     if (long) skip('src', long);
+    else if (problem) skip('src', problem);
     else if (typeof text === 'string' && text) {
       rememberSource(text, src);
       custom = { name: q.get('file') || 'scenario.toml', text };
