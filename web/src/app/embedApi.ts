@@ -83,8 +83,8 @@ export function oversize(data: unknown, cap = MESSAGE_CAP): boolean {
           if (todo.length + size > cap) return true;
         }
       } else if (Array.isArray(v)) {
-        for (let i = 0; i < v.length && size + todo.length <= cap; i++) todo.push(v[i]);
         if (v.length > cap) return true;
+        for (let i = 0; i < v.length && size + todo.length <= cap; i++) todo.push(v[i]);
       } else {
         for (const k in v) {
           size += k.length;
