@@ -226,6 +226,36 @@ test('the host drives the embed: ready, goto, next, prev, set, play, pause, and 
   expect(await page.evaluate(() => history.length)).toBe(entries);
 });
 
+test('hostile host messages: circular, oversize and long values get short errors, and the embed still obeys', async ({
+  page,
+  baseURL,
+}) => {
+  await openHost(page, new URL('host.html', baseURL).href, STEP3);
+  const frame = page.frameLocator('#f');
+  await expect.poll(() => events(page)).toContainEqual(expect.objectContaining({ event: 'ready' }));
+  await page.evaluate(() => {
+    const f = (document.getElementById('f') as HTMLIFrameElement).contentWindow!;
+    const loop: Record<string, unknown> = { type: 'tlbscope' };
+    loop.command = loop;
+    f.postMessage(loop, '*');
+    f.postMessage({ type: 'tlbscope', command: 'next', pad: 'x'.repeat(1_000_000) }, '*');
+    f.postMessage({ type: 'tlbscope', command: 'set', key: 'pcid', value: 'v'.repeat(1000) }, '*');
+  });
+  const errors = async () =>
+    (await events(page))
+      .filter((e) => e.event === 'error')
+      .map((e) => (e as unknown as { message: string }).message);
+  await expect.poll(errors).toHaveLength(3);
+  const [circular, big, long] = await errors();
+  expect(circular).toMatch(/^unknown command \(an object\)/);
+  expect(big).toBe('message too large: a command is at most 64 KiB');
+  expect(long).toContain('(1,000 characters)');
+  expect(long.length).toBeLessThan(400);
+  await expect(frame.locator('.embed')).toHaveAttribute('data-step', '3');
+  await send(page, { command: 'next' });
+  await expect(frame.locator('.embed')).toHaveAttribute('data-step', '4');
+});
+
 test('commands from another origin are ignored unless the link names that origin', async ({
   page,
   baseURL,

@@ -212,6 +212,89 @@ test('dropping an exported SVG or PNG on the page reopens its view; a foreign on
   expect(page.url()).toBe(home);
 });
 
+test('a dropped PNG or SVG whose state link is over the cap is refused at once with the cap named', async ({
+  sim,
+}) => {
+  const { page } = sim;
+  await sim.open({ scenario: 'x86-lazy-tlb', step: 2, seed: 5 });
+  const [, png] = await downloaded(page, () =>
+    page.getByRole('button', { name: /as PNG$/ }).click(),
+  );
+  const [, svg] = await downloaded(page, () =>
+    page.getByRole('button', { name: /as SVG$/ }).click(),
+  );
+  await sim.openHome();
+  const home = page.url();
+  // Built in the page (50 MB through the test driver would be slow): the exported PNG with a
+  // tlbscope-state text chunk of `size` bytes before its IEND, and the SVG with a long link.
+  const drop = (kind: 'png' | 'svg', size: number) =>
+    page.evaluate(
+      ([kind, size, b64, svgText, here]) => {
+        const file = (() => {
+          if (kind === 'svg') {
+            const link = `${here}?scenario=x86-lazy-tlb&pad=${'p'.repeat(size)}`;
+            const text = svgText.replace(/(<dc:source>)[^<]*/, `$1${link}`);
+            return new File([text], 'long.svg', { type: 'image/svg+xml' });
+          }
+          const whole = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+          // The exported PNG without its own text chunk, so that only the large one is there.
+          const view = new DataView(whole.buffer);
+          const kept: Uint8Array[] = [whole.subarray(0, 8)];
+          for (let at = 8; at < whole.length;) {
+            const end = at + 12 + view.getUint32(at);
+            if (String.fromCharCode(...whole.subarray(at + 4, at + 8)) !== 'tEXt')
+              kept.push(whole.subarray(at, end));
+            at = end;
+          }
+          const bytes = new Uint8Array(kept.reduce((n, k) => n + k.length, 0));
+          kept.reduce((n, k) => (bytes.set(k, n), n + k.length), 0);
+          const key = 'tlbscope-state\0';
+          const chunk = new Uint8Array(12 + key.length + size);
+          new DataView(chunk.buffer).setUint32(0, key.length + size);
+          chunk.set(
+            [...'tEXt'].map((c) => c.charCodeAt(0)),
+            4,
+          );
+          chunk.set(
+            [...key].map((c) => c.charCodeAt(0)),
+            8,
+          );
+          const prefix = new TextEncoder().encode(`${here}?scenario=x86-lazy-tlb&pad=`);
+          chunk.fill(0x70, 8 + key.length);
+          chunk.set(prefix, 8 + key.length);
+          return new File([bytes.subarray(0, -12), chunk, bytes.subarray(-12)], 'big.png', {
+            type: 'image/png',
+          });
+        })();
+        const d = new DataTransfer();
+        d.items.add(file);
+        document.body.dispatchEvent(
+          new DragEvent('dragover', { dataTransfer: d, bubbles: true, cancelable: true }),
+        );
+        document.body.dispatchEvent(
+          new DragEvent('drop', { dataTransfer: d, bubbles: true, cancelable: true }),
+        );
+      },
+      [kind, size, png.toString('base64'), svg.toString('utf8'), home] as const,
+    );
+  for (const [kind, size] of [
+    ['png', 50 * 1024 * 1024],
+    ['png', 2 * 1024 * 1024],
+    ['svg', 2 * 1024 * 1024],
+  ] as const) {
+    await drop(kind, size);
+    await expect(page.getByRole('alert')).toContainText(
+      `${kind === 'png' ? 'big.png' : 'long.svg'}: its state link is`,
+    );
+    await expect(page.getByRole('alert')).toContainText(
+      'over the 128 KiB a tlbscope link may have',
+    );
+    expect(page.url()).toBe(home);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+  }
+  expect(sim.consoleErrors).toEqual([]);
+});
+
 test('an imported CSV exports back as CSV with formula cells made inert', async ({ sim }) => {
   const { page } = sim;
   await sim.openData();

@@ -9,7 +9,10 @@
 // &t=<cursor ns>&win=<from ns>,<to ns>&ev=<event row of A>|evB=<event row of B>&spacing=event
 // &view=counterexample[&cx=<n>] (check every interleaving; A shows the counterexample, at step n)
 // and, on any view, &theme=light|dark &talk=1 &embed=1 &origin=<host origin> &remote=<rows>.
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
+import { kib, linkTooLong, SOURCE_CAP } from './linkCap';
+import { rememberSource, sourceParam } from './linkSource';
+import { decompressBounded } from './lzBounded';
+import { ownScenarioProblem } from './ownScenario';
 
 export type View = 'home' | 'explore' | 'data';
 export type Theme = 'light' | 'dark';
@@ -113,8 +116,18 @@ export function parseUrl(search: string): ParsedUrl {
 
   let custom: OwnScenario | null = null;
   if (q.has('src')) {
-    const text = decompressFromEncodedURIComponent(q.get('src') ?? '');
-    if (text) custom = { name: q.get('file') || 'scenario.toml', text };
+    const src = q.get('src') ?? '';
+    // Both bounds hold before and while unpacking: lz-string alone would unpack without limit.
+    const long = linkTooLong(src.length, 'the scenario text');
+    const text = long ? null : decompressBounded(src, SOURCE_CAP);
+    const problem = typeof text === 'string' && text ? ownScenarioProblem(text) : null;
+    if (long) skip('src', long);
+    else if (problem) skip('src', problem);
+    else if (typeof text === 'string' && text) {
+      rememberSource(text, src);
+      custom = { name: q.get('file') || 'scenario.toml', text };
+    } else if (text)
+      skip('src', `the scenario text unpacks to more than the ${kib(SOURCE_CAP)} a link may carry`);
     else skip('src', 'the scenario text is damaged (cut short?) and cannot be unpacked');
   }
 
@@ -230,9 +243,13 @@ export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
     if (state.chart) q.set('chart', state.chart);
   }
   if (state.view === 'explore') {
-    if (state.custom) {
+    // An own scenario too large for a link (or still being packed) leaves the link without it.
+    const src = state.custom ? sourceParam(state.custom.text) : null;
+    if (state.custom && src !== 'too large' && src !== 'pending') {
       q.set('file', state.custom.name);
-      q.set('src', compressToEncodedURIComponent(state.custom.text));
+      q.set('src', src ?? '');
+    } else if (state.custom) {
+      if (!state.check) q.set('view', 'explore');
     } else if (state.scenario) q.set('scenario', state.scenario);
     else if (!state.check) q.set('view', 'explore');
     if (state.check) {

@@ -2,7 +2,7 @@
 // it when the embed is ready, when the step changes and when a run has finished drawing.
 import { useEffect, useRef } from 'react';
 import { withValue } from './settings';
-import { neighbour, parseCommand, PROTOCOL, trusted, type EmbedEvent } from './embedApi';
+import { neighbour, PROTOCOL, readHostMessage, type EmbedEvent } from './embedApi';
 import type { Explorer } from './useExplorer';
 import type { SetUrl } from './useGuide';
 import type { UrlState } from './url';
@@ -24,18 +24,19 @@ export function useEmbedHost(url: UrlState, setUrl: SetUrl, x: Explorer, scenari
     if (!url.embed || !host) return;
     const onMessage = (m: MessageEvent) => {
       if (m.source !== host) return;
-      const parsed = parseCommand(m.data);
-      if (parsed === null) return;
-      if (!trusted(m.origin, url.origin ?? null, window.location.origin)) {
+      const read = readHostMessage(m.origin, m.data, url.origin ?? null, window.location.origin);
+      if (read.kind === 'ignore') return;
+      if (read.kind === 'untrusted') {
         console.warn(
           `tlbscope embed: ignored a command from ${m.origin}; add origin=${encodeURIComponent(m.origin)} to the embed's URL to accept it`,
         );
         return;
       }
-      if ('error' in parsed) {
-        host.postMessage({ type: PROTOCOL, event: 'error', message: parsed.error }, target);
+      if (read.kind === 'error') {
+        host.postMessage({ type: PROTOCOL, event: 'error', message: read.message }, target);
         return;
       }
+      const parsed = read.command;
       const { url: u, x: ex, index } = live.current;
       const guide = known.current;
       const go = (i: number | null) => {

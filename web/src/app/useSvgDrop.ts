@@ -3,9 +3,10 @@
 // points into this same app. Drops a drop zone has taken (the Data view's CSV import) are
 // left alone.
 import { useEffect, useState } from 'react';
-import { reopenTarget, stateLinkOf } from '../viz/exportSvg';
+import { reopenTarget, svgHeadBytes, svgStateLink } from '../viz/exportSvg';
 import { PNG_LINK_KEY } from '../viz/exportTimeline';
 import { readPngText } from '../viz/pngText';
+import { LINK_CAP, linkTooLong } from './linkCap';
 
 /** Larger than any exported SVG with an embedded canvas image; refuses a huge file early. */
 const MAX_SVG_BYTES = 64 * 1024 * 1024;
@@ -41,16 +42,28 @@ export function useSvgDrop(): { message: string; dismiss: () => void } {
         setMessage(`${file.name} is ${file.size} bytes, too large for an SVG tlbscope exported.`);
         return;
       }
-      file.arrayBuffer().then(
+      // Of an SVG only its head is read: the link sits at the start, before any drawing.
+      (png ? file : file.slice(0, svgHeadBytes(LINK_CAP))).arrayBuffer().then(
         (buffer) => {
           const bytes = new Uint8Array(buffer);
-          const link = png
-            ? readPngText(bytes, PNG_LINK_KEY)
-            : stateLinkOf(new TextDecoder().decode(bytes));
-          if (!link) {
+          // Both readers stop at the link cap without decoding what lies past it.
+          const found = png
+            ? readPngText(bytes, PNG_LINK_KEY, LINK_CAP)
+            : svgStateLink(bytes, LINK_CAP, file.size);
+          if (!found) {
             setMessage(
               `${file.name} has no tlbscope state link in its ${png ? 'PNG text' : '<metadata>'}: it was not exported by tlbscope, so there is no view to reopen.`,
             );
+            return;
+          }
+          if ('tooLarge' in found) {
+            setMessage(`${file.name}: ${linkTooLong(found.tooLarge, 'its state link')}.`);
+            return;
+          }
+          const link = 'text' in found ? found.text : found.link;
+          const long = linkTooLong(link.length, 'its state link');
+          if (long) {
+            setMessage(`${file.name}: ${long}.`);
             return;
           }
           const to = reopenTarget(link, window.location.href);

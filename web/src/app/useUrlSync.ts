@@ -3,6 +3,7 @@
 // the user looks (window, cursor, selection, spacing) rewrites the current entry once it rests.
 // Inside an embed nothing is pushed: the host page's history is not the diagram's.
 import { useEffect, useRef } from 'react';
+import { onSourcePacked } from './linkSource';
 import { isNewPlace, writeUrl, type UrlState, type ViewState } from './url';
 import { withModel } from './modelVersion';
 
@@ -48,6 +49,9 @@ export function useUrlSync({ url, view, viewKey, replaceNext, onPop }: Options):
     clearTimeout(timer.current);
     timer.current = setTimeout(rewrite, REST_MS);
   }, [url, viewKey]);
+
+  // An own scenario packed in a worker joins the link once it is ready.
+  useEffect(() => onSourcePacked(() => rewrite()), []);
 
   const popRef = useRef(onPop);
   popRef.current = onPop;

@@ -37,6 +37,7 @@ import { RecordingSummary } from './RecordingSummary';
 import { RunProblem } from './RunProblem';
 import { RunStatus } from './RunStatus';
 import { ScenarioFile } from './ScenarioFile';
+import { useTooLargeToShare } from '../app/linkSource';
 import { StateView } from './StateView';
 import { SummaryPanel } from './SummaryPanel';
 import { Timeline } from './Timeline';
@@ -63,6 +64,7 @@ interface Props {
 
 export function ExplorerView(props: Props) {
   const { x, url, onUrl, fileName, text, ownFileName, onOwnFile, sidebar, cx } = props;
+  const unshareable = useTooLargeToShare(url.custom?.text ?? null);
   const { a, b, guide } = x;
   const [measured, setMeasured] = useState<MeasuredEvents | null>(null);
   // The latency lens: on by default in a step that points at its intervals; the reader's
@@ -224,7 +226,7 @@ export function ExplorerView(props: Props) {
         </button>
         {sidebar.open && (
           <>
-            <ScenarioFile name={ownFileName} onLoad={onOwnFile} />
+            <ScenarioFile name={ownFileName} onLoad={onOwnFile} unshareable={unshareable} />
             <MeasuredEventsFile value={measured} onLoad={setMeasured} kept={!!a?.trace.remote} />
             <RecordingFile
               value={x.recording}

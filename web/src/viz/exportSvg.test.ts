@@ -7,6 +7,7 @@ import {
   reopenTarget,
   serializeDiagram,
   stateLinkOf,
+  svgStateLink,
   SVG_NS,
   wrapText,
   type DiagramParts,
@@ -57,6 +58,13 @@ describe('composeDiagram', () => {
     expect(svg.querySelector('rect[data-row="7"]')).not.toBeNull();
     expect(svg.querySelector('title')?.textContent).toBe(parts().title);
     expect(stateLinkOf(text)).toBe(LINK);
+    // From the file's bytes too, with megabytes of drawing after the metadata left unread.
+    const padded = text.replace('</svg>', `<!--${'x'.repeat(5_000_000)}--></svg>`);
+    const bytes = new TextEncoder().encode(padded);
+    const t = performance.now();
+    expect(svgStateLink(bytes, 128 * 1024)).toEqual({ link: LINK });
+    expect(performance.now() - t).toBeLessThan(100);
+    expect(svgStateLink(bytes, 10)).toEqual({ tooLarge: LINK.length });
     // The drawing's size is the viewBox's, and everything sits inside it.
     const [, , w, h] = (svg.getAttribute('viewBox') ?? '').split(' ').map(Number);
     expect(w).toBe(640);
@@ -81,6 +89,16 @@ describe('stateLinkOf', () => {
     expect(stateLinkOf('<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>')).toBeNull();
     expect(stateLinkOf('not xml at all <')).toBeNull();
     expect(stateLinkOf('<html><body>hi</body></html>')).toBeNull();
+    const enc = (t: string) => new TextEncoder().encode(t);
+    expect(
+      svgStateLink(enc('<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>'), 1e5),
+    ).toBeNull();
+    expect(svgStateLink(enc('<html><metadata></metadata></html>'), 1e5)).toBeNull();
+  });
+
+  it('calls a metadata element that does not end within the head too large, unread', () => {
+    const huge = enc2(`<svg xmlns="http://www.w3.org/2000/svg"><metadata>${'y'.repeat(3_000_000)}`);
+    expect(svgStateLink(huge, 128 * 1024)).toEqual({ tooLarge: huge.length - 40 });
   });
 });
 
@@ -153,3 +171,5 @@ describe('inlineStyles', () => {
     expect(text.hasAttribute('role')).toBe(false);
   });
 });
+
+const enc2 = (t: string) => new TextEncoder().encode(t);

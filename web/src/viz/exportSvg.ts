@@ -240,6 +240,34 @@ export function stateLinkOf(text: string): string | null {
   return null;
 }
 
+/** How much of an SVG's start `svgStateLink` reads: the link (twice, escaped) and the rest. */
+export const svgHeadBytes = (cap: number): number => 4 * cap + 256 * 1024;
+
+/**
+ * The state link of an exported SVG file, read from its head only: tlbscope writes <metadata>
+ * third, after <title> and <desc>, so the rest (perhaps megabytes of embedded image) is never
+ * decoded or parsed. A metadata element whose end is not within the head, or whose link is
+ * longer than `cap`, gives `{ tooLarge }` (in characters, at least) instead.
+ */
+export function svgStateLink(
+  bytes: Uint8Array,
+  cap: number,
+  fileSize = bytes.length,
+): { link: string } | { tooLarge: number } | null {
+  const headBytes = svgHeadBytes(cap);
+  const head = new TextDecoder().decode(bytes.subarray(0, headBytes));
+  const root = /<svg[\s>][^>]*>/.exec(head);
+  if (!root) return null;
+  const from = head.indexOf('<metadata', root.index);
+  if (from < 0) return null;
+  const end = head.indexOf('</metadata>', from);
+  // An unended metadata element in a whole file is not one tlbscope wrote.
+  if (end < 0) return fileSize > headBytes ? { tooLarge: fileSize - from } : null;
+  const link = stateLinkOf(`${root[0]}${head.slice(from, end + 11)}</svg>`);
+  if (link === null) return null;
+  return link.length > cap ? { tooLarge: link.length } : { link };
+}
+
 /** The app a path belongs to: its directory (`/tlbscope/demo/index.html` → `/tlbscope/demo/`). */
 function appPath(pathname: string): string {
   return pathname.replace(/[^/]*$/, '');

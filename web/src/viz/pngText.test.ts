@@ -36,7 +36,7 @@ describe('PNG text chunks', () => {
     const out = addPngText(png, 'tlbscope-state', LINK);
     expect(isPng(out)).toBe(true);
     expect(out.length).toBe(png.length + 12 + 'tlbscope-state'.length + 1 + LINK.length);
-    expect(readPngText(out, 'tlbscope-state')).toBe(LINK);
+    expect(readPngText(out, 'tlbscope-state')).toEqual({ text: LINK });
     expect(readPngText(out, 'Title')).toBeNull();
     const b = Buffer.from(out);
     const at = b.indexOf('tEXt', 0, 'latin1') - 4;
@@ -59,5 +59,40 @@ describe('PNG text chunks', () => {
   it('refuses text PNG cannot hold', () => {
     expect(() => addPngText(tinyPng(), 'k', 'snowman ☃')).toThrow('Latin-1');
     expect(() => addPngText(tinyPng(), '', 'v')).toThrow('keyword');
+  });
+
+  it('skips an over-cap text chunk unread, and reads a large one within the cap in slices', () => {
+    const withChunk = (type: string, data: Uint8Array) => {
+      const png = tinyPng();
+      return new Uint8Array(
+        Buffer.concat([png.subarray(0, -12), chunk(type, data), png.subarray(-12)]),
+      );
+    };
+    const huge = Buffer.alloc(50 * 1024 * 1024, 0x61);
+    huge.write('tlbscope-state\0', 'latin1');
+    const big = withChunk('tEXt', huge);
+    const t = performance.now();
+    expect(readPngText(big, 'tlbscope-state', 128 * 1024)).toEqual({ tooLarge: huge.length });
+    expect(performance.now() - t).toBeLessThan(50);
+    // 2 MB of text read whole (no cap): no "Maximum call stack size exceeded".
+    const two = Buffer.alloc(2 * 1024 * 1024 + 15, 0x62);
+    two.write('tlbscope-state\0', 'latin1');
+    const read = readPngText(withChunk('tEXt', two), 'tlbscope-state');
+    expect(read && 'text' in read && read.text.length).toBe(2 * 1024 * 1024);
+  });
+
+  it('reads an uncompressed iTXt chunk as UTF-8 and leaves a compressed one', () => {
+    const itxt = (flag: number) =>
+      Buffer.concat([
+        Buffer.from('tlbscope-state\0', 'latin1'),
+        Buffer.from([flag, 0]),
+        Buffer.from('en\0\0', 'latin1'),
+        Buffer.from(`${LINK}#☃`, 'utf8'),
+      ]);
+    const png = tinyPng();
+    const make = (data: Buffer) =>
+      new Uint8Array(Buffer.concat([png.subarray(0, -12), chunk('iTXt', data), png.subarray(-12)]));
+    expect(readPngText(make(itxt(0)), 'tlbscope-state')).toEqual({ text: `${LINK}#☃` });
+    expect(readPngText(make(itxt(1)), 'tlbscope-state')).toBeNull();
   });
 });

@@ -38,7 +38,10 @@ function latin1(s: string): Uint8Array {
 export function addPngText(png: Uint8Array, keyword: string, text: string): Uint8Array {
   if (!isPng(png)) throw new Error('not a PNG file');
   if (!/^[\x20-\x7e]{1,79}$/.test(keyword)) throw new Error(`bad PNG text keyword: ${keyword}`);
-  const data = new Uint8Array([...latin1(keyword), 0, ...latin1(text)]);
+  const key = latin1(keyword);
+  const data = new Uint8Array(key.length + 1 + text.length);
+  data.set(key);
+  data.set(latin1(text), key.length + 1);
   const typed = new Uint8Array(4 + data.length);
   typed.set(latin1('tEXt'));
   typed.set(data, 4);
@@ -56,22 +59,54 @@ export function addPngText(png: Uint8Array, keyword: string, text: string): Uint
   return out;
 }
 
-/** The text of the first tEXt chunk named `keyword` whose checksum holds, or null. */
-export function readPngText(png: Uint8Array, keyword: string): string | null {
+/** What a PNG says under a keyword: its text, a chunk too large to read, or nothing. */
+export type PngText = { text: string } | { tooLarge: number } | null;
+
+/** Bytes as Latin-1, in slices: a spread of a large array would overflow the call stack. */
+function latin1Text(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 8192)
+    s += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + 8192)));
+  return s;
+}
+
+/** Whether `data` starts with `keyword` and a NUL. */
+function named(data: Uint8Array, keyword: string): boolean {
+  if (data.length <= keyword.length || data[keyword.length] !== 0) return false;
+  for (let i = 0; i < keyword.length; i++) if (data[i] !== keyword.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * The text of the first tEXt (or uncompressed iTXt) chunk named `keyword` whose checksum holds.
+ * A chunk named so whose length field says it holds more than `cap` bytes of text is skipped
+ * unread (not even its checksum is computed): `{ tooLarge }` gives its length.
+ */
+export function readPngText(png: Uint8Array, keyword: string, cap = Infinity): PngText {
   if (!isPng(png)) return null;
+  let tooLarge = 0;
   for (const c of chunkOffsets(png)) {
-    if (c.type !== 'tEXt') continue;
+    if (c.type !== 'tEXt' && c.type !== 'iTXt') continue;
+    const head = png.subarray(c.at + 8, c.at + 8 + Math.min(c.length, keyword.length + 1));
+    if (!named(head, keyword)) continue;
+    if (c.length - keyword.length - 1 > cap) {
+      tooLarge ||= c.length;
+      continue;
+    }
     const typed = png.subarray(c.at + 4, c.at + 8 + c.length);
     const crc = new DataView(png.buffer, png.byteOffset + c.at + 8 + c.length, 4).getUint32(0);
     if (crc32(typed) !== crc) continue;
-    const data = typed.subarray(4);
-    const nul = data.indexOf(0);
-    if (nul < 0) continue;
-    const key = String.fromCharCode(...data.subarray(0, nul));
-    if (key === keyword)
-      return Array.from(data.subarray(nul + 1), (b) => String.fromCharCode(b)).join('');
+    const rest = typed.subarray(4 + keyword.length + 1);
+    if (c.type === 'tEXt') return { text: latin1Text(rest) };
+    // iTXt: compression flag and method, then a language tag and a translated keyword, each
+    // NUL-ended, then UTF-8 text. tlbscope never compresses, so a compressed one is not ours.
+    if (rest[0] !== 0) continue;
+    const lang = rest.indexOf(0, 2);
+    const translated = lang < 0 ? -1 : rest.indexOf(0, lang + 1);
+    if (translated < 0) continue;
+    return { text: new TextDecoder().decode(rest.subarray(translated + 1)) };
   }
-  return null;
+  return tooLarge ? { tooLarge } : null;
 }
 
 function chunkOffsets(png: Uint8Array): { at: number; length: number; type: string }[] {
