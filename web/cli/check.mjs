@@ -1,10 +1,10 @@
-// tlbscope check: every interleaving of a scenario (sim-wasm/src/check/), or a §8 race's
+// tlbscope check: every interleaving of a scenario (sim-wasm/src/check/), or a race's (R1–R18)
 // scenario under its faulty and fixed settings. The search runs in the WASM build in budgets;
 // this file times it and words the answer for a terminal or as JSON.
 import { readScenarioArg } from './wasm.mjs';
 
-// The §8 races `--race` does not answer, and why: each needs a faulty design to put back,
-// and for these the simulator has none (kernel-mechanics.md §8 names them).
+// The races `--race` does not answer, and why: each needs a faulty design to put back,
+// and for these the simulator has none (docs/model.md describes them).
 /** @type {Record<string, string>} */
 const NOT_CHECKED = {
   R3: 'CPU hotplug is not modelled',
