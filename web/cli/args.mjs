@@ -37,7 +37,8 @@ bench/kit/trace.sh records one) and prints its summary; it exits 1 only when not
 history replays an x86 scenario under every kernel= step (4.13 … 7.3) and prints, per step, the
 op and flush latency, preemption-off time, IPIs, violations and the commit that made the change.
 check explores every interleaving of the scenario's events and prints "holds", the shortest
-counterexample, or the bound it reached; --race checks a race's (R1–R18) scenario faulty and fixed.
+counterexample, or the bound it reached; --race checks a race's (R1–R18) scenario faulty and
+fixed. docs/model.md#r8 explains race R8, docs/model.md#i3 invariant I3 (each id: lowercase).
 --reduce picks the reductions besides state merging: por (partial-order reduction by sleep
 sets), sym (CPU symmetry: states that differ only by which of two interchangeable CPUs is
 which are one), all (the default: both) or none.
