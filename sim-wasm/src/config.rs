@@ -13,8 +13,8 @@
 //!   far), `machine.asid_bits = 16`
 //! - workload (generated tasks, see [`Workload`]): `threads = 1` (0 when `[[tasks]]` are
 //!   given), `busy_threads` = the remaining CPUs, `flushes = 1`, `pages = 1`, `period_ns = 0`
-//! - costs: see [`Costs`] and `presets.rs`; each default names its source (kernel-mechanics.md
-//!   §9–§10).
+//! - costs: see [`Costs`] and `presets.rs`; each default names its source (kernel sources,
+//!   patch mails, published cycle counts).
 
 use crate::ids::{CpuId, MmId, Ns};
 use crate::program::Op;
@@ -157,7 +157,7 @@ pub enum SkipRule {
 
 names!(SkipRule { ActiveMm => "active_mm", MmUsers => "mm_users" });
 
-/// How arm64 `raw_smp_processor_id()` finds the CPU number (seed 003).
+/// How arm64 `raw_smp_processor_id()` finds the CPU number (commit bf0baa5bbdc9, 2024).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CpuIdImpl {
     /// `*raw_cpu_ptr(&cpu_number)`: `adrp; mrs tpidr_el1; add; ldrsw` (57c82954e77f – 2024).
@@ -237,8 +237,8 @@ pub struct Design {
     pub locks: LockMode,
 }
 
-/// arm64 costs (ns unless named `_ps`). Estimates unless a source is given; kernel-mechanics.md
-/// §9.3, §9.4, §10. The generic costs (syscall, fault, refill, context switch) come from
+/// arm64 costs (ns unless named `_ps`). Estimates unless a source is given (`asm/tlbflush.h`,
+/// `mm/context.c`, Arcangeli's 2020 mails, bf0baa5bbdc9). The generic costs (syscall, fault, refill, context switch) come from
 /// [`Costs`]. Each field's meaning and source: `vocabulary::COSTS`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Arm64Costs {

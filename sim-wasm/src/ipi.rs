@@ -3,7 +3,7 @@
 //! (`struct flush_tlb_info`) the requests point at.
 //!
 //! The IPI bus itself is in the machine: a request is `llist_add`ed to the target's
-//! `call_queue`; the sender raises an IPI only if the queue was empty (coalescing, §4.2).
+//! `call_queue`; the sender raises an IPI only if the queue was empty (coalescing, as `__smp_call_single_queue()` does).
 
 use crate::ids::{CpuId, MmId, TaskId, TLB_GENERATION_INVALID};
 

@@ -313,7 +313,7 @@ impl Checker {
     }
 }
 
-/// The §8 races the checker answers (`check::RACES`), as JSON.
+/// The races (R1–R18) the checker answers (`check::RACES`), as JSON.
 #[wasm_bindgen(js_name = racesJson)]
 pub fn races_json() -> String {
     serde_json::to_string(check::RACES).unwrap_or_else(|_| "[]".into())

@@ -3,7 +3,8 @@
 //! event loop and the interrupt side (IPI arrival, the call-function handler); the scheduler
 //! is in `sched.rs`, task programs in `ops.rs`, and the TLB protocol in `arch/`.
 //!
-//! The protocol of one shootdown (kernel-mechanics.md §4.1), as events:
+//! The protocol of one shootdown (`flush_tlb_mm_range()` in `arch/x86/mm/tlb.c` over
+//! `smp_call_function_many_cond()` in `kernel/smp.c`), as events:
 //! initiator: zap PTEs → `get_cpu`, `inc_mm_tlb_gen`, fill descriptor → per target `csd_lock`,
 //! `llist_add`, IPI if the queue was empty → local `flush_tlb_func` (IRQs off) →
 //! `csd_lock_wait` per target → `put_cpu` (where depends on `preempt`).

@@ -2,10 +2,11 @@
 //! CPU count, TLB geometry and every cost parameter; a scenario's `[costs]` table and
 //! `--set costs.<name>=<ns>` override single values on top.
 //!
-//! The numbers are plausible values from kernel-mechanics.md §9–§10; `icelake-8336c-128`,
-//! `skylake-laptop-kvm` and `ampere-32` are calibrated against the seed tables
+//! The numbers are plausible values from the kernel sources, the patch mails and published cycle
+//! counts; `icelake-8336c-128`, `skylake-laptop-kvm` and `ampere-32` are calibrated against the
+//! measurements of the patch mails
 //! (`content/calibration.json`, checked by `npx tlbscope calibrate` and its Vitest test).
-//! Where a number is derived from a seed measurement, the comment says how.
+//! Where a number is derived from a mail's measurement, the comment says how.
 
 use crate::arch::x86::costs::X86Costs;
 use crate::config::{Arch, Arm64Costs, Costs, TlbIndex};
@@ -74,7 +75,7 @@ fn arm64_costs() -> Costs {
 
 pub fn by_id(id: &str) -> Option<Preset> {
     match id {
-        // A ~3 GHz server core with the §10 mid-range values.
+        // A ~3 GHz server core with mid-range estimates (IPIs 0.1–1.5 µs, INVLPG ≈ 100 ns as tlb.c's ceiling comment assumes).
         "generic-x86" => Some(Preset {
             id: "generic-x86",
             arch: Arch::X86,
@@ -160,7 +161,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
         //   put 4 entries in every set (5 in the 3 sets of its own pages), so the two
         //   processes' 1030 translations and the 12 kernel pages fit every set (at most 11 of
         //   12 ways): with PCID no translation is evicted, and the steady state has no misses.
-        // - full_flush_ns: a flushing CR3 write, 96 cycles (Molnar 2015, §9.2) at 2.3 GHz.
+        // - full_flush_ns: a flushing CR3 write, 96 cycles (Ingo Molnar's boot-time counts, LKML 2015) at 2.3 GHz.
         // - kernel_pages: the kernel's own translations per hop, global (no PTI in 2017), so
         //   they survive every CR3 write but share the STLB with the user pages. An estimate
         //   of the distinct STLB entries an eventfd hop touches on a 4.13-era x86-64 kernel,
@@ -176,7 +177,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
         //   them) overflows, and the count only adds its hits to every hop, in both modes.
         //   With PCID the model first misses at a few hundred: 0 per round trip at 150, 39 at
         //   200, 79 at 250, 212 at 300 (`tlbscope run x86-pcid-pingpong-512 --set
-        //   costs.kernel_pages=N`), far above this estimate and steep, so the seed's residual
+        //   costs.kernel_pages=N`), far above this estimate and steep, so the mail's residual
         //   misses do not pin it down (see the known gap in content/calibration.json).
         // - tlb_hit_ps: pcid=on with 512 pages minus without, where the only difference is
         //   2 × 512 STLB hits per round trip (no misses with the xor7 index): (1.8 − 1.22) µs
@@ -186,7 +187,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
         //   writes and 2 × 515 walks in place of hits (the kernel's global entries hit in
         //   both): (6.2 − 1.8) µs = 2 × 42 ns + 1030 × (refill − 0.566 ns) ⇒ refill ≈ 4.76
         //   ns; 5 ns, the nearest whole ns (≈ 11.5 cycles: a walk that hits the
-        //   paging-structure caches, two walkers overlapping; §10 gives 5–40 ns).
+        //   paging-structure caches, two walkers overlapping; 5–40 ns is the usual range).
         // - context_switch_ns: here one whole blocking eventfd hop (write + wakeup + read +
         //   schedule() + __switch_to; the scenario's `yield` stands for it): (1.22 µs −
         //   2 × switch_mm_ns − 2 × (3 user hits, 1.7 → 2 ns, + 12 kernel hits, 6.8 → 7 ns,
@@ -194,7 +195,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
         //   penalty of the empty ping-pong, 2 × (full_flush_ns + 3 × refill − 2 ns of hits)
         //   = 110 ns, then follows (measured 110; the kernel's global entries survive the
         //   flush).
-        // - The rest (IPIs, faults, syscalls) is not measured on this machine: §10 values
+        // - The rest (IPIs, faults, syscalls) is not measured on this machine: mid-range estimates
         //   scaled for a 2.3 GHz core under a hypervisor (IPIs exit to KVM).
         "skylake-laptop-kvm" => Some(Preset {
             id: "skylake-laptop-kvm",
@@ -227,7 +228,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 page: PageCosts::default(),
             },
         }),
-        // A small ARMv8 server machine for teaching scenarios (§10 mid-range values).
+        // A small ARMv8 server machine for teaching scenarios (mid-range estimates).
         "generic-arm64" => Some(Preset {
             id: "generic-arm64",
             arch: Arch::Arm64,
@@ -238,10 +239,10 @@ pub fn by_id(id: &str) -> Option<Preset> {
             costs: arm64_costs(),
         }),
         // 32-CPU non-NUMA ARMv8 Ampere (eMAG class), the machine of Arcangeli's benchmarks
-        // (seed 002, kernel-mechanics.md §5.4/§9.3). Nothing on it was measured except ratios:
+        // ("arm64: tlb: skip tlbi broadcast", 2020, v2 3/3 and his reply to Catalin Marinas). Nothing on it was measured except ratios:
         // `dvm_op_ns` and `dsb_ish_ns` are chosen so one uncontended TLBI + DSB ISH takes
-        // ≈ 0.46 µs (§10: 0.5–2 µs) and 32 concurrent broadcasters queue ≈ 32 × 140 ns on the
-        // interconnect ("almost linearly with the number of CPUs"); the seed's "x16" for the
+        // ≈ 0.46 µs (an estimate; 0.5–2 µs is the usual range) and 32 concurrent broadcasters queue ≈ 32 × 140 ns on the
+        // interconnect ("almost linearly with the number of CPUs"); the mail's "x16" for the
         // mprotect loop then follows from that contention, not from a per-variant constant.
         "ampere-32" => Some(Preset {
             id: "ampere-32",
@@ -258,15 +259,15 @@ pub fn by_id(id: &str) -> Option<Preset> {
         // - TLB: the Skylake STLB, 1536 entries, 12 ways, XOR-7 index (Intel Optimization
         //   Reference Manual; TLBleed 2018), as on skylake-laptop-kvm: the same core.
         // - Core-internal costs from cycle counts at 3.2 GHz: full_flush_ns 96 cycles ≈ 30 ns
-        //   and invlpg_ns 260 cycles ≈ 81 ns (Molnar 2015, §9.2); tlb_refill_ns, tlb_hit_ps
-        //   and context_switch_ns are skylake-laptop-kvm's seed-004 fit (5 ns, 566 ps, 501 ns
+        //   and invlpg_ns 260 cycles ≈ 81 ns (Ingo Molnar, LKML 2015); tlb_refill_ns, tlb_hit_ps
+        //   and context_switch_ns are skylake-laptop-kvm's fit to the PCID commit's (10af6235e0d3) numbers (5 ns, 566 ps, 501 ns
         //   at 2.3 GHz) scaled by the clock ratio 2.3 / 3.2: 4 ns, 407 ps, 360 ns. pti_cr3_ns:
         //   a CR3 write, the same 30 ns.
-        // - IPIs without a hypervisor exit (estimates within §10's ranges, single socket):
+        // - IPIs without a hypervisor exit (estimates within the usual ranges, single socket):
         //   ipi_send_ns 150 (x2APIC ICR write), ipi_delivery_ns 700, ipi_handler_ns 400;
         //   cacheline_transfer_ns 40 (one shared L3 ring, no second socket).
         // - kernel_pages 12: skylake-laptop-kvm's estimate of a hop's kernel footprint.
-        // - The rest: generic-x86's §10 values.
+        // - The rest: generic-x86's estimates.
         // A Skylake is Meltdown-affected, so a kernel since 4.15 runs it with PTI: pti defaults
         // to on with this preset (arch/x86/machine_defaults.rs).
         "skylake-desktop-4" => Some(Preset {
@@ -307,14 +308,14 @@ pub fn by_id(id: &str) -> Option<Preset> {
         // Nothing here was measured on it; each value says where it comes from.
         // - TLB: the L2 DTLB's 2048 entries (AMD Software Optimization Guide for Family 19h);
         //   16 ways and the hash index are estimates (the index function is unpublished).
-        // - Core-internal costs: the §10 cycle counts at the base clock: full_flush_ns 96
+        // - Core-internal costs: Ingo Molnar's 2015 cycle counts at the base clock: full_flush_ns 96
         //   cycles ≈ 39 ns, invlpg_ns 260 cycles ≈ 106 ns (Molnar's counts are Intel's; an
         //   estimate for Zen 3). pti_cr3_ns the same 39 ns, though the preset runs without
         //   PTI: AMD is not affected by Meltdown, so the kernel leaves PTI off.
         // - cacheline_transfer_ns 100: eight 8-core dies (CCDs) behind one I/O die, so most
         //   pairs of CPUs share no L3 and a line crosses the I/O die (estimate, the upper end
-        //   of §10's 60–100 ns).
-        // - IPIs, faults, syscalls: §10's mid-range values (estimates).
+        //   of the usual 60–100 ns).
+        // - IPIs, faults, syscalls: generic-x86's mid-range estimates.
         // - INVLPGB/TLBSYNC: Zen 3 has them (AMD64 Architecture Programmer's Manual vol. 3);
         //   `invlpgb=on` uses them; the costs of the broadcast are estimates
         //   (`invlpgb_ns`, `invlpgb_complete_ns`, `invlpgb_count_max`).

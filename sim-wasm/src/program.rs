@@ -12,7 +12,7 @@
 //! | `munmap P [N]` | like madvise but page tables are freed (`freed_tables`) |
 //! | `mprotect P [N]` | change protection: the PTEs change but stay present, then flush the range |
 //! | `cow P [N]` | copy-on-write faults: fault + copy a page, replace the PTE, flush it (`ptep_clear_flush`) |
-//! | `cpuid N` | N calls of `smp_processor_id()` (arm64: cost by `design.cpu_id`; seed 003) |
+//! | `cpuid N` | N calls of `smp_processor_id()` (arm64: cost by `design.cpu_id`; commit bf0baa5bbdc9) |
 //! | `this_cpu_inc` | one arm64 `this_cpu_inc()`: preempt_disable, TPIDR_EL1 + add, RMW, preempt_enable |
 //! | `spin [T]` | busy in user mode for T (forever without T); preemptible |
 //! | `cli` / `sti` | disable / enable local interrupts (IPIs stay pending in the APIC) |

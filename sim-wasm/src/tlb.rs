@@ -7,7 +7,7 @@
 //! `CR3_NOFLUSH` bumps the epoch). INVLPG clears the matching entry of one set.
 //!
 //! Kernel translations (`costs.kernel_pages`, touched by `World::touch_kernel`) are *global*
-//! entries, as on an x86 kernel without PTI (kernel-mechanics.md §1.5, §2.1, §2.11): no PCID
+//! entries, as on an x86 kernel without PTI (the ASID comment block and `switch_mm_irqs_off()` in `arch/x86/mm/tlb.c`): no PCID
 //! matches them out, a CR3 write (with or without NOFLUSH) keeps them, only `flush_all` drops
 //! them. They share the sets with the user entries, so they take capacity and evict them.
 //!

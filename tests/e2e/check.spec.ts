@@ -30,6 +30,15 @@ test('a check of R6 opens its counterexample, numbered, narrated and stepped', a
     timeout: 60_000,
   });
   await expect(verdict).toContainText(`${want.states.toLocaleString('en-US')} states`);
+  // The invariant's id is a link to its explanation in the model's documentation.
+  await expect(verdict.locator('a[data-doc-id="I4"]')).toHaveAttribute(
+    'href',
+    /(^|\/)docs\/model\.html#i4$/,
+  );
+  await expect(page.locator('[data-narration] a[data-doc-id="I4"]')).toHaveAttribute(
+    'href',
+    /(^|\/)docs\/model\.html#i4$/,
+  );
   await sim.waitForIdle();
   expect(page.url()).toContain('view=counterexample');
 

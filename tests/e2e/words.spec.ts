@@ -44,3 +44,16 @@ test('an A/B step names the sides A and B, as the timelines are labelled', async
   await expect(sim.page.locator('.timeline-label').first()).toHaveText(/^A: /);
   await expect(sim.page.locator('.timeline-label').nth(1)).toHaveText(/^B: /);
 });
+
+test('a race id in a step title links to its explanation, and no text cites a private id', async ({
+  sim,
+}) => {
+  await sim.open({ scenario: 'arm64-asid-rollover', step: 4 });
+  const title = sim.page.locator('[data-step-title]');
+  await expect(title).toContainText('R17: the fast path against a rollover');
+  await expect(title.locator('a[data-doc-id="R17"]')).toHaveAttribute(
+    'href',
+    /(^|\/)docs\/model\.html#r17$/,
+  );
+  await expect(sim.page.locator('body')).not.toContainText(/§|kernel-mechanics|[Ss]eed 00/);
+});

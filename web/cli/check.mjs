@@ -1,10 +1,17 @@
-// tlbscope check: every interleaving of a scenario (sim-wasm/src/check/), or a §8 race's
+// tlbscope check: every interleaving of a scenario (sim-wasm/src/check/), or a race's (R1–R18)
 // scenario under its faulty and fixed settings. The search runs in the WASM build in budgets;
 // this file times it and words the answer for a terminal or as JSON.
 import { readScenarioArg } from './wasm.mjs';
 
-// The §8 races `--race` does not answer, and why: each needs a faulty design to put back,
-// and for these the simulator has none (kernel-mechanics.md §8 names them).
+/**
+ * Where the model's documentation explains a race or invariant id (the page links the same
+ * anchors, web/src/app/docLinks.ts).
+ * @param {string} id
+ */
+export const docPath = (id) => `docs/model.md#${id.toLowerCase()}`;
+
+// The races `--race` does not answer, and why: each needs a faulty design to put back,
+// and for these the simulator has none (docs/model.md describes them).
 /** @type {Record<string, string>} */
 const NOT_CHECKED = {
   R3: 'CPU hotplug is not modelled',
@@ -84,7 +91,9 @@ function describe(r) {
     return `bound reached: ${r.bound} (${counts}); no violation up to the bound; raise ${what}`;
   }
   const cx = r.counterexample;
-  const lines = [`VIOLATED: ${cx.invariant} in ${cx.steps.length} steps (${counts})`];
+  const lines = [
+    `VIOLATED: ${cx.invariant} in ${cx.steps.length} steps (${counts}); ${cx.invariant}: ${docPath(cx.invariant)}`,
+  ];
   for (const s of cx.steps) {
     const race = s.race ? `race #${s.race}` : '';
     const over = s.overtook ? ` (ahead of ${s.overtook})` : '';
@@ -139,7 +148,7 @@ export function runCheck(wasm, args) {
       `${JSON.stringify({ race: race.id, title: race.title, scenario: race.scenario, runs }, null, 2)}\n`,
     );
   } else {
-    out(`${race.id}: ${race.title} (${race.scenario})\n`);
+    out(`${race.id}: ${race.title} (${race.scenario}; ${docPath(race.id)})\n`);
     for (const r of runs) {
       const set = r.settings.length ? r.settings.join(' ') : 'the scenario\u2019s own settings';
       const mark = r.verdict === r.expected ? 'as expected' : `EXPECTED ${r.expected}`;

@@ -52,6 +52,9 @@ describe('tlbscope check', () => {
       /faulty \(switch_mm_barrier=none\) \[as expected\]:\nVIOLATED: I3 in (\d+) steps \((\d+) states/,
     );
     expect(out.stdout).toMatch(/CPU 1's switch_mm's buffered stores .* become visible/);
+    // Each id points at its explanation in the model's documentation.
+    expect(out.stdout).toMatch(/^R7: .*; docs\/model\.md#r7\)$/m);
+    expect(out.stdout).toMatch(/^VIOLATED: I3 in .*; I3: docs\/model\.md#i3$/m);
     expect(out.stdout).toMatch(
       /fixed \(switch_mm_barrier=full\) \[as expected\]:\nholds in every interleaving \(\d+ states/,
     );

@@ -173,7 +173,7 @@ tlbscope check --race <id> [--max-steps N] [--max-states N] [--reduce none|por|s
       ['--format text|json', 'text (default) or JSON'],
     ],
     details:
-      'Exits 0 when it holds (with --race: every verdict as promised), 1 violated (--race: a verdict not as promised), 4 bound reached, 2 bad input.',
+      'Each race (R1–R18) and invariant (I1–I18) is explained in docs/model.md under its lowercase id: docs/model.md#r8 is race R8, docs/model.md#i3 invariant I3. Exits 0 when it holds (with --race: every verdict as promised), 1 violated (--race: a verdict not as promised), 4 bound reached, 2 bad input.',
     examples: [
       'tlbscope check x86-r6-lazy-freed-tables',
       'tlbscope check x86-r6-lazy-freed-tables --set lazy_freed_tables=ipi',

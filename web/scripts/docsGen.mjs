@@ -60,22 +60,6 @@ ${sections.join('\n')}`;
 }
 
 /**
- * A cost's description for readers of the docs: the notes' section numbers and file names the
- * simulator's sources cite are the authors' working papers, not something a reader can open.
- * @param {string} doc
- */
-export function readerText(doc) {
-  return doc
-    .replace(/\s*\((?:kernel-mechanics\.md )?§[\d.]+(?:, §[\d.]+)*\)/g, '')
-    .replace(/\(§[\d.]+ estimate\)/g, '(estimate)')
-    .replace(/\((?:kernel-mechanics\.md )?§[\d.]+: ([^)]*)\)/g, '($1)')
-    .replace(/\(§[\d.]+, ([^)]*)\)/g, '($1)')
-    .replace(/(?:kernel-mechanics\.md )?§[\d.]+: /g, '')
-    .replace(/\s*§[\d.]+\.?/g, '')
-    .replace(/\(seed 003\)/g, "(Puranjay Mohan's 2024 arm64 patch mail)");
-}
-
-/**
  * docs/model.md's cost table, between COSTS_BEGIN and COSTS_END.
  * @param {any} vocab the simulator's `vocabularyJson()`
  */
@@ -85,7 +69,7 @@ export async function renderCosts(vocab) {
     (/** @type {any} */ c) =>
       `| \`${c.name}\` | ${c.unit} | 0 … ${c.max} | ${vocab.presets
         .map((/** @type {any} */ p) => p.costs[c.name])
-        .join(' / ')} | ${cell(readerText(c.doc))} |`,
+        .join(' / ')} | ${cell(c.doc)} |`,
   );
   const md = `${COSTS_BEGIN}
 

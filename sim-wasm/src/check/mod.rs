@@ -1,5 +1,5 @@
 //! Every interleaving of a small scenario: an explicit-state model checker over the simulator's
-//! own transitions (kernel-mechanics.md §7–§8; README "Checking every interleaving").
+//! own transitions (docs/model.md's invariants and races; README "Checking every interleaving").
 //!
 //! At every state the choices are the pending events that would act (`World::enabled_events`,
 //! less the few that must wait for another, `order.rs`):

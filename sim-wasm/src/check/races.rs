@@ -1,4 +1,4 @@
-//! The races of kernel-mechanics.md §8 the simulator models and the checker answers
+//! The races (R1–R18, docs/model.md) the simulator models and the checker answers
 //! exhaustively: each names its scenario in `content/scenarios/` and the settings that put the
 //! mechanism back. The scenario file's own `[expect]` is the promise checked against: the
 //! faulty design (its own settings, or those plus `faulty`) violates as it promises, each fixed

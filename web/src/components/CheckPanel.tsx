@@ -18,6 +18,7 @@ import type { Snapshot } from '../model/snapshot';
 import { formatNs } from '../viz/scales';
 import type { CheckReport } from '../sim/check';
 import type { RunResult } from '../sim/run';
+import { DocId, WithDocIds } from './DocId';
 
 interface Props {
   url: UrlState;
@@ -46,7 +47,9 @@ function Verdict({
       <span className="verdict-side">
         {side}: {settings}
       </span>
-      <strong>{verdictLine(report)}</strong>
+      <strong>
+        <WithDocIds text={verdictLine(report)} />
+      </strong>
     </div>
   );
 }
@@ -118,7 +121,7 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot, comp
         <div className="cx-body">
           <div>
             <p className="cx-narration" data-narration>
-              {cx.narration}
+              <WithDocIds text={cx.narration} />
             </p>
             <div className="cx-nav">
               <button
@@ -140,7 +143,12 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot, comp
               <span className="cx-current" aria-live="polite" data-current-step={step.n}>
                 Step {step.n} of {cx.steps.length}: {stepLine(step)}
                 {raceNote(step) && <em> ({raceNote(step)})</em>}
-                {step.n === cx.violation_step && <strong> (breaks {cx.invariant})</strong>}
+                {step.n === cx.violation_step && (
+                  <strong>
+                    {' '}
+                    (breaks <DocId id={cx.invariant} />)
+                  </strong>
+                )}
               </span>
             </div>
             {snapshot && snapshot.time_ns === step.time_ns && (
@@ -171,7 +179,10 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot, comp
                     {stepLine(s)}
                     {s.race !== null && <span className="cx-race"> racing step {s.race}</span>}
                     {s.n === cx.violation_step && (
-                      <span className="cx-breaks"> breaks {cx.invariant}</span>
+                      <span className="cx-breaks">
+                        {' '}
+                        breaks <DocId id={cx.invariant} />
+                      </span>
                     )}
                   </button>
                 </li>

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { revealChoice } from '../content/choices';
 import type { ClaimRun } from '../content/claims';
 import { shippedDatasets } from '../content/datasets';
+import { WithDocIds } from './DocId';
 import { Predict } from './Predict';
 import { Prose } from './Prose';
 import type { Step } from '../sim/scenario';
@@ -38,7 +39,9 @@ export function Narration({ steps, index, problem, file, onGo, runs, children }:
       <p className="step-count">
         Step {index + 1} of {steps.length}
       </p>
-      <h2 data-step-title>{step.title}</h2>
+      <h2 data-step-title>
+        <WithDocIds text={step.title} />
+      </h2>
       <div className="narration-body">
         {children}
         <Prose text={step.text} />

@@ -6,6 +6,7 @@ import { EventKind, type Stats, type Summary, type Trace } from '../trace/trace'
 import { formatNs } from '../viz/scales';
 import { SummaryRows } from './SummaryRows';
 import { useRunFacts } from '../app/useRemoteRun';
+import { WithDocIds } from './DocId';
 
 interface Props {
   summary: Summary;
@@ -90,7 +91,7 @@ export const SummaryPanel = memo(function SummaryPanel({ summary, trace, onShow 
               <button type="button" className="linklike" onClick={() => onShow(v.row)}>
                 CPU {v.cpu} at {formatNs(v.time)}
               </button>
-              : {trace.strings[v.arg] ?? 'invariant violated'}
+              : <WithDocIds text={trace.strings[v.arg] ?? 'invariant violated'} />
             </li>
           ))}
         </ol>

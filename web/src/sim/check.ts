@@ -102,7 +102,7 @@ export function fixesOf(sim: Simulator): string[][] {
   }
 }
 
-/** A §8 race the checker answers (check::Race): its scenario and the settings that fix it. */
+/** A race (R1–R18) the checker answers (check::Race): its scenario and the settings that fix it. */
 export interface Race {
   id: string;
   title: string;

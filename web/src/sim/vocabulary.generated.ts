@@ -6,7 +6,7 @@ export const VOCABULARY = {
   archs: ['x86', 'arm64'],
   costs: [
     {
-      doc: 'Initiator: write the ICR for one target (x2APIC). 0.1–0.3 µs (§10 estimate).',
+      doc: 'Initiator: write the ICR for one target (x2APIC). An estimate: 0.1–0.3 µs.',
       max: 1000000000000,
       name: 'ipi_send_ns',
       unit: 'ns',
@@ -24,7 +24,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: 'IRQ entry + exit of the call-function handler on the target, split half/half. §10.',
+      doc: 'IRQ entry + exit of the call-function handler on the target, split half/half. An estimate (0.3–1 µs with the flush).',
       max: 1000000000000,
       name: 'ipi_handler_ns',
       unit: 'ns',
@@ -48,7 +48,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: "One page walk after a TLB miss (L2-hit walk): 5–40 ns (§10, from 10af6235e0d3's numbers).",
+      doc: "One page walk after a TLB miss (L2-hit walk): 5–40 ns, by working set (from the PCID commit 10af6235e0d3's ping-pong numbers).",
       max: 1000000000000,
       name: 'tlb_refill_ns',
       unit: 'ns',
@@ -84,7 +84,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: "Initiator's poll period on a csd while waiting: ~50 ns per cache-line bounce (§10).",
+      doc: "Initiator's poll period on a csd while waiting: ~50 ns per cache-line bounce (an estimate).",
       max: 1000000000000,
       name: 'csd_poll_ns',
       unit: 'ns',
@@ -102,13 +102,13 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: "x86: distinct kernel translations (STLB entries, counted as 4 KiB pages) the kernel touches on every switch to a user task: its syscall, wakeup, `schedule()` and `__switch_to` paths (kernel text and data, per-CPU data, both tasks' stacks). Without PTI they are global entries (kernel-mechanics.md §1.5, §2.1): no PCID, kept by every CR3 write, so they persist across switches yet take TLB capacity and evict user entries. Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB miss on a miss), identically with PCID on and off. A count, not a time; 0 = the kernel's footprint is not modelled (every preset but `skylake-laptop-kvm`). At most [`MAX_KERNEL_PAGES`].",
+      doc: "x86: distinct kernel translations (STLB entries, counted as 4 KiB pages) the kernel touches on every switch to a user task: its syscall, wakeup, `schedule()` and `__switch_to` paths (kernel text and data, per-CPU data, both tasks' stacks). Without PTI they are global entries (`arch/x86/mm/tlb.c`, `switch_mm_irqs_off()`): no PCID, kept by every CR3 write, so they persist across switches yet take TLB capacity and evict user entries. Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB miss on a miss), identically with PCID on and off. A count, not a time; 0 = the kernel's footprint is not modelled (every preset but `skylake-laptop-kvm`). At most [`MAX_KERNEL_PAGES`].",
       max: 16384,
       name: 'kernel_pages',
       unit: 'pages',
     },
     {
-      doc: 'One local `TLBI` op (`VALE1`, `VAE1`, `ASIDE1`). §10: TLBI + DSB NSH 50–200 ns.',
+      doc: 'One local `TLBI` op (`VALE1`, `VAE1`, `ASIDE1`). An estimate: TLBI + DSB NSH 50–200 ns.',
       max: 1000000000000,
       name: 'tlbi_local_ns',
       unit: 'ns',
@@ -138,7 +138,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: '`DSB ISH` completion after the last op was performed everywhere (the ack round trip). Uncontended TLBI + DSB ISH = dsb_ishst + dvm_op + dsb_ish ≈ 0.5 µs (§10: 0.5–2 µs).',
+      doc: "`DSB ISH` completion after the last op was performed everywhere (the ack round trip). Uncontended TLBI + DSB ISH = dsb_ishst + dvm_op + dsb_ish ≈ 0.5 µs (Arcangeli's skip-broadcast mails, 2020: 0.5–2 µs, growing with concurrent broadcasters).",
       max: 1000000000000,
       name: 'dsb_ish_ns',
       unit: 'ns',
@@ -186,13 +186,13 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: '`smp_processor_id()` via the per-CPU `cpu_number`: 1,602,888,401 ns / 10^9 calls (seed 003), in picoseconds.',
+      doc: '`smp_processor_id()` via the per-CPU `cpu_number`: 1,602,888,401 ns / 10^9 calls (Puranjay Mohan, "arm64: implement raw_smp_processor_id() using thread_info", 2024, commit bf0baa5bbdc9), in picoseconds.',
       max: 1000000000000,
       name: 'cpu_id_percpu_ps',
       unit: 'ps',
     },
     {
-      doc: '`smp_processor_id()` via `thread_info`: 1,206,212,658 ns / 10^9 calls (seed 003).',
+      doc: '`smp_processor_id()` via `thread_info`: 1,206,212,658 ns / 10^9 calls (the same patch, bf0baa5bbdc9).',
       max: 1000000000000,
       name: 'cpu_id_thread_info_ps',
       unit: 'ps',
@@ -264,13 +264,13 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: 'x86, AMD `invlpgb=on`: issuing one `INVLPGB` (weakly ordered and asynchronous: the issuer goes on at once). Estimate: tens of ns (kernel-mechanics.md §10: tens to hundreds).',
+      doc: 'x86, AMD `invlpgb=on`: issuing one `INVLPGB` (weakly ordered and asynchronous: the issuer goes on at once). Estimate: tens of ns (tens to hundreds).',
       max: 1000000000000,
       name: 'invlpgb_ns',
       unit: 'ns',
     },
     {
-      doc: "x86, AMD `invlpgb=on`: from an INVLPGB's issue until every CPU has performed it, when its translations are gone everywhere and a `TLBSYNC` on the issuing CPU returns. Estimate: about a microsecond (§10: the slowest CPU's completion, µs).",
+      doc: "x86, AMD `invlpgb=on`: from an INVLPGB's issue until every CPU has performed it, when its translations are gone everywhere and a `TLBSYNC` on the issuing CPU returns. Estimate: about a microsecond (the slowest CPU's completion, µs).",
       max: 1000000000000,
       name: 'invlpgb_complete_ns',
       unit: 'ns',

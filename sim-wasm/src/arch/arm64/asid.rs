@@ -1,4 +1,4 @@
-//! The arm64 ASID allocator (`arch/arm64/mm/context.c`, kernel-mechanics.md §5.3, R17).
+//! The arm64 ASID allocator (`arch/arm64/mm/context.c`, race R17).
 //!
 //! A context id is `generation | asid`. Switching to an mm whose id carries the current
 //! generation takes the fast path (a cmpxchg on this CPU's `active_asids`); otherwise the slow

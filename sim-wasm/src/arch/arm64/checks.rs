@@ -1,4 +1,4 @@
-//! The arm64 invariants (kernel-mechanics.md §7), each checked at the one event that can
+//! The arm64 invariants (docs/model.md lists them all), each checked at the one event that can
 //! break it, in every run. Violations become trace rows and summary entries (never panics).
 //!
 //! | name | property | checked when |

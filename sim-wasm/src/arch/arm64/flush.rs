@@ -1,5 +1,6 @@
 //! `__flush_tlb_range()` / `flush_tlb_page()` / `flush_tlb_mm()` on arm64, mainline and with
-//! the skip-broadcast series (kernel-mechanics.md §5.2, §5.4).
+//! the skip-broadcast series (`arch/arm64/include/asm/tlbflush.h`; Andrea Arcangeli, "arm64: tlb:
+//! skip tlbi broadcast", v2 2020, not merged).
 //!
 //! Mainline: the PTE change, then `DSB ISHST; TLBI VALE1IS|VAE1IS × pages; DSB ISH` — ranges of
 //! `MAX_DVM_OPS` pages or more become one `ASIDE1IS` (with FEAT_TLBIRANGE: a few range ops, see

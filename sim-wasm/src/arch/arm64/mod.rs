@@ -1,5 +1,6 @@
 //! arm64: hardware-broadcast TLB invalidation, the ASID allocator, and Andrea Arcangeli's
-//! unmerged "skip tlbi broadcast" series (kernel-mechanics.md §5, §6, R14–R17).
+//! unmerged "skip tlbi broadcast" series (2020; `arch/arm64/include/asm/tlbflush.h`,
+//! `arch/arm64/mm/context.c`, `arch/arm64/include/asm/percpu.h`; races R14–R17).
 //!
 //! File organisation:
 //! * `mod.rs` (this file): the [`Arch`] protocol, delegating to the files below, and arm64's

@@ -1,4 +1,5 @@
-//! Per-CPU data on arm64 (kernel-mechanics.md §6, seed 003, R14).
+//! Per-CPU data on arm64 (`arch/arm64/include/asm/percpu.h`, `asm/smp.h`; commit bf0baa5bbdc9;
+//! race R14).
 //!
 //! A `this_cpu_*` op computes the address from `TPIDR_EL1` and then accesses it; a migration in
 //! between would hit the old CPU's copy (R14), so arm64 wraps each op in
@@ -12,7 +13,7 @@ use crate::machine::World;
 use crate::task::Cont;
 
 /// `n` calls of `smp_processor_id()` in ns (rounded): 1.603 ns per call via the per-CPU
-/// `cpu_number`, 1.206 ns via `thread_info` (seed 003's 10^9-call benchmark).
+/// `cpu_number`, 1.206 ns via `thread_info` (the 10^9-call benchmark of bf0baa5bbdc9's mail).
 pub fn cpu_id_cost(cfg: &Config, n: u64) -> Ns {
     let ps = match cfg.design.cpu_id {
         CpuIdImpl::PerCpu => cfg.costs.arm64.cpu_id_percpu_ps,

@@ -1,7 +1,7 @@
 //! arm64 server presets beyond the seeds' machine: servers without FEAT_TLBIRANGE, whose ranged
 //! flushes are one broadcast TLBI per page. Nothing here is fitted to a measurement: the CPU
 //! counts, TLB geometry and features come from the vendors' documents, and every time is an
-//! estimate derived from `generic-arm64`'s (kernel-mechanics.md §10) by a rule stated below.
+//! estimate derived from `generic-arm64`'s (mid-range estimates) by a rule stated below.
 //! The `tlbi_range` default of each preset is in `range.rs`. `presets.rs` turns each into a
 //! `Preset` (arm64, hashed TLB index) with `generic-arm64`'s costs passed in, so this file
 //! depends on the configuration types only.
@@ -72,7 +72,7 @@ pub fn by_id(id: &str, generic: &Costs) -> Option<Server> {
         // ARMv8.4 feature), so ranges go page by page. TLB: the N1 core's unified L2 TLB,
         // 1280 entries, 5-way (Arm Neoverse N1 TRM, MMU chapter). Times: generic-arm64's
         // (a ~3 GHz core), and the interconnect's per-op occupancy and DSB ISH round trip
-        // of ampere-32 (estimates, kernel-mechanics.md §10: TLBI + DSB ISH 0.5–2 µs); a mesh
+        // of ampere-32 (estimates; TLBI + DSB ISH takes 0.5–2 µs by Arcangeli's 2020 mails); a mesh
         // 2.5× as wide may well be slower per op, which nothing measured here pins down.
         "altra-n1-80" => Some(Server {
             id: "altra-n1-80",

@@ -1,5 +1,5 @@
 //! How many TLBI ops a ranged flush issues, with and without FEAT_TLBIRANGE
-//! (`__flush_tlb_range_nosync()` / `__flush_tlb_range_op()`, kernel-mechanics.md §5.1–§5.2).
+//! (`__flush_tlb_range_nosync()` / `__flush_tlb_range_op()` in `arch/arm64/include/asm/tlbflush.h`).
 //!
 //! Without range ops (ARMv8.0–8.3 cores: Cavium ThunderX2, Neoverse N1, eMAG) the kernel issues
 //! one `TLBI VALE1IS` (or `VAE1IS`) per page, all before one `DSB ISH`, until the range reaches

@@ -1,4 +1,4 @@
-//! TLBI instructions (kernel-mechanics.md §5.1) and the shared interconnect they broadcast on.
+//! TLBI instructions (`arch/arm64/include/asm/tlbflush.h`) and the shared interconnect they broadcast on.
 //!
 //! A local op (`VALE1`, `VAE1`, `ASIDE1`, `VMALLE1` + `DSB NSH`) changes only this CPU's TLB.
 //! A broadcast (`…IS` + `DSB ISH`) is a DVM message every PE must perform: the model gives the

@@ -1,4 +1,4 @@
-//! The x86 invariants (kernel-mechanics.md §7), each a named check that runs at the one kind
+//! The x86 invariants (docs/model.md lists them all), each a named check that runs at the one kind
 //! of event that can break it, in O(1) (or in time the event already spends). A violation
 //! becomes an `InvariantViolated` trace row and a summary entry, never a panic.
 //!

@@ -1,13 +1,13 @@
-//! TLB flushes on x86 (`arch/x86/mm/tlb.c`, kernel-mechanics.md §2.4–§2.7), as the phases
+//! TLB flushes on x86 (`arch/x86/mm/tlb.c`, `kernel/smp.c`), as the phases
 //! of the initiating task:
 //!
-//! * `flush_tlb_mm_range` (§2.4) in both the pre-2026 (pinned for the whole flush) and the 2026
+//! * `flush_tlb_mm_range` in both the pre-2026 (pinned for the whole flush) and the 2026
 //!   form (preemptible after dispatch and the local flush), with the descriptor
 //!   (`get_flush_tlb_info`) per CPU or on the stack;
-//! * `native_flush_tlb_multi` / `should_flush_tlb` (§2.5) choose the targets, and the dispatch
-//!   and wait of `smp_call_function_many_cond` (§2.6) send them, with the wait mask per CPU or
+//! * `native_flush_tlb_multi` / `should_flush_tlb` choose the targets, and the dispatch
+//!   and wait of `smp_call_function_many_cond` (`kernel/smp.c`) send them, with the wait mask per CPU or
 //!   per task;
-//! * `flush_tlb_func` (§2.7), locally and in each target's IPI handler: cpumask trimming, lazy
+//! * `flush_tlb_func`, locally and in each target's IPI handler: cpumask trimming, lazy
 //!   → `init_mm`, the gen checks, and the full-vs-partial rule with the ceiling and the "+1"
 //!   rule.
 
@@ -376,7 +376,7 @@ fn set_wait_mask(w: &mut World, cpu: CpuId, t: TaskId, targets: &[u16]) {
     }
 }
 
-/// `broadcast_tlb_flush()` (§2.10): the entry work, the INVLPGBs, then IPIs only to the CPUs
+/// `broadcast_tlb_flush()`: the entry work, the INVLPGBs, then IPIs only to the CPUs
 /// `finish_asid_transition()` finds still on a dynamic ASID; `TLBSYNC` comes at the end
 /// (`flush_tlb_mm_range_done`).
 fn broadcast_tlb_flush(w: &mut World, t: TaskId, desc: DescId, list: Vec<u16>, full: bool) {

@@ -1,4 +1,4 @@
-//! AMD's broadcast invalidation (kernel-mechanics.md §2.10, the 2025 series in
+//! AMD's broadcast invalidation (`broadcast_tlb_flush()`, the 2025 series in
 //! arch/x86/mm/tlb.c): an mm active on more than 3 CPUs gets a global ASID, one PCID every CPU
 //! uses for it; its flushes are `INVLPGB`s that every CPU performs without an IPI, and `TLBSYNC`
 //! waits until the INVLPGBs *this CPU* issued are done (hence R12: the task must not move

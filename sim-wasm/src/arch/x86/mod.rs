@@ -1,5 +1,5 @@
-//! x86: PCID slots, lazy TLB and IPI shootdowns, after `arch/x86/mm/tlb.c` as described in
-//! kernel-mechanics.md §2.1–§2.7.
+//! x86: PCID slots, lazy TLB and IPI shootdowns, after `arch/x86/mm/tlb.c` and the cross calls
+//! of `kernel/smp.c`.
 //!
 //! File organisation (each mirrors the kernel's functions of the same names):
 //! * `mod.rs` (this file): the [`Arch`] protocol, delegating to the files below.

@@ -1,4 +1,4 @@
-//! Page-table isolation (kernel-mechanics.md §2.11, R11, I11): each dynamic ASID slot has a
+//! Page-table isolation (`arch/x86/mm/tlb.c`, `invalidate_user_asid()`; R11, I11): each dynamic ASID slot has a
 //! kernel PCID (kernel page tables) and a user PCID (user page tables, hardware PCID + 2048);
 //! the entry code switches CR3 between them on every kernel entry and exit; kernel
 //! translations are not global, so they live in the kernel PCID and die with its flushes.

@@ -1,4 +1,4 @@
-//! Address-space switches on x86 (`arch/x86/mm/tlb.c`, kernel-mechanics.md §2.1–§2.3):
+//! Address-space switches on x86 (`arch/x86/mm/tlb.c`):
 //! `switch_mm_irqs_off` with case A (same mm, catch up after lazy) and case B (set the cpumask
 //! bit, read `tlb_gen`, find or evict a slot; flush only if the slot is behind or new, else
 //! CR3_NOFLUSH), `choose_new_asid`, and `enter_lazy_tlb`.
@@ -65,7 +65,7 @@ fn choose_new_asid(w: &mut World, cpu: CpuId, ctx_id: u64, next_gen: u64) -> (u1
     (asid, true)
 }
 
-/// `switch_mm_irqs_off()` (§2.1) in one step: case A / case B, the ASID choice and the CR3
+/// `switch_mm_irqs_off()` in one step: case A / case B, the ASID choice and the CR3
 /// write (`flush_tlb_func`'s switches, inside an IPI handler).
 pub fn switch_mm_irqs_off(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
     switch(w, cpu, next, false)

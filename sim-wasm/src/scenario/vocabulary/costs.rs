@@ -38,7 +38,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "ipi_send_ns",
         unit: "ns",
-        doc: "Initiator: write the ICR for one target (x2APIC). 0.1–0.3 µs (§10 estimate).",
+        doc: "Initiator: write the ICR for one target (x2APIC). An estimate: 0.1–0.3 µs.",
         field: |c| &mut c.ipi_send_ns,
     },
     Cost {
@@ -56,7 +56,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "ipi_handler_ns",
         unit: "ns",
-        doc: "IRQ entry + exit of the call-function handler on the target, split half/half. §10.",
+        doc: "IRQ entry + exit of the call-function handler on the target, split half/half. An estimate (0.3–1 µs with the flush).",
         field: |c| &mut c.ipi_handler_ns,
     },
     Cost {
@@ -80,7 +80,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "tlb_refill_ns",
         unit: "ns",
-        doc: "One page walk after a TLB miss (L2-hit walk): 5–40 ns (§10, from 10af6235e0d3's numbers).",
+        doc: "One page walk after a TLB miss (L2-hit walk): 5–40 ns, by working set (from the PCID commit 10af6235e0d3's ping-pong numbers).",
         field: |c| &mut c.tlb_refill_ns,
     },
     Cost {
@@ -116,7 +116,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "csd_poll_ns",
         unit: "ns",
-        doc: "Initiator's poll period on a csd while waiting: ~50 ns per cache-line bounce (§10).",
+        doc: "Initiator's poll period on a csd while waiting: ~50 ns per cache-line bounce (an estimate).",
         field: |c| &mut c.csd_poll_ns,
     },
     Cost {
@@ -134,13 +134,13 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "kernel_pages",
         unit: "pages",
-        doc: "x86: distinct kernel translations (STLB entries, counted as 4 KiB pages) the kernel touches on every switch to a user task: its syscall, wakeup, `schedule()` and `__switch_to` paths (kernel text and data, per-CPU data, both tasks' stacks). Without PTI they are global entries (kernel-mechanics.md §1.5, §2.1): no PCID, kept by every CR3 write, so they persist across switches yet take TLB capacity and evict user entries. Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB miss on a miss), identically with PCID on and off. A count, not a time; 0 = the kernel's footprint is not modelled (every preset but `skylake-laptop-kvm`). At most [`MAX_KERNEL_PAGES`].",
+        doc: "x86: distinct kernel translations (STLB entries, counted as 4 KiB pages) the kernel touches on every switch to a user task: its syscall, wakeup, `schedule()` and `__switch_to` paths (kernel text and data, per-CPU data, both tasks' stacks). Without PTI they are global entries (`arch/x86/mm/tlb.c`, `switch_mm_irqs_off()`): no PCID, kept by every CR3 write, so they persist across switches yet take TLB capacity and evict user entries. Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB miss on a miss), identically with PCID on and off. A count, not a time; 0 = the kernel's footprint is not modelled (every preset but `skylake-laptop-kvm`). At most [`MAX_KERNEL_PAGES`].",
         field: |c| &mut c.kernel_pages,
     },
     Cost {
         name: "tlbi_local_ns",
         unit: "ns",
-        doc: "One local `TLBI` op (`VALE1`, `VAE1`, `ASIDE1`). §10: TLBI + DSB NSH 50–200 ns.",
+        doc: "One local `TLBI` op (`VALE1`, `VAE1`, `ASIDE1`). An estimate: TLBI + DSB NSH 50–200 ns.",
         field: |c| &mut c.arm64.tlbi_local_ns,
     },
     Cost {
@@ -170,7 +170,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "dsb_ish_ns",
         unit: "ns",
-        doc: "`DSB ISH` completion after the last op was performed everywhere (the ack round trip). Uncontended TLBI + DSB ISH = dsb_ishst + dvm_op + dsb_ish ≈ 0.5 µs (§10: 0.5–2 µs).",
+        doc: "`DSB ISH` completion after the last op was performed everywhere (the ack round trip). Uncontended TLBI + DSB ISH = dsb_ishst + dvm_op + dsb_ish ≈ 0.5 µs (Arcangeli's skip-broadcast mails, 2020: 0.5–2 µs, growing with concurrent broadcasters).",
         field: |c| &mut c.arm64.dsb_ish_ns,
     },
     Cost {
@@ -218,13 +218,13 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "cpu_id_percpu_ps",
         unit: "ps",
-        doc: "`smp_processor_id()` via the per-CPU `cpu_number`: 1,602,888,401 ns / 10^9 calls (seed 003), in picoseconds.",
+        doc: "`smp_processor_id()` via the per-CPU `cpu_number`: 1,602,888,401 ns / 10^9 calls (Puranjay Mohan, \"arm64: implement raw_smp_processor_id() using thread_info\", 2024, commit bf0baa5bbdc9), in picoseconds.",
         field: |c| &mut c.arm64.cpu_id_percpu_ps,
     },
     Cost {
         name: "cpu_id_thread_info_ps",
         unit: "ps",
-        doc: "`smp_processor_id()` via `thread_info`: 1,206,212,658 ns / 10^9 calls (seed 003).",
+        doc: "`smp_processor_id()` via `thread_info`: 1,206,212,658 ns / 10^9 calls (the same patch, bf0baa5bbdc9).",
         field: |c| &mut c.arm64.cpu_id_thread_info_ps,
     },
     Cost {
@@ -296,13 +296,13 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "invlpgb_ns",
         unit: "ns",
-        doc: "x86, AMD `invlpgb=on`: issuing one `INVLPGB` (weakly ordered and asynchronous: the issuer goes on at once). Estimate: tens of ns (kernel-mechanics.md §10: tens to hundreds).",
+        doc: "x86, AMD `invlpgb=on`: issuing one `INVLPGB` (weakly ordered and asynchronous: the issuer goes on at once). Estimate: tens of ns (tens to hundreds).",
         field: |c| &mut c.x86.invlpgb_ns,
     },
     Cost {
         name: "invlpgb_complete_ns",
         unit: "ns",
-        doc: "x86, AMD `invlpgb=on`: from an INVLPGB's issue until every CPU has performed it, when its translations are gone everywhere and a `TLBSYNC` on the issuing CPU returns. Estimate: about a microsecond (§10: the slowest CPU's completion, µs).",
+        doc: "x86, AMD `invlpgb=on`: from an INVLPGB's issue until every CPU has performed it, when its translations are gone everywhere and a `TLBSYNC` on the issuing CPU returns. Estimate: about a microsecond (the slowest CPU's completion, µs).",
         field: |c| &mut c.x86.invlpgb_complete_ns,
     },
     Cost {
