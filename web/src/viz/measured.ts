@@ -93,7 +93,10 @@ export function renderPanel(
     .attr('width', width)
     .attr('height', height)
     .attr('viewBox', `0 0 ${width} ${height}`)
-    .attr('data-scale', log ? 'log' : 'linear');
+    .attr('data-scale', log ? 'log' : 'linear')
+    .attr('data-binned', null);
+  // A binned drawing of the same panel (model/bins.ts) goes.
+  svg.selectAll('g.bins, text.x-label').remove();
   const xAxis = svg
     .selectAll<SVGGElement, number>('g.x-axis')
     .data([0])

@@ -7,6 +7,7 @@ import { chartGroups, chartsOf } from '../../model/overlay';
 import { DatasetTable } from './DatasetTable';
 import { FitPanel } from './FitPanel';
 import { ImportPanel } from './ImportPanel';
+import { KeptList, listOnlyOnOpen } from './KeptList';
 import { OverlayChart } from './OverlayChart';
 import { usePredictions } from './usePredictions';
 import './data.css';
@@ -18,6 +19,8 @@ export function DataView() {
   const [imported, setImported] = useState<Dataset[]>([]);
   const store = useMemo(() => openDatasetStore(), []);
   const [storeProblem, setStoreProblem] = useState<string | null>(null);
+  // Kept files listed by name only, not drawn (see KeptList.tsx); empty once the reader asks.
+  const [listed, setListed] = useState<ReadonlySet<string>>(new Set());
   // Files whose save has not committed yet: until it has, a reload would lose them, so the
   // page does not yet say they are kept.
   const [saving, setSaving] = useState<ReadonlySet<string>>(new Set());
@@ -36,11 +39,9 @@ export function DataView() {
       .list()
       .then((list) => {
         // An import made before the list arrived wins over its kept copy.
-        if (live)
-          setImported((now) => [
-            ...list.filter((d) => !now.some((x) => x.file === d.file)),
-            ...now,
-          ]);
+        if (!live) return;
+        if (listOnlyOnOpen(list)) setListed(new Set(list.map((d) => d.file)));
+        setImported((now) => [...list.filter((d) => !now.some((x) => x.file === d.file)), ...now]);
       })
       .catch(kept('reading them back'));
     return () => {
@@ -51,6 +52,7 @@ export function DataView() {
     // A transition, so React draws the new charts and tables in slices between which the page
     // still answers; saving is its own task for the same reason (see datasetStore.ts).
     startTransition(() => setImported((list) => [...list.filter((x) => x.file !== d.file), d]));
+    unlist(d.file);
     marked(d.file, true);
     setTimeout(
       () =>
@@ -61,15 +63,26 @@ export function DataView() {
       0,
     );
   };
+  const unlist = (file: string) =>
+    setListed((now) => {
+      if (!now.has(file)) return now;
+      const next = new Set(now);
+      next.delete(file);
+      return next;
+    });
   const remove = (d: Dataset) => {
     // Dropped once the delete has committed (a few ms), so a reload straight after the card
     // goes cannot bring it back; a failed delete drops it for this visit and says why.
     store
       .remove(d.file)
       .catch(kept('removing'))
-      .finally(() => setImported((list) => list.filter((x) => x !== d)));
+      .finally(() => {
+        setImported((list) => list.filter((x) => x !== d));
+        unlist(d.file);
+      });
   };
-  const datasets = useMemo(() => [...shippedDatasets, ...imported], [imported]);
+  const drawn = useMemo(() => imported.filter((d) => !listed.has(d.file)), [imported, listed]);
+  const datasets = useMemo(() => [...shippedDatasets, ...drawn], [drawn]);
   const measurements = useMemo(() => datasets.flatMap((d) => d.measurements), [datasets]);
   // Drawn charts are capped: a file with 20 k distinct series would otherwise draw 20 k charts
   // and plan 20 k model runs. Only the shown groups' measurements are planned and predicted.
@@ -90,6 +103,13 @@ export function DataView() {
           variant. Every number names its machine, source and runs; hover a mark for details.
         </p>
       </section>
+      {listed.size > 0 && (
+        <KeptList
+          datasets={imported.filter((d) => listed.has(d.file))}
+          onRemove={remove}
+          onDraw={() => startTransition(() => setListed(new Set()))}
+        />
+      )}
       <section aria-labelledby="overlays-h">
         <h3 id="overlays-h">Measured vs predicted</h3>
         {groups.length > shown.length && (
@@ -124,7 +144,7 @@ export function DataView() {
             <DatasetTable
               dataset={d}
               kept={
-                !imported.includes(d)
+                !drawn.includes(d)
                   ? undefined
                   : storeProblem
                     ? 'this visit'
@@ -132,9 +152,9 @@ export function DataView() {
                       ? 'saving'
                       : 'kept'
               }
-              onRemove={imported.includes(d) ? () => remove(d) : undefined}
+              onRemove={drawn.includes(d) ? () => remove(d) : undefined}
             />
-            {imported.includes(d) && <FitPanel dataset={d} />}
+            {drawn.includes(d) && <FitPanel dataset={d} />}
           </div>
         ))}
       </section>
