@@ -53,7 +53,9 @@ test('20,000 variants of one series: binned, bounded, kept, listed on reload, re
   await list.getByRole('button', { name: 'Remove one-series.csv' }).click();
   await expect(list).toHaveCount(0);
   await page.reload();
-  await expect(page.locator('.data-view')).toHaveAttribute('data-state', 'idle');
+  await expect(page.locator('.data-view')).toHaveAttribute('data-state', 'idle', {
+    timeout: 20_000,
+  });
   await expect(list).toHaveCount(0);
   await expect(kept).toHaveCount(0);
   await expect(page.getByTestId('kept-note')).toHaveCount(0);

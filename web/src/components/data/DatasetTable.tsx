@@ -60,6 +60,20 @@ export function DatasetTable({
           </button>
         )}
       </summary>
+      {dataset.imported && (
+        <p className="import-recipe" data-testid="import-recipe">
+          How the file was read: {dataset.imported.notes.join(' ')}{' '}
+          {Object.keys(dataset.imported.mapping).length > 0 && (
+            <>
+              Columns:{' '}
+              {Object.entries(dataset.imported.mapping)
+                .map(([col, header]) => `${col} ← “${header}”`)
+                .join(', ')}
+              .
+            </>
+          )}
+        </p>
+      )}
       {sourceIds.map((id) => {
         const s = sources[id];
         if (id === MODEL_SOURCE) {
