@@ -72,3 +72,24 @@ test('`perf stat -x,` output: events as metrics, <not counted> named', async ({ 
   await expect(table.locator('tbody tr').nth(1)).toContainText('48213 count');
   expect(sim.consoleErrors).toEqual([]);
 });
+
+test('a per-event CSV on the Data view opens in the explorer’s event overlay', async ({
+  sim,
+  page,
+}) => {
+  await sim.openData();
+  await sim.importCsv(fixture('measured-events.csv'));
+  const offer = page.getByTestId('events-offer');
+  await expect(offer).toContainText('This is a per-event CSV');
+  await offer.getByRole('button', { name: /Open it in the explorer.s event overlay/ }).click();
+  await expect(page.getByTestId('measured-summary')).toContainText(
+    '3 events from measured-events.csv, drawn under each CPU lane: measured on local-test-vm (ftrace)',
+    { timeout: 20_000 },
+  );
+  await expect(page.locator('.timeline g.measured g.measured-mark')).toHaveCount(3);
+  // Taken once: a reload does not bring it back.
+  await page.reload();
+  await expect(page.locator('.timeline')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('measured-summary')).toHaveCount(0);
+  expect(sim.consoleErrors).toEqual([]);
+});

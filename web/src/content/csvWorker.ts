@@ -23,6 +23,7 @@ import {
   type Mapping,
   type Validated,
 } from './datasets';
+import { isPerEventHeader } from './eventHandoff';
 import { DETECT, prepareCsv, type ImportOptions, type Prepared } from './csvPrepare';
 
 // Messages between the page and this worker (the client is components/data/csvClient.ts).
@@ -52,10 +53,14 @@ export type CsvResponse =
       /** What the text-import step detected and did (without its output text). */
       prepared: Omit<Prepared, 'text'>;
       options: ImportOptions;
+      /** The text of a per-event CSV, for the explorer's event overlay (null otherwise). */
+      events: string | null;
     }
   | { type: 'validated'; id: number; result: Validated; missing: LoadError | null };
 
 const PREVIEW_ROWS = 50;
+/** Characters of a per-event CSV handed to the explorer (sessionStorage holds a few MB). */
+const MAX_HANDED = 2_000_000;
 let current: { id: number; table: Table; name: string } | null = null;
 /** The decoded file, kept so that changed text-import options can prepare it again. */
 let source: { id: number; name: string; text: string; note?: string } | null = null;
@@ -188,5 +193,6 @@ function load(
     mapping: suggestMapping(table.headers),
     prepared: what,
     options,
+    events: isPerEventHeader(table.headers) && text.length <= MAX_HANDED ? text : null,
   });
 }

@@ -11,6 +11,7 @@ import {
 import type { ImportState } from './useCsvImport';
 import type { ImportOptions } from '../../content/csvPrepare';
 import { TextImportOptions } from './TextImportOptions';
+import { handEvents } from '../../content/eventHandoff';
 
 const SHOWN_ROWS = 12;
 const SHOWN_ISSUES = 40;
@@ -51,6 +52,21 @@ export function ImportPreview({
           Only the first {MAX_MEASUREMENTS.toLocaleString('en-US')} measurements are kept (the
           measurement limit); {validated.truncated.toLocaleString('en-US')} more were left out.
           Split the file, or aggregate per-run rows before importing.
+        </p>
+      )}
+      {parsed.events !== null && (
+        <p role="status" className="events-offer" data-testid="events-offer">
+          This is a per-event CSV (one row per flush or IPI, on a CPU at a time), not a table of
+          measured numbers.{' '}
+          <button
+            type="button"
+            onClick={() => {
+              handEvents(parsed.events!, parsed.name);
+              window.location.assign('./?view=explore');
+            }}
+          >
+            Open it in the explorer&apos;s event overlay
+          </button>
         </p>
       )}
       <TextImportOptions
