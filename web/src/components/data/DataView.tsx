@@ -63,6 +63,11 @@ export function DataView() {
       0,
     );
   };
+  const keepFit = (d: Dataset, fit: Dataset['fit']) => {
+    const next = { ...d, fit };
+    setImported((list) => list.map((x) => (x.file === d.file ? next : x)));
+    store.put(next).catch(kept('saving'));
+  };
   const unlist = (file: string) =>
     setListed((now) => {
       if (!now.has(file)) return now;
@@ -154,7 +159,7 @@ export function DataView() {
               }
               onRemove={drawn.includes(d) ? () => remove(d) : undefined}
             />
-            {drawn.includes(d) && <FitPanel dataset={d} />}
+            {drawn.includes(d) && <FitPanel dataset={d} onFitted={(f) => keepFit(d, f)} />}
           </div>
         ))}
       </section>
