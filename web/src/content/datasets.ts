@@ -19,7 +19,6 @@ import { SETTINGS } from '../app/settings';
 import { REQUIRED, SCHEMA, suggestMapping, UNIT_ALIASES, type SchemaColumn } from './columns.mjs';
 
 import type { ImportOptions } from './csvPrepare';
-import type { FitResult } from '../model/fitCore.mjs';
 export { REQUIRED, SCHEMA, suggestMapping } from './columns.mjs';
 export type { SchemaColumn } from './columns.mjs';
 
@@ -332,8 +331,11 @@ export interface Dataset {
   issues: Issue[];
   /** How an import read its file (text-import options, what they did, the column mapping). */
   imported?: ImportRecipe;
-  /** The last machine fitted to it, kept with it so that a reload still shows the fit. */
-  fit?: { result: FitResult; skipped: { line: number; reason: string }[] };
+  /**
+   * The last machine fitted to it, kept with it so that a reload still shows the fit. Opaque
+   * here (the fit's types live above content/); the fit panel reads it back.
+   */
+  fit?: unknown;
 }
 
 /** What an import did to its file, kept with the dataset so that it can be told and redone. */

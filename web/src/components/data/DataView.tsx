@@ -63,7 +63,7 @@ export function DataView() {
       0,
     );
   };
-  const keepFit = (d: Dataset, fit: Dataset['fit']) => {
+  const keepFit = (d: Dataset, fit: unknown) => {
     const next = { ...d, fit };
     setImported((list) => list.map((x) => (x.file === d.file ? next : x)));
     store.put(next).catch(kept('saving'));

@@ -30,10 +30,12 @@ export function FitPanel({
   /** A fit finished: kept with the dataset. */
   onFitted: (f: Fitted) => void;
 }) {
+  // Kept by this panel's onFitted, so it is a Fitted when present.
+  const kept = dataset.fit as Fitted | undefined;
   const [state, setState] = useState<State>(
-    dataset.fit ? { kind: 'done', fitted: dataset.fit } : { kind: 'idle' },
+    kept ? { kind: 'done', fitted: kept } : { kind: 'idle' },
   );
-  const [target, setTarget] = useState(dataset.fit ? fittedScenario(dataset.fit) : '');
+  const [target, setTarget] = useState(kept ? fittedScenario(kept) : '');
   const cancelRef = useRef<(() => void) | null>(null);
   useEffect(() => () => cancelRef.current?.(), []);
 
