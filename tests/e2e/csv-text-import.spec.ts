@@ -31,6 +31,7 @@ test('a spreadsheet export: title and units rows, `;`, decimal commas', async ({
   // The recipe is kept with the dataset.
   await page.reload();
   await expect(table.getByTestId('import-recipe')).toContainText('value ← “value”');
+  await expect(table.getByTestId('cli-map')).toHaveCount(0);
   expect(sim.consoleErrors).toEqual([]);
 });
 
@@ -92,4 +93,18 @@ test('a per-event CSV on the Data view opens in the explorer’s event overlay',
   await expect(page.locator('.timeline')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('measured-summary')).toHaveCount(0);
   expect(sim.consoleErrors).toEqual([]);
+});
+
+test('the mapping travels with the dataset, as the CLI’s --map flags', async ({ sim, page }) => {
+  await sim.openData();
+  await sim.pasteCsv(
+    'Host,bench,config,metric,mean,unit\nicelake-8336c-128,madvise-touch,flush_info=stack,op_latency,2.6,us\n',
+  );
+  await page.getByRole('button', { name: 'Add 1 measurements to the charts' }).click();
+  const table = page.locator('details.dataset[data-file="pasted text"]');
+  await expect(table.getByTestId('cli-map')).toHaveText(
+    '--map machine=Host --map benchmark=bench --map variant=config --map value=mean',
+  );
+  await page.reload();
+  await expect(table.getByTestId('cli-map')).toContainText('--map value=mean');
 });

@@ -17,6 +17,14 @@ const KEPT_WORDS: Record<Kept, string> = {
   'this visit': '(imported; kept for this visit only)',
 };
 
+/** `--map column=header` for each column the file names otherwise (the CLI finds the rest). */
+export function mapFlags(mapping: Readonly<Record<string, string>>): string {
+  return Object.entries(mapping)
+    .filter(([col, header]) => header.trim().toLowerCase() !== col)
+    .map(([col, header]) => `--map ${col}=${/^[\w.-]+$/.test(header) ? header : `'${header}'`}`)
+    .join(' ');
+}
+
 export function DatasetTable({
   dataset,
   kept = 'kept',
@@ -70,6 +78,13 @@ export function DatasetTable({
                 .map(([col, header]) => `${col} ← “${header}”`)
                 .join(', ')}
               .
+            </>
+          )}
+          {mapFlags(dataset.imported.mapping) && (
+            <>
+              {' '}
+              The CLI reads the same columns with{' '}
+              <code data-testid="cli-map">{mapFlags(dataset.imported.mapping)}</code>.
             </>
           )}
         </p>
