@@ -24,6 +24,12 @@ test('a fit at its floor is flagged, kept across a reload and downloads as TOML'
   await expect(flags.locator('li').first()).toContainText('ended at its floor (1 ns)');
   await expect(flags.locator('li').first()).toContainText(/too few rows|cannot separate/);
   const rms = await result.locator('[data-fit="rms"]').textContent();
+  // The fitted machine is drawn on the chart, through the panel of the dataset's machine.
+  const chart = sim.chart('pcid-pingpong', 'op_latency');
+  await expect(chart.getByTestId('fitted-legend')).toBeVisible();
+  await expect(
+    chart.locator('figure.panel', { hasText: 'tiny-box' }).locator('path.fitted-curve'),
+  ).toHaveAttribute('d', /^M[\d.]+,[\d.]+L[\d.]+,[\d.]+$/);
 
   const [file] = await Promise.all([
     page.waitForEvent('download'),
@@ -39,5 +45,6 @@ test('a fit at its floor is flagged, kept across a reload and downloads as TOML'
   await expect(result.locator('[data-fit="rms"]')).toHaveText(rms!);
   await expect(result.locator('tr[data-row]')).toHaveCount(2);
   await expect(flags.locator('li').first()).toContainText('ended at its floor');
+  await expect(chart.locator('path.fitted-curve')).toHaveCount(1);
   expect(sim.consoleErrors).toEqual([]);
 });

@@ -12,6 +12,8 @@ export interface PanelPoint {
   lo: number | null;
   hi: number | null;
   predicted: number | null;
+  /** The fitted machine's value (values mode only; null otherwise). */
+  fitted: number | null;
 }
 
 export interface Panel {
@@ -44,7 +46,15 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
     const diff = mode === 'difference' && canShowDifference(chart) && variants.length > 1;
     const ref = diff ? own.find((p) => p.measurement.variant === variants[0])! : null;
     const points = own.map((p): PanelPoint => {
-      if (!ref) return { point: p, value: p.value, lo: p.lo, hi: p.hi, predicted: p.predicted };
+      if (!ref)
+        return {
+          point: p,
+          value: p.value,
+          lo: p.lo,
+          hi: p.hi,
+          predicted: p.predicted,
+          fitted: p.fitted,
+        };
       const pct = (v: number, base: number) => (v / base - 1) * 100;
       const sd = p.lo === null ? null : ((p.value - p.lo) / ref.value) * 100;
       const value = pct(p.value, ref.value);
@@ -57,6 +67,7 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
           p.predicted === null || ref.predicted === null || ref.predicted === 0
             ? null
             : pct(p.predicted, ref.predicted),
+        fitted: null,
       };
     });
     const s = chart.series[series];
@@ -76,7 +87,7 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
 /** The values' extent with room around it; a difference axis always shows 0. */
 function domainOf(points: readonly PanelPoint[], difference: boolean): [number, number] {
   const vs = points
-    .flatMap((p) => [p.value, p.lo, p.hi, p.predicted])
+    .flatMap((p) => [p.value, p.lo, p.hi, p.predicted, p.fitted])
     .filter((v): v is number => v !== null && Number.isFinite(v));
   if (difference) vs.push(0);
   if (!vs.length) return [0, 1];

@@ -2,7 +2,8 @@
 // predictions. Everything happens in the browser; an import never leaves the page.
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import { openDatasetStore } from '../../content/datasetStore';
-import { shippedDatasets, type Dataset } from '../../content/datasets';
+import { shippedDatasets, type Dataset, type Measurement } from '../../content/datasets';
+import type { Fitted } from '../../workers/fitSession';
 import { chartGroups, chartsOf } from '../../model/overlay';
 import { DatasetTable } from './DatasetTable';
 import { FitPanel } from './FitPanel';
@@ -95,7 +96,21 @@ export function DataView() {
   const shown = useMemo(() => groups.slice(0, MAX_CHARTS), [groups]);
   const charted = useMemo(() => shown.flatMap(([, ms]) => ms), [shown]);
   const predictionOf = usePredictions(charted);
-  const charts = chartsOf(shown, predictionOf);
+  // Each kept fit's prediction per measured row, drawn as the fitted curve on the charts.
+  const fittedNs = useMemo(() => {
+    const out = new Map<Measurement, number>();
+    for (const d of drawn) {
+      const fit = d.fit as Fitted | undefined;
+      if (!fit) continue;
+      const byRow = new Map(fit.result.residuals.map((r) => [`${r.line}:${r.metric}`, r]));
+      for (const m of d.measurements) {
+        const r = byRow.get(`${m.rows[0]}:${m.metric}`);
+        if (r && r.variant === m.variant) out.set(m, r.predicted_ns);
+      }
+    }
+    return out;
+  }, [drawn]);
+  const charts = chartsOf(shown, predictionOf, (m) => fittedNs.get(m) ?? null);
   const pending = charts.some((c) => c.points.some((p) => p.verdict.kind === 'pending'));
 
   return (

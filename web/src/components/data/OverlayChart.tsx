@@ -172,6 +172,11 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
       </div>
       <ul className="legend">
         <li>one panel per source and machine, each on its own axis</li>
+        {chart.points.some((p) => p.fitted !== null) && (
+          <li data-testid="fitted-legend">
+            dashed line: the machine fitted to this dataset (Fit a machine preset), per variant
+          </li>
+        )}
         <li>bars: ± 1 stddev of the runs; hollow mark: no stddev stated</li>
         {predicted && predicted.prediction.status === 'done' && (
           <li>
