@@ -27,6 +27,7 @@ import { Inspector } from './Inspector';
 import { KernelHistory } from './KernelHistory';
 import { Legend } from './Legend';
 import { MeasuredEventsFile } from './MeasuredEventsFile';
+import { takeHandedEvents } from '../content/eventHandoff';
 import { MeasuredTable, Narration } from './Narration';
 import { RecordingBeside } from './RecordingBeside';
 import { PerfettoButton } from './PerfettoButton';
@@ -66,7 +67,8 @@ export function ExplorerView(props: Props) {
   const { x, url, onUrl, fileName, text, ownFileName, onOwnFile, sidebar, cx } = props;
   const unshareable = useTooLargeToShare(url.custom?.text ?? null);
   const { a, b, guide } = x;
-  const [measured, setMeasured] = useState<MeasuredEvents | null>(null);
+  // A per-event CSV handed over from the Data view opens on the timeline at once.
+  const [measured, setMeasured] = useState<MeasuredEvents | null>(takeHandedEvents);
   // The latency lens: on by default in a step that points at its intervals; the reader's
   // choice holds until the step changes.
   const lensKey = `${url.scenario}#${guide.index}`;

@@ -23,12 +23,16 @@ import {
   type Mapping,
   type Validated,
 } from './datasets';
+import { isPerEventHeader } from './eventHandoff';
+import { DETECT, prepareCsv, type ImportOptions, type Prepared } from './csvPrepare';
 
 // Messages between the page and this worker (the client is components/data/csvClient.ts).
 export type CsvRequest =
   | { type: 'file'; id: number; name: string; file: Blob }
   | { type: 'text'; id: number; name: string; text: string }
-  | { type: 'map'; id: number; mapping: Mapping };
+  | { type: 'map'; id: number; mapping: Mapping }
+  /** The text-import options changed: the kept text is prepared and parsed again. */
+  | { type: 'prepare'; id: number; options: ImportOptions };
 
 export type Phase = 'read' | 'parse' | 'validate';
 
@@ -46,11 +50,20 @@ export type CsvResponse =
       previewRows: number[];
       types: DetectedType[];
       mapping: Mapping;
+      /** What the text-import step detected and did (without its output text). */
+      prepared: Omit<Prepared, 'text'>;
+      options: ImportOptions;
+      /** The text of a per-event CSV, for the explorer's event overlay (null otherwise). */
+      events: string | null;
     }
   | { type: 'validated'; id: number; result: Validated; missing: LoadError | null };
 
 const PREVIEW_ROWS = 50;
+/** Characters of a per-event CSV handed to the explorer (sessionStorage holds a few MB). */
+const MAX_HANDED = 2_000_000;
 let current: { id: number; table: Table; name: string } | null = null;
+/** The decoded file, kept so that changed text-import options can prepare it again. */
+let source: { id: number; name: string; text: string; note?: string } | null = null;
 
 function post(msg: CsvResponse) {
   (self as DedicatedWorkerGlobalScope).postMessage(msg);
@@ -102,7 +115,13 @@ self.onmessage = async (e: MessageEvent<CsvRequest>) => {
     });
     return;
   }
+  if (req.type === 'prepare') {
+    if (!source || source.id !== req.id) return;
+    current = null;
+    return load(source.id, source.name, source.text, source.note, req.options, progress('parse'));
+  }
   current = null;
+  source = null;
   let text: string;
   let note: string | undefined;
   if (req.type === 'file') {
@@ -129,8 +148,21 @@ self.onmessage = async (e: MessageEvent<CsvRequest>) => {
     if (sizeError) return post({ type: 'error', id: req.id, error: sizeError });
     text = req.text;
   }
-  const parsed = parseCsvText(text, progress('parse'));
-  if (isLoadError(parsed)) return post({ type: 'error', id: req.id, error: parsed });
+  source = { id: req.id, name: req.name, text, note };
+  load(req.id, req.name, text, note, DETECT, progress('parse'));
+};
+
+function load(
+  id: number,
+  name: string,
+  text: string,
+  note: string | undefined,
+  options: ImportOptions,
+  onProgress: (f: number) => void,
+) {
+  const { text: prepared, ...what } = prepareCsv(text, options);
+  const parsed = parseCsvText(prepared, onProgress);
+  if (isLoadError(parsed)) return post({ type: 'error', id, error: parsed });
   const table: Table = note
     ? {
         ...parsed,
@@ -140,7 +172,7 @@ self.onmessage = async (e: MessageEvent<CsvRequest>) => {
         ],
       }
     : parsed;
-  current = { id: req.id, table, name: req.name };
+  current = { id, table, name };
   const preview: string[][] = [];
   const previewRows: number[] = [];
   for (let r = 0; r < Math.min(PREVIEW_ROWS, table.records); r++) {
@@ -150,8 +182,8 @@ self.onmessage = async (e: MessageEvent<CsvRequest>) => {
   }
   post({
     type: 'parsed',
-    id: req.id,
-    name: req.name,
+    id,
+    name,
     headers: [...table.headers],
     delimiter: table.delimiter,
     records: table.records,
@@ -159,5 +191,8 @@ self.onmessage = async (e: MessageEvent<CsvRequest>) => {
     previewRows,
     types: detectTypes(table),
     mapping: suggestMapping(table.headers),
+    prepared: what,
+    options,
+    events: isPerEventHeader(table.headers) && text.length <= MAX_HANDED ? text : null,
   });
-};
+}

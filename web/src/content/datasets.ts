@@ -18,6 +18,7 @@ import benchmarkTable from '../../../content/benchmarks.json';
 import { SETTINGS } from '../app/settings';
 import { REQUIRED, SCHEMA, suggestMapping, UNIT_ALIASES, type SchemaColumn } from './columns.mjs';
 
+import type { ImportOptions } from './csvPrepare';
 export { REQUIRED, SCHEMA, suggestMapping } from './columns.mjs';
 export type { SchemaColumn } from './columns.mjs';
 
@@ -328,6 +329,21 @@ export interface Dataset {
   file: string;
   measurements: Measurement[];
   issues: Issue[];
+  /** How an import read its file (text-import options, what they did, the column mapping). */
+  imported?: ImportRecipe;
+  /**
+   * The last machine fitted to it, kept with it so that a reload still shows the fit. Opaque
+   * here (the fit's types live above content/); the fit panel reads it back.
+   */
+  fit?: unknown;
+}
+
+/** What an import did to its file, kept with the dataset so that it can be told and redone. */
+export interface ImportRecipe {
+  options: ImportOptions;
+  notes: string[];
+  /** File header → schema column, as mapped. */
+  mapping: Partial<Record<SchemaColumn, string>>;
 }
 
 /** Parses one shipped file with the same code path as an import (so the two cannot drift). */

@@ -69,6 +69,8 @@ export interface OverlayPoint {
   predicted: number | null;
   prediction: PredictionState;
   verdict: Verdict;
+  /** What a machine fitted to this dataset predicts, in the chart's unit (null: no fit). */
+  fitted: number | null;
 }
 
 export interface OverlayChartModel {
@@ -128,11 +130,14 @@ export function chartGroups(measurements: readonly Measurement[]): ChartGroup[] 
 export function chartsOf(
   groups: readonly ChartGroup[],
   predictionOf: (m: Measurement) => PredictionState,
+  fittedNsOf: (m: Measurement) => number | null = () => null,
 ): OverlayChartModel[] {
   const charts: OverlayChartModel[] = [];
   for (const [id, ms] of groups) {
     const count = countOf(ms[0]);
-    const chart = count ? fractionChart(ms, count, predictionOf) : timeChart(ms, predictionOf);
+    const chart = count
+      ? fractionChart(ms, count, predictionOf)
+      : timeChart(ms, predictionOf, fittedNsOf);
     if (!chart.points.length) continue;
     const variants = [...new Set(chart.points.map((p) => p.measurement.variant))];
     charts.push({ id, benchmark: ms[0].benchmark, metric: ms[0].metric, variants, ...chart });
@@ -183,8 +188,10 @@ function point(
   prediction: PredictionState,
   predicted: number | null,
   verdict: Verdict,
+  fitted: number | null = null,
 ): OverlayPoint {
   return {
+    fitted,
     measurement: m,
     series,
     value,
@@ -202,6 +209,7 @@ type ChartBody = Pick<OverlayChartModel, 'unit' | 'series' | 'points' | 'notes'>
 function timeChart(
   ms: Measurement[],
   predictionOf: (m: Measurement) => PredictionState,
+  fittedNsOf: (m: Measurement) => number | null = () => null,
 ): ChartBody {
   const ns = (m: Measurement) => toNs(m.value + (m.stddev ?? 0), m.unit as TimeUnit);
   const unit = pickUnit(ms.reduce((a, m) => Math.max(a, ns(m)), -Infinity));
@@ -221,6 +229,7 @@ function timeChart(
       prediction,
       predicted,
       verdictOf(m, prediction, predicted, value, sd),
+      ((f) => (f === null ? null : fromNs(f, unit)))(fittedNsOf(m)),
     );
   });
   return { unit, series, points, notes: [] };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { measurement } from '../content/measurementFixture';
 import type { Measurement } from '../content/datasets';
-import { toOverlayCharts, type PredictionState } from './overlay';
+import { chartGroups, chartsOf, toOverlayCharts, type PredictionState } from './overlay';
 import { panelsOf } from './panels';
 
 const m = (over: Partial<Measurement>) => measurement({ ...over });
@@ -49,5 +49,18 @@ describe('panelsOf', () => {
     expect(seed.domain[0]).toBeLessThanOrEqual(0);
     // A series with one variant has nothing to differ from: it keeps its values.
     expect(panelsOf(chart, 'difference')[1].reference).toBeNull();
+  });
+
+  it('carries a fitted machine’s value in the chart’s unit, and keeps it on the axis', () => {
+    const [fitted] = chartsOf(
+      chartGroups(ms.slice(0, 2)),
+      () => done(2520),
+      (x) => (x.variant === 'flush_info=percpu' ? 3100 : null),
+    );
+    const [seed] = panelsOf(fitted, 'values');
+    expect(seed.points.map((p) => p.fitted)).toEqual([3.1, null]);
+    expect(seed.domain[1]).toBeGreaterThan(3.1);
+    // A difference panel has no fitted curve: the fit is in absolute units.
+    expect(panelsOf(fitted, 'difference')[0].points.every((p) => p.fitted === null)).toBe(true);
   });
 });

@@ -12,6 +12,8 @@ export interface PanelPoint {
   lo: number | null;
   hi: number | null;
   predicted: number | null;
+  /** The fitted machine's value (values mode only; null otherwise). */
+  fitted: number | null;
 }
 
 export interface Panel {
@@ -38,11 +40,21 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
   const ids = [...new Set(chart.points.map((p) => p.series))].sort((a, b) => a - b);
   return ids.map((series) => {
     const own = chart.points.filter((p) => p.series === series);
-    const variants = chart.variants.filter((v) => own.some((p) => p.measurement.variant === v));
+    // A set, not a scan per variant: a 20,000-variant series would be 400 M comparisons.
+    const mine = new Set(own.map((p) => p.measurement.variant));
+    const variants = chart.variants.filter((v) => mine.has(v));
     const diff = mode === 'difference' && canShowDifference(chart) && variants.length > 1;
     const ref = diff ? own.find((p) => p.measurement.variant === variants[0])! : null;
     const points = own.map((p): PanelPoint => {
-      if (!ref) return { point: p, value: p.value, lo: p.lo, hi: p.hi, predicted: p.predicted };
+      if (!ref)
+        return {
+          point: p,
+          value: p.value,
+          lo: p.lo,
+          hi: p.hi,
+          predicted: p.predicted,
+          fitted: p.fitted,
+        };
       const pct = (v: number, base: number) => (v / base - 1) * 100;
       const sd = p.lo === null ? null : ((p.value - p.lo) / ref.value) * 100;
       const value = pct(p.value, ref.value);
@@ -55,6 +67,7 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
           p.predicted === null || ref.predicted === null || ref.predicted === 0
             ? null
             : pct(p.predicted, ref.predicted),
+        fitted: null,
       };
     });
     const s = chart.series[series];
@@ -74,12 +87,17 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
 /** The values' extent with room around it; a difference axis always shows 0. */
 function domainOf(points: readonly PanelPoint[], difference: boolean): [number, number] {
   const vs = points
-    .flatMap((p) => [p.value, p.lo, p.hi, p.predicted])
+    .flatMap((p) => [p.value, p.lo, p.hi, p.predicted, p.fitted])
     .filter((v): v is number => v !== null && Number.isFinite(v));
   if (difference) vs.push(0);
   if (!vs.length) return [0, 1];
-  let lo = Math.min(...vs);
-  let hi = Math.max(...vs);
+  // A loop, not Math.min(...vs): spreading 80,000 numbers overflows the call stack.
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of vs) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
   const pad = (hi - lo || Math.abs(hi) || 1) * 0.15;
   lo = lo >= 0 && lo - pad < 0 ? 0 : lo - pad;
   hi += pad;

@@ -93,7 +93,10 @@ export function renderPanel(
     .attr('width', width)
     .attr('height', height)
     .attr('viewBox', `0 0 ${width} ${height}`)
-    .attr('data-scale', log ? 'log' : 'linear');
+    .attr('data-scale', log ? 'log' : 'linear')
+    .attr('data-binned', null);
+  // A binned drawing of the same panel (model/bins.ts) goes.
+  svg.selectAll('g.bins, text.x-label').remove();
   const xAxis = svg
     .selectAll<SVGGElement, number>('g.x-axis')
     .data([0])
@@ -143,6 +146,22 @@ export function renderPanel(
     .attr('y1', y(0))
     .attr('y2', y(0));
 
+  // The fitted machine's values, one per variant, joined left to right: a curve, not marks,
+  // so that it reads as the fit's shape across the variants beside the measured points.
+  const fitted = points
+    .filter((p) => p.fitted !== null && Number.isFinite(p.fitted))
+    .sort((a, b) => centre(a) - centre(b));
+  svg
+    .selectAll('path.fitted-curve')
+    .data(fitted.length ? [fitted] : [])
+    .join('path')
+    .attr('class', 'fitted-curve')
+    .attr('data-kind', 'fitted')
+    .attr('d', (ps) => ps.map((p, i) => `${i ? 'L' : 'M'}${centre(p)},${y(p.fitted!)}`).join(''))
+    .selectAll('title')
+    .data((ps) => [ps])
+    .join('title')
+    .text('fitted machine: what the preset fitted to this dataset predicts for each variant');
   const g = svg
     .selectAll<SVGGElement, number>('g.marks')
     .data([0])
@@ -198,7 +217,7 @@ export function renderPanel(
 
 function logDomain(points: readonly PanelPoint[]): [number, number] {
   const vs = points
-    .flatMap((p) => [p.value, p.lo, p.hi, p.predicted])
+    .flatMap((p) => [p.value, p.lo, p.hi, p.predicted, p.fitted])
     .filter((v): v is number => v !== null && v > 0);
   return [Math.min(...vs) / 1.2, Math.max(...vs) * 1.2];
 }

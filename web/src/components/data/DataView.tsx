@@ -2,11 +2,13 @@
 // predictions. Everything happens in the browser; an import never leaves the page.
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import { openDatasetStore } from '../../content/datasetStore';
-import { shippedDatasets, type Dataset } from '../../content/datasets';
+import { shippedDatasets, type Dataset, type Measurement } from '../../content/datasets';
+import type { Fitted } from '../../workers/fitSession';
 import { chartGroups, chartsOf } from '../../model/overlay';
 import { DatasetTable } from './DatasetTable';
 import { FitPanel } from './FitPanel';
 import { ImportPanel } from './ImportPanel';
+import { KeptList, listOnlyOnOpen } from './KeptList';
 import { OverlayChart } from './OverlayChart';
 import { usePredictions } from './usePredictions';
 import './data.css';
@@ -18,6 +20,8 @@ export function DataView() {
   const [imported, setImported] = useState<Dataset[]>([]);
   const store = useMemo(() => openDatasetStore(), []);
   const [storeProblem, setStoreProblem] = useState<string | null>(null);
+  // Kept files listed by name only, not drawn (see KeptList.tsx); empty once the reader asks.
+  const [listed, setListed] = useState<ReadonlySet<string>>(new Set());
   // Files whose save has not committed yet: until it has, a reload would lose them, so the
   // page does not yet say they are kept.
   const [saving, setSaving] = useState<ReadonlySet<string>>(new Set());
@@ -36,11 +40,9 @@ export function DataView() {
       .list()
       .then((list) => {
         // An import made before the list arrived wins over its kept copy.
-        if (live)
-          setImported((now) => [
-            ...list.filter((d) => !now.some((x) => x.file === d.file)),
-            ...now,
-          ]);
+        if (!live) return;
+        if (listOnlyOnOpen(list)) setListed(new Set(list.map((d) => d.file)));
+        setImported((now) => [...list.filter((d) => !now.some((x) => x.file === d.file)), ...now]);
       })
       .catch(kept('reading them back'));
     return () => {
@@ -51,6 +53,7 @@ export function DataView() {
     // A transition, so React draws the new charts and tables in slices between which the page
     // still answers; saving is its own task for the same reason (see datasetStore.ts).
     startTransition(() => setImported((list) => [...list.filter((x) => x.file !== d.file), d]));
+    unlist(d.file);
     marked(d.file, true);
     setTimeout(
       () =>
@@ -61,15 +64,31 @@ export function DataView() {
       0,
     );
   };
+  const keepFit = (d: Dataset, fit: unknown) => {
+    const next = { ...d, fit };
+    setImported((list) => list.map((x) => (x.file === d.file ? next : x)));
+    store.put(next).catch(kept('saving'));
+  };
+  const unlist = (file: string) =>
+    setListed((now) => {
+      if (!now.has(file)) return now;
+      const next = new Set(now);
+      next.delete(file);
+      return next;
+    });
   const remove = (d: Dataset) => {
     // Dropped once the delete has committed (a few ms), so a reload straight after the card
     // goes cannot bring it back; a failed delete drops it for this visit and says why.
     store
       .remove(d.file)
       .catch(kept('removing'))
-      .finally(() => setImported((list) => list.filter((x) => x !== d)));
+      .finally(() => {
+        setImported((list) => list.filter((x) => x !== d));
+        unlist(d.file);
+      });
   };
-  const datasets = useMemo(() => [...shippedDatasets, ...imported], [imported]);
+  const drawn = useMemo(() => imported.filter((d) => !listed.has(d.file)), [imported, listed]);
+  const datasets = useMemo(() => [...shippedDatasets, ...drawn], [drawn]);
   const measurements = useMemo(() => datasets.flatMap((d) => d.measurements), [datasets]);
   // Drawn charts are capped: a file with 20 k distinct series would otherwise draw 20 k charts
   // and plan 20 k model runs. Only the shown groups' measurements are planned and predicted.
@@ -77,7 +96,21 @@ export function DataView() {
   const shown = useMemo(() => groups.slice(0, MAX_CHARTS), [groups]);
   const charted = useMemo(() => shown.flatMap(([, ms]) => ms), [shown]);
   const predictionOf = usePredictions(charted);
-  const charts = chartsOf(shown, predictionOf);
+  // Each kept fit's prediction per measured row, drawn as the fitted curve on the charts.
+  const fittedNs = useMemo(() => {
+    const out = new Map<Measurement, number>();
+    for (const d of drawn) {
+      const fit = d.fit as Fitted | undefined;
+      if (!fit) continue;
+      const byRow = new Map(fit.result.residuals.map((r) => [`${r.line}:${r.metric}`, r]));
+      for (const m of d.measurements) {
+        const r = byRow.get(`${m.rows[0]}:${m.metric}`);
+        if (r && r.variant === m.variant) out.set(m, r.predicted_ns);
+      }
+    }
+    return out;
+  }, [drawn]);
+  const charts = chartsOf(shown, predictionOf, (m) => fittedNs.get(m) ?? null);
   const pending = charts.some((c) => c.points.some((p) => p.verdict.kind === 'pending'));
 
   return (
@@ -90,6 +123,13 @@ export function DataView() {
           variant. Every number names its machine, source and runs; hover a mark for details.
         </p>
       </section>
+      {listed.size > 0 && (
+        <KeptList
+          datasets={imported.filter((d) => listed.has(d.file))}
+          onRemove={remove}
+          onDraw={() => startTransition(() => setListed(new Set()))}
+        />
+      )}
       <section aria-labelledby="overlays-h">
         <h3 id="overlays-h">Measured vs predicted</h3>
         {groups.length > shown.length && (
@@ -124,7 +164,7 @@ export function DataView() {
             <DatasetTable
               dataset={d}
               kept={
-                !imported.includes(d)
+                !drawn.includes(d)
                   ? undefined
                   : storeProblem
                     ? 'this visit'
@@ -132,9 +172,9 @@ export function DataView() {
                       ? 'saving'
                       : 'kept'
               }
-              onRemove={imported.includes(d) ? () => remove(d) : undefined}
+              onRemove={drawn.includes(d) ? () => remove(d) : undefined}
             />
-            {imported.includes(d) && <FitPanel dataset={d} />}
+            {drawn.includes(d) && <FitPanel dataset={d} onFitted={(f) => keepFit(d, f)} />}
           </div>
         ))}
       </section>

@@ -17,6 +17,14 @@ const KEPT_WORDS: Record<Kept, string> = {
   'this visit': '(imported; kept for this visit only)',
 };
 
+/** `--map column=header` for each column the file names otherwise (the CLI finds the rest). */
+export function mapFlags(mapping: Readonly<Record<string, string>>): string {
+  return Object.entries(mapping)
+    .filter(([col, header]) => header.trim().toLowerCase() !== col)
+    .map(([col, header]) => `--map ${col}=${/^[\w.-]+$/.test(header) ? header : `'${header}'`}`)
+    .join(' ');
+}
+
 export function DatasetTable({
   dataset,
   kept = 'kept',
@@ -60,6 +68,27 @@ export function DatasetTable({
           </button>
         )}
       </summary>
+      {dataset.imported && (
+        <p className="import-recipe" data-testid="import-recipe">
+          How the file was read: {dataset.imported.notes.join(' ')}{' '}
+          {Object.keys(dataset.imported.mapping).length > 0 && (
+            <>
+              Columns:{' '}
+              {Object.entries(dataset.imported.mapping)
+                .map(([col, header]) => `${col} ← “${header}”`)
+                .join(', ')}
+              .
+            </>
+          )}
+          {mapFlags(dataset.imported.mapping) && (
+            <>
+              {' '}
+              The CLI reads the same columns with{' '}
+              <code data-testid="cli-map">{mapFlags(dataset.imported.mapping)}</code>.
+            </>
+          )}
+        </p>
+      )}
       {sourceIds.map((id) => {
         const s = sources[id];
         if (id === MODEL_SOURCE) {

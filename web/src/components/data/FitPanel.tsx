@@ -6,6 +6,8 @@ import { BENCHMARK_MODELS } from '../../content/benchmarks';
 import { scenarios } from '../../content/scenarios';
 import { fitRowsOf, fittedOverrides, scenarioLink } from '../../model/fitted';
 import { fitInWorker, type Fitted } from '../../workers/fitSession';
+import { boundFlags, fittedToml } from '../../model/fitQuality';
+import { download } from '../../app/download';
 
 type State =
   | { kind: 'idle' }
@@ -17,9 +19,23 @@ const texts = Object.fromEntries(scenarios.map((s) => [s.id, s.text]));
 const archOf = (text: string) => /^arch\s*=\s*"(\w+)"/m.exec(text)?.[1] ?? 'x86';
 const us = (ns: number) => `${(ns / 1000).toFixed(4)} µs`;
 
-export function FitPanel({ dataset }: { dataset: Dataset }) {
-  const [state, setState] = useState<State>({ kind: 'idle' });
-  const [target, setTarget] = useState('');
+const fittedScenario = (f: Fitted) =>
+  BENCHMARK_MODELS[f.result.residuals[0]?.benchmark]?.scenario ?? '';
+
+export function FitPanel({
+  dataset,
+  onFitted,
+}: {
+  dataset: Dataset;
+  /** A fit finished: kept with the dataset. */
+  onFitted: (f: Fitted) => void;
+}) {
+  // Kept by this panel's onFitted, so it is a Fitted when present.
+  const kept = dataset.fit as Fitted | undefined;
+  const [state, setState] = useState<State>(
+    kept ? { kind: 'done', fitted: kept } : { kind: 'idle' },
+  );
+  const [target, setTarget] = useState(kept ? fittedScenario(kept) : '');
   const cancelRef = useRef<(() => void) | null>(null);
   useEffect(() => () => cancelRef.current?.(), []);
 
@@ -32,8 +48,9 @@ export function FitPanel({ dataset }: { dataset: Dataset }) {
     job.done.then(
       (fitted) => {
         // Start from the scenario the fit ran: the preset belongs to its architecture.
-        setTarget(BENCHMARK_MODELS[fitted.result.residuals[0]?.benchmark]?.scenario ?? '');
+        setTarget(fittedScenario(fitted));
         setState({ kind: 'done', fitted });
+        onFitted(fitted);
       },
       (e: unknown) =>
         setState((s) =>
@@ -63,7 +80,12 @@ export function FitPanel({ dataset }: { dataset: Dataset }) {
         </p>
       )}
       {state.kind === 'done' && (
-        <FitResultView fitted={state.fitted} target={target} onTarget={setTarget} />
+        <FitResultView
+          fitted={state.fitted}
+          file={dataset.file}
+          target={target}
+          onTarget={setTarget}
+        />
       )}
     </section>
   );
@@ -71,15 +93,18 @@ export function FitPanel({ dataset }: { dataset: Dataset }) {
 
 function FitResultView({
   fitted,
+  file,
   target,
   onTarget,
 }: {
   fitted: Fitted;
+  file: string;
   target: string;
   onTarget: (id: string) => void;
 }) {
   const r = fitted.result;
   const overrides = fittedOverrides(r);
+  const flags = boundFlags(r);
   const fittedOn = BENCHMARK_MODELS[r.residuals[0]?.benchmark]?.scenario;
   const arch = fittedOn && texts[fittedOn] ? archOf(texts[fittedOn]) : null;
   // A preset is one architecture's: offer the scenarios of that architecture.
@@ -108,11 +133,27 @@ function FitResultView({
               <td>{p.start} ns</td>
               <td>
                 {p.value} ns{p.identifiable ? '' : ' (no effect on these rows: left as is)'}
+                {flags.some((f) => f.name === p.name) && (
+                  <strong className="fit-flag">
+                    {' '}
+                    at its {flags.find((f) => f.name === p.name)!.bound}
+                  </strong>
+                )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {flags.length > 0 && (
+        <ul className="fit-flags" data-testid="fit-flags" role="alert">
+          {flags.map((f) => (
+            <li key={f.name} data-param={f.name}>
+              <code>{f.name}</code> ended at its {f.bound} ({f.value} ns), so its value is not
+              measured: {f.reason}.
+            </li>
+          ))}
+        </ul>
+      )}
       <table className="fit-residuals">
         <caption>Residuals: predicted − measured, per row</caption>
         <thead>
@@ -160,6 +201,22 @@ function FitResultView({
         <a href={scenarioLink(chosen, overrides)} data-testid="use-fitted">
           open it with {overrides.map((o) => o).join(' ')}
         </a>
+      </p>
+      <p>
+        <button
+          type="button"
+          onClick={() =>
+            download(
+              new Blob([fittedToml(r, file)], { type: 'application/toml' }),
+              file.replace(/(\.csv)?$/i, '-fitted.toml'),
+            )
+          }
+        >
+          Download the fitted preset (.toml)
+        </button>{' '}
+        <span className="muted">
+          for <code>tlbscope run &lt;scenario&gt; --costs &lt;file&gt;</code>
+        </span>
       </p>
     </div>
   );

@@ -17,7 +17,7 @@ const ERROR_TITLE: Record<LoadErrorKind, string> = {
 const PHASE: Record<string, string> = { read: 'Reading', parse: 'Parsing', validate: 'Checking' };
 
 export function ImportPanel({ onAdd }: { onAdd: (d: Dataset) => void }) {
-  const { state, loadFile, loadText, setMapping, cancel, reset } = useCsvImport();
+  const { state, loadFile, loadText, setMapping, setOptions, cancel, reset } = useCsvImport();
   const [over, setOver] = useState(false);
   const [paste, setPaste] = useState('');
   const onDrop = (e: DragEvent) => {
@@ -99,6 +99,7 @@ export function ImportPanel({ onAdd }: { onAdd: (d: Dataset) => void }) {
         <ImportPreview
           state={state}
           onMapping={setMapping}
+          onOptions={setOptions}
           onAdd={(d) => {
             onAdd(d);
             reset();

@@ -9,6 +9,9 @@ import {
   type Mapping,
 } from '../../content/datasets';
 import type { ImportState } from './useCsvImport';
+import type { ImportOptions } from '../../content/csvPrepare';
+import { TextImportOptions } from './TextImportOptions';
+import { handEvents } from '../../content/eventHandoff';
 
 const SHOWN_ROWS = 12;
 const SHOWN_ISSUES = 40;
@@ -16,11 +19,13 @@ const SHOWN_ISSUES = 40;
 export function ImportPreview({
   state,
   onMapping,
+  onOptions,
   onAdd,
   onDiscard,
 }: {
   state: Extract<ImportState, { status: 'parsed' }>;
   onMapping: (m: Mapping) => void;
+  onOptions: (o: ImportOptions) => void;
   onAdd: (d: Dataset) => void;
   onDiscard: () => void;
 }) {
@@ -49,6 +54,27 @@ export function ImportPreview({
           Split the file, or aggregate per-run rows before importing.
         </p>
       )}
+      {parsed.events !== null && (
+        <p role="status" className="events-offer" data-testid="events-offer">
+          This is a per-event CSV (one row per flush or IPI, on a CPU at a time), not a table of
+          measured numbers.{' '}
+          <button
+            type="button"
+            onClick={() => {
+              handEvents(parsed.events!, parsed.name);
+              window.location.assign('./?view=explore');
+            }}
+          >
+            Open it in the explorer&apos;s event overlay
+          </button>
+        </p>
+      )}
+      <TextImportOptions
+        key={`${parsed.id}:${JSON.stringify(parsed.options)}`}
+        prepared={parsed.prepared}
+        options={parsed.options}
+        onOptions={onOptions}
+      />
       {missing && (
         <div role="alert" className="error-panel import-error" data-error-kind="missing-column">
           <h4>Missing column</h4>
@@ -130,6 +156,16 @@ export function ImportPreview({
               file: parsed.name,
               measurements: validated.measurements,
               issues: validated.issues,
+              imported: {
+                options: parsed.options,
+                notes: parsed.prepared.notes,
+                mapping: Object.fromEntries(
+                  SCHEMA.filter((s) => mapping[s] >= 0).map((s) => [
+                    s,
+                    parsed.headers[mapping[s]]!,
+                  ]),
+                ),
+              },
             })
           }
         >

@@ -2,11 +2,13 @@
 // panel per series (a source on a machine) with its own axis, optionally on a log scale or as
 // each variant's difference from the first. React owns the <svg>s; D3 (viz/measured.ts)
 // draws into them at the card's width.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { BENCHMARK_MODELS } from '../../content/benchmarks';
 import { describeVerdict, NOISE_RULE, type OverlayChartModel } from '../../model/overlay';
 import { canShowDifference, panelsOf, type Panel, type PanelMode } from '../../model/panels';
 import { renderPanel, SERIES_SHAPE_NAMES } from '../../viz/measured';
+import { binPanel, describeBinning, MAX_POINTS } from '../../model/bins';
+import { renderBinnedPanel } from '../../viz/measuredBins';
 import { download, fileNameOf } from '../../app/download';
 import { exportChartSvg, SHAPE_GLYPHS } from '../../viz/exportChart';
 import { svgToPng } from '../../viz/exportTimeline';
@@ -14,6 +16,12 @@ import type { LegendSwatch } from '../../viz/exportSvg';
 import { ExportButtons } from '../ExportButtons';
 
 const PANEL_HEIGHT = 230;
+
+/**
+ * Verdicts listed under a chart (as many as a panel draws point by point, so a chart that is
+ * not binned lists them all); the rest are counted, so 20,000 variants are not 20,000 items.
+ */
+export const SHOWN_VERDICTS = MAX_POINTS;
 
 function PanelSvg({
   panel,
@@ -27,10 +35,12 @@ function PanelSvg({
   log: boolean;
 }) {
   const ref = useRef<SVGSVGElement>(null);
+  const binned = useMemo(() => binPanel(panel), [panel]);
   useEffect(() => {
-    if (ref.current && width > 0)
-      renderPanel(ref.current, panel, width, PANEL_HEIGHT, { metric, log });
-  }, [panel, metric, width, log]);
+    if (!ref.current || width <= 0) return;
+    if (binned) renderBinnedPanel(ref.current, panel, binned, width, PANEL_HEIGHT, metric);
+    else renderPanel(ref.current, panel, width, PANEL_HEIGHT, { metric, log });
+  }, [panel, binned, metric, width, log]);
   return (
     <figure className="panel" data-series={panel.series}>
       <figcaption>
@@ -47,6 +57,12 @@ function PanelSvg({
         )}
       </figcaption>
       <svg ref={ref} role="img" aria-label={`${metric}, ${panel.title}: measured vs predicted`} />
+      {binned && (
+        <p className="limit-note" data-testid="binned-note">
+          {describeBinning(binned)}
+          {log ? ' The log scale is not offered for bins.' : ''}
+        </p>
+      )}
     </figure>
   );
 }
@@ -65,7 +81,9 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
-  const panels = panelsOf(chart, mode);
+  const panels = useMemo(() => panelsOf(chart, mode), [chart, mode]);
+  const listed = chart.points.slice(0, SHOWN_VERDICTS);
+  const unlisted = chart.points.length - listed.length;
   const notes = [...new Set(chart.points.map((p) => describeVerdict(p.verdict, chart.unit)))];
   const predicted = chart.points.find((p) => p.prediction.status === 'done');
   const benchNotes = BENCHMARK_MODELS[chart.benchmark]?.notes;
@@ -93,7 +111,7 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
       svgs,
       {
         title: `${chart.benchmark} · ${chart.metric}: measured vs predicted`,
-        caption: `Measured: ${chart.series.map((s) => `${s.machine} (${s.source})`).join('; ')}; one panel per source and machine, each on its own axis; bars ± 1 stddev of the runs, hollow marks have no stddev stated. Predicted: the tlbscope model, not measured. ${notes.join(' · ')}`,
+        caption: `Measured: ${chart.series.map((s) => `${s.machine} (${s.source})`).join('; ')}; one panel per source and machine, each on its own axis; bars ± 1 stddev of the runs, hollow marks have no stddev stated. Predicted: the tlbscope model, not measured. ${notes.slice(0, SHOWN_VERDICTS).join(' · ')}${notes.length > SHOWN_VERDICTS ? ` · and ${notes.length - SHOWN_VERDICTS} more verdicts` : ''}`,
         link,
       },
       legend,
@@ -154,6 +172,11 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
       </div>
       <ul className="legend">
         <li>one panel per source and machine, each on its own axis</li>
+        {chart.points.some((p) => p.fitted !== null) && (
+          <li data-testid="fitted-legend">
+            dashed line: the machine fitted to this dataset (Fit a machine preset), per variant
+          </li>
+        )}
         <li>bars: ± 1 stddev of the runs; hollow mark: no stddev stated</li>
         {predicted && predicted.prediction.status === 'done' && (
           <li>
@@ -164,7 +187,7 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
         )}
       </ul>
       <ul className="verdicts">
-        {chart.points.map((p, i) => (
+        {listed.map((p, i) => (
           <li key={i} data-verdict={p.verdict.kind}>
             <code>{p.measurement.variant}</code>
             {p.prediction.status === 'done' && p.prediction.aliased.length > 0 && (
@@ -174,12 +197,24 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
             <span title={NOISE_RULE}>{describeVerdict(p.verdict, chart.unit)}</span>
           </li>
         ))}
+        {unlisted > 0 && (
+          <li data-testid="verdicts-more">
+            and {unlisted.toLocaleString('en-US')} more (the first{' '}
+            {SHOWN_VERDICTS.toLocaleString('en-US')} are listed; hover a chart&apos;s bars for the
+            rest)
+          </li>
+        )}
       </ul>
-      {chart.notes.map((n) => (
+      {chart.notes.slice(0, SHOWN_VERDICTS).map((n) => (
         <p key={n} className="bench-notes">
           {n}
         </p>
       ))}
+      {chart.notes.length > SHOWN_VERDICTS && (
+        <p className="bench-notes">
+          and {(chart.notes.length - SHOWN_VERDICTS).toLocaleString('en-US')} more notes like these.
+        </p>
+      )}
       {benchNotes && <p className="bench-notes">{benchNotes}</p>}
       {notes.some((n) => n.startsWith('within') || n.startsWith('outside')) && (
         <p className="noise-rule" title={NOISE_RULE}>

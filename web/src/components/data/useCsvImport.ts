@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LoadError } from '../../content/csv';
 import type { CsvRequest, CsvResponse, Phase } from '../../content/csvWorker';
 import type { Mapping, Validated } from '../../content/datasets';
+import type { ImportOptions } from '../../content/csvPrepare';
 
 export type Parsed = Extract<CsvResponse, { type: 'parsed' }>;
 
@@ -109,6 +110,9 @@ export function useCsvImport() {
     setState((s) => (s.status === 'parsed' ? { ...s, mapping, validated: null } : s));
     worker.current?.postMessage({ type: 'map', id: id.current, mapping } satisfies CsvRequest);
   }, []);
+  const setOptions = useCallback((options: ImportOptions) => {
+    worker.current?.postMessage({ type: 'prepare', id: id.current, options } satisfies CsvRequest);
+  }, []);
   const cancel = useCallback(() => {
     worker.current?.terminate();
     worker.current = null;
@@ -119,5 +123,5 @@ export function useCsvImport() {
 
   useEffect(() => () => worker.current?.terminate(), []);
 
-  return { state, loadFile, loadText, setMapping, cancel, reset };
+  return { state, loadFile, loadText, setMapping, setOptions, cancel, reset };
 }
