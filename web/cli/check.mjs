@@ -2,6 +2,7 @@
 // scenario under its faulty and fixed settings. The search runs in the WASM build in budgets;
 // this file times it and words the answer for a terminal or as JSON.
 import { readScenarioArg } from './wasm.mjs';
+import { out } from './terminal.mjs';
 
 // The §8 races `--race` does not answer, and why: each needs a faulty design to put back,
 // and for these the simulator has none (kernel-mechanics.md §8 names them).
@@ -102,7 +103,6 @@ function describe(r) {
  * @returns {number} the exit code
  */
 export function runCheck(wasm, args) {
-  const out = (/** @type {string} */ s) => process.stdout.write(s);
   if (args.race === undefined) {
     const { text, file } = scenario(/** @type {string} */ (args.scenario));
     const r = checkOnce(wasm, text, file, args.set, args);

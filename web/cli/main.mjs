@@ -16,6 +16,7 @@ import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import { formatSettings } from './settingsHelp.mjs';
+import { err, out } from './terminal.mjs';
 import { formatHistory, history } from './history.mjs';
 import { formatLeaveOneOut, leaveOneOut, leaveOneOutDataset } from './leaveOneOut.mjs';
 import { CheckInputError, EXIT as CHECK_EXIT, runCheck } from './check.mjs';
@@ -36,7 +37,7 @@ import {
 async function main(argv) {
   const args = parseArgs(argv);
   if (args.command === 'help') {
-    process.stdout.write(USAGE);
+    out(USAGE);
     return 0;
   }
   /** The command's scenario, dataset or recording (parseArgs has checked there is one). */
@@ -48,14 +49,14 @@ async function main(argv) {
   const wasm = await loadWasm();
   if (args.command === 'settings') {
     const vocab = wasm.vocabularyJson();
-    process.stdout.write(args.format === 'json' ? `${vocab}\n` : formatSettings(JSON.parse(vocab)));
+    out(args.format === 'json' ? `${vocab}\n` : formatSettings(JSON.parse(vocab)));
     return 0;
   }
   if (args.command === 'list') {
     for (const id of scenarioIds()) {
       const { text } = readScenarioArg(id);
       const info = describe(wasm, text, id);
-      process.stdout.write(`${id.padEnd(40)} ${info.arch.padEnd(6)} ${info.title}\n`);
+      out(`${id.padEnd(40)} ${info.arch.padEnd(6)} ${info.title}\n`);
     }
     return 0;
   }
@@ -64,17 +65,17 @@ async function main(argv) {
     const report = leaveOneOut(wasm, {
       extra: costs,
       maxRuns: args.maxRuns,
-      progress: (m) => process.stderr.write(`${m}\n`),
+      progress: (m) => err(`${m}\n`),
     });
-    if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(formatLeaveOneOut(report));
+    if (args.format === 'json') out(`${JSON.stringify(report, null, 2)}\n`);
+    else out(formatLeaveOneOut(report));
     return 0;
   }
   if (args.command === 'calibrate') {
     const report = calibrate(wasm, { extra: costs });
-    if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else if (args.format === 'csv') process.stdout.write(reportCsv(report));
-    else process.stdout.write(formatReport(report));
+    if (args.format === 'json') out(`${JSON.stringify(report, null, 2)}\n`);
+    else if (args.format === 'csv') out(reportCsv(report));
+    else out(formatReport(report));
     return report.failures > 0 || (args.strict && report.gaps > 0) ? 1 : 0;
   }
   if (args.command === 'fit') {
@@ -90,27 +91,27 @@ async function main(argv) {
         params: args.params,
         machine: args.machine,
         maxRuns: args.maxRuns,
-        progress: (m) => process.stderr.write(`${m}\n`),
+        progress: (m) => err(`${m}\n`),
       });
-      if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      else process.stdout.write(formatLeaveOneOut(report));
+      if (args.format === 'json') out(`${JSON.stringify(report, null, 2)}\n`);
+      else out(formatLeaveOneOut(report));
       return 0;
     }
     const result = fit(wasm, selected, {
       params: args.params,
       machine: args.machine,
       maxRuns: args.maxRuns,
-      progress: (m) => process.stderr.write(`${m}\n`),
+      progress: (m) => err(`${m}\n`),
     });
     if (args.out) {
       writeFileSync(args.out, toToml(result, target()));
-      process.stderr.write(`fit: wrote ${args.out}\n`);
+      err(`fit: wrote ${args.out}\n`);
     }
     if (args.format === 'json') {
-      process.stdout.write(`${JSON.stringify({ ...result, skipped }, null, 2)}\n`);
+      out(`${JSON.stringify({ ...result, skipped }, null, 2)}\n`);
     } else {
-      process.stdout.write(formatFit(result, skipped));
-      if (!args.out) process.stdout.write(`\n${toToml(result, target())}`);
+      out(formatFit(result, skipped));
+      if (!args.out) out(`\n${toToml(result, target())}`);
     }
     return 0;
   }
@@ -119,9 +120,7 @@ async function main(argv) {
   const { id, text, file } = readScenarioArg(target());
   if (args.command === 'history') {
     const steps = history(wasm, { text, file }, args.set, args.seed);
-    process.stdout.write(
-      args.format === 'json' ? `${JSON.stringify(steps, null, 2)}\n` : formatHistory(id, steps),
-    );
+    out(args.format === 'json' ? `${JSON.stringify(steps, null, 2)}\n` : formatHistory(id, steps));
     return 0;
   }
   if (args.command === 'run' && args.format === 'perfetto') {
@@ -134,12 +133,12 @@ async function main(argv) {
           runOnce(wasm, text, file, [...args.set, ...combo], args.seed),
         );
   if (args.format === 'csv') {
-    process.stdout.write(toCsv(runs.flatMap((r) => toRows(id, r))));
+    out(toCsv(runs.flatMap((r) => toRows(id, r))));
   } else if (args.command === 'run') {
-    process.stdout.write(`${JSON.stringify(runs[0].summary, null, 2)}\n`);
+    out(`${JSON.stringify(runs[0].summary, null, 2)}\n`);
   } else {
-    const out = runs.map((r) => ({ overrides: r.overrides, summary: r.summary }));
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    const result = runs.map((r) => ({ overrides: r.overrides, summary: r.summary }));
+    out(`${JSON.stringify(result, null, 2)}\n`);
   }
   return 0;
 }
@@ -170,18 +169,18 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (e) {
   if (e instanceof CheckInputError || (e instanceof UsageError && argvCommand === 'check')) {
-    process.stderr.write(`tlbscope: ${e.message}\n`);
+    err(`tlbscope: ${e.message}\n`);
     process.exitCode = CHECK_EXIT.bad_input;
   } else if (e instanceof UsageError) {
-    process.stderr.write(`tlbscope: ${e.message}\n\n${USAGE}`);
+    err(`tlbscope: ${e.message}\n\n${USAGE}`);
     process.exitCode = 2;
   } else if (e instanceof BudgetStop) {
     // What ran before the budget stopped it is still worth seeing: its summary on stdout.
-    process.stdout.write(`${JSON.stringify(e.partial.summary, null, 2)}\n`);
-    process.stderr.write(`tlbscope: ${e.message}\n`);
+    out(`${JSON.stringify(e.partial.summary, null, 2)}\n`);
+    err(`tlbscope: ${e.message}\n`);
     process.exitCode = 1;
   } else if (e instanceof SimulatorTrap) {
-    process.stderr.write(`tlbscope: ${e.message}\n`);
+    err(`tlbscope: ${e.message}\n`);
     process.exitCode = 3;
   } else if (
     e instanceof ScenarioFailure ||
@@ -189,10 +188,10 @@ try {
     e instanceof DatasetError ||
     e instanceof RecordingFailure
   ) {
-    process.stderr.write(`tlbscope: ${e.message}\n`);
+    err(`tlbscope: ${e.message}\n`);
     process.exitCode = 1;
   } else {
-    process.stderr.write(`tlbscope: ${e instanceof Error ? e.message : String(e)}\n`);
+    err(`tlbscope: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;
   }
 }
