@@ -7,7 +7,8 @@ export const USAGE = `usage:
   tlbscope run <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
                [--format json|csv|perfetto]
   tlbscope sweep <scenario file|id> --vary key=v1,v2,... [--vary ...] [--set key=value ...]
-                 [--costs file] [--seed N] [--format csv|json]
+                 [--costs file] [--seed N] [--format csv|json] [--max-combinations N]
+                 [--progress]
   tlbscope calibrate [--costs file] [--strict] [--leave-one-out [--max-runs N]]
                      [--format text|json|csv]
   tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
@@ -23,7 +24,9 @@ export const USAGE = `usage:
 
 Settings use the simulator's vocabulary (tlbscope settings lists every key, its values and
 default, and every cost parameter, as the simulator declares them), e.g. --set flush_info=stack --set preempt=preemptible_wait
---set cpus=16 --set costs.ipi_delivery_ns=800. A sweep runs every combination of its --vary lists.
+--set cpus=16 --set costs.ipi_delivery_ns=800. A sweep runs every combination of its --vary lists:
+at most 1000 unless --max-combinations N allows more; it shows runs done, elapsed time and an
+estimate of the rest on stderr when that is a terminal, or always with --progress.
 --costs applies a [machine] preset + [costs] file (what fit --out writes) as --set overrides.
 calibrate compares the presets with the seed measurements (content/calibration.json); it exits 1
 if a row is out of tolerance (known gaps too with --strict); --leave-one-out instead predicts
@@ -68,7 +71,20 @@ not as promised), 4 bound reached, 2 bad input.
  * @property {number} [maxSteps]
  * @property {number} [maxStates]
  * @property {string} [reduce]
+ * @property {number} [maxCombinations]
+ * @property {boolean} [progress]
  */
+
+/** Combinations a sweep runs without --max-combinations: minutes of runs, not days. */
+export const MAX_COMBINATIONS = 1000;
+
+/**
+ * How many runs a sweep's --vary lists make (their product), without listing them.
+ * @param {{ values: string[] }[]} vary
+ */
+export function combinationCount(vary) {
+  return vary.reduce((n, { values }) => n * values.length, 1);
+}
 
 /**
  * @param {string[]} argv
@@ -188,6 +204,17 @@ export function parseArgs(argv) {
         throw new UsageError(`${a} ${v}: expected an integer from 1 to ${max}`);
       }
       out[a === '--max-steps' ? 'maxSteps' : 'maxStates'] = n;
+    } else if (a === '--max-combinations') {
+      only(a, 'sweep');
+      const v = value();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 1e9) {
+        throw new UsageError(`${a} ${v}: expected an integer from 1 to 1000000000`);
+      }
+      out.maxCombinations = n;
+    } else if (a === '--progress') {
+      only(a, 'sweep');
+      out.progress = true;
     } else if (a.startsWith('--')) {
       throw new UsageError(`unknown option ${a}`);
     } else if (out.scenario === undefined && !['list', 'settings', 'calibrate'].includes(command)) {
@@ -223,6 +250,13 @@ export function parseArgs(argv) {
   }
   if (command === 'sweep' && out.vary.length === 0) {
     throw new UsageError('sweep needs at least one --vary key=v1,v2,...');
+  }
+  const max = out.maxCombinations ?? MAX_COMBINATIONS;
+  if (command === 'sweep' && combinationCount(out.vary) > max) {
+    throw new UsageError(
+      `--vary: ${combinationCount(out.vary)} combinations, more than the ${max} a sweep may run; ` +
+        `allow them with --max-combinations ${combinationCount(out.vary)}`,
+    );
   }
   const format =
     out.format ??

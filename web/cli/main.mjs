@@ -16,7 +16,7 @@ import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import { formatSettings } from './settingsHelp.mjs';
-import { err, out } from './terminal.mjs';
+import { err, out, progress, stderrIsTty } from './terminal.mjs';
 import { formatHistory, history } from './history.mjs';
 import { formatLeaveOneOut, leaveOneOut, leaveOneOutDataset } from './leaveOneOut.mjs';
 import { CheckInputError, EXIT as CHECK_EXIT, runCheck } from './check.mjs';
@@ -129,9 +129,7 @@ async function main(argv) {
   const runs =
     args.command === 'run'
       ? [runOnce(wasm, text, file, args.set, args.seed)]
-      : expandSweep(args.vary).map((combo) =>
-          runOnce(wasm, text, file, [...args.set, ...combo], args.seed),
-        );
+      : sweep(wasm, { text, file }, args);
   if (args.format === 'csv') {
     out(toCsv(runs.flatMap((r) => toRows(id, r))));
   } else if (args.command === 'run') {
@@ -141,6 +139,37 @@ async function main(argv) {
     out(`${JSON.stringify(result, null, 2)}\n`);
   }
   return 0;
+}
+
+/**
+ * Every combination of the --vary lists, reporting progress on stderr when it is a terminal or
+ * --progress asks: runs done of the total, the time so far and an estimate of the rest.
+ * @param {import('../src/sim/run').SimulatorApi} wasm
+ * @param {{ text: string, file: string }} scenario
+ * @param {import('./args.mjs').Args} args
+ */
+function sweep(wasm, { text, file }, args) {
+  const combos = expandSweep(args.vary);
+  const show = args.progress || stderrIsTty();
+  const start = Date.now();
+  let shown = 0;
+  return combos.map((combo, i) => {
+    const run = runOnce(wasm, text, file, [...args.set, ...combo], args.seed);
+    const now = Date.now();
+    const last = i + 1 === combos.length;
+    // At most about four reports a second, and always the last one.
+    if (show && (last || now - shown >= 250)) {
+      shown = now;
+      const elapsed = (now - start) / 1000;
+      const left = (elapsed / (i + 1)) * (combos.length - i - 1);
+      progress(
+        `sweep: ${i + 1}/${combos.length} runs, ${elapsed.toFixed(1)} s elapsed` +
+          (last ? '' : `, about ${left.toFixed(1)} s left`),
+        { done: last },
+      );
+    }
+    return run;
+  });
 }
 
 /**

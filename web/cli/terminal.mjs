@@ -48,5 +48,16 @@ export function stderrIsTty() {
   return Boolean(process.stderr.isTTY);
 }
 
+/**
+ * A progress report on stderr: on a terminal it redraws one line in place (the only control
+ * sequences the CLI writes itself), elsewhere it appends a line.
+ * @param {string} s
+ * @param {{ done?: boolean }} [opts] done: the last report (ends the redrawn line)
+ */
+export function progress(s, { done = false } = {}) {
+  if (stderrIsTty()) process.stderr.write(`\r\u001b[K${escapeControls(s)}${done ? '\n' : ''}`);
+  else process.stderr.write(`${escapeControls(s)}\n`);
+}
+
 /** The stdout stream itself, for waiting on 'drain' and its errors (never for writing). */
 export const stdoutStream = process.stdout;
