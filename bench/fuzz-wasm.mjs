@@ -13,6 +13,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const repo = resolve(fileURLToPath(import.meta.url), '../..');
 const SCENARIO_DIR = resolve(repo, 'content/scenarios');
