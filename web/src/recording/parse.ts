@@ -8,6 +8,12 @@ import { summarise, type RecordingSummary } from './summary';
 import { excerpt, type LineIssue, type RecordingFormat } from './types';
 
 export const MAX_ISSUES = 100;
+/**
+ * Longest line read as an event. Real lines are a few hundred characters, and a line pattern
+ * may take time growing with the square of a line's length (a line padded with 24,000 spaces
+ * took 16 s to detect), so a longer line is an issue without being matched.
+ */
+export const MAX_LINE = 4096;
 
 export interface Recording extends Built {
   name: string;
@@ -75,6 +81,14 @@ export class RecordingParser {
 
   private accept(text: string, last = false) {
     this.lineNo++;
+    if (text.length > MAX_LINE) {
+      this.problem(
+        this.lineNo,
+        `a line of ${text.length} characters, longer than the ${MAX_LINE} an event line may have`,
+        text.slice(0, 200),
+      );
+      return;
+    }
     if (!this.parser) {
       this.head.push(text);
       if (this.head.length >= DETECT_LINES) this.detect();
@@ -98,15 +112,19 @@ export class RecordingParser {
     const r = (this.parser as LineParser)(text, line);
     if (r === 'skip') return;
     if ('problem' in r) {
-      this.issueCount++;
       const message = last
         ? `${r.problem}; the last line has no newline (file cut short?)`
         : r.problem;
-      if (this.issues.length < MAX_ISSUES)
-        this.issues.push({ line, message, excerpt: excerpt(text) });
+      this.problem(line, message, text);
       return;
     }
     this.builder.add(r);
+  }
+
+  private problem(line: number, message: string, text: string) {
+    this.issueCount++;
+    if (this.issues.length < MAX_ISSUES)
+      this.issues.push({ line, message, excerpt: excerpt(text) });
   }
 }
 
