@@ -11,6 +11,7 @@
 // URL state decoder, with lz-string `src` texts), or all three in turn (the default).
 //
 //   npm run fuzz -- [--class scenarios|recordings|links|all] [--cases N] [--seed S] [--hang-ms MS]
+//                   [--seconds T]   # stop after T seconds (then --cases is the most it tries)
 //   npm run fuzz -- --class C --seed S --show I   # print case I (to reproduce a finding)
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -579,6 +580,7 @@ export async function fuzz({
   seed = 1,
   cls = 'scenarios',
   hangMs = 30_000,
+  seconds = Infinity,
   first = 0,
   onProgress,
 } = {}) {
@@ -609,6 +611,7 @@ export async function fuzz({
   start();
   await ready;
   for (let i = first; i < first + cases; i++) {
+    if ((performance.now() - t0) / 1000 > seconds) break;
     const reply = await new Promise((res) => {
       // A big case (512 CPUs at the default memory budget) may take tens of seconds of CPU:
       // it gets ten times as long before it counts as a hang.
@@ -709,9 +712,10 @@ async function main(argv) {
     seed,
     cls,
     hangMs: arg('hang-ms', 30_000),
+    seconds: arg('seconds', Infinity),
     first: arg('first', 0),
     onProgress: (st) => {
-      if (st.cases % 50000 === 0)
+      if (st.cases % 20000 === 0)
         process.stderr.write(
           `… ${st.cases.toLocaleString('en-US')} cases, ${JSON.stringify(st.outcomes)}\n`,
         );
