@@ -27,6 +27,17 @@ describe('bench and web/scripts scripts', () => {
     }
   });
 
+  it.each(['bench/kit/run.sh', 'bench/kit/trace.sh'])(
+    '%s answers --help with its usage',
+    (script) => {
+      for (const flag of ['--help', '-h']) {
+        const r = spawnSync('bash', [script, flag], { encoding: 'utf8', timeout: 15_000 });
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stdout).toMatch(new RegExp(`^usage: bash ${script} `));
+      }
+    },
+  );
+
   it('reads the usage from the leading comment only', () => {
     const text =
       '#!/usr/bin/env node\n// @ts-check\n// Does a thing.\n//\n//   node x.mjs\nconst a = 1; // not usage\n';
