@@ -10,6 +10,9 @@
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { readScenarioArg, loadWasm } from '../web/cli/wasm.mjs';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const argv = process.argv.slice(2);
 const named = Boolean(argv[0] && !argv[0].startsWith('--'));

@@ -6,13 +6,22 @@
 // that for a big case) is a hang (the worker is replaced); a WebAssembly.RuntimeError is a trap
 // (the instance is replaced).
 // Prints cases tried, outcomes, traps, hangs, max memory and speed.
+// Input classes (--class): scenarios (the above), recordings (kernel recordings, damaged, through
+// the importer's parser that `tlbscope import` uses), links (query strings through the page's
+// URL state decoder, with lz-string `src` texts), or all three in turn (the default).
 //
-//   npm run fuzz -- [--cases N] [--seed S] [--hang-ms MS]
-//   npm run fuzz -- --seed S --show I      # print case I of seed S (to reproduce a finding)
+//   npm run fuzz -- [--class scenarios|recordings|links|all] [--cases N] [--seed S] [--hang-ms MS]
+//                   [--seconds T]   # stop after T seconds (then --cases is the most it tries)
+//   npm run fuzz -- --class C --seed S --show I   # print case I (to reproduce a finding)
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { linkCase } from './fuzz/links.mjs';
+import { recordingCase } from './fuzz/recordings.mjs';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const repo = resolve(fileURLToPath(import.meta.url), '../..');
 const SCENARIO_DIR = resolve(repo, 'content/scenarios');
@@ -380,9 +389,26 @@ function mangled(r, text) {
   return t;
 }
 
-/** Case `i` of `seed`: scenario text, overrides, simulator seed, and what kind of case it is. */
-export function makeCase(seed, i) {
+export const CLASSES = ['scenarios', 'recordings', 'links'];
+
+/** The class of case `i`: `cls` itself, or with `all` the three in turn. */
+export function classOf(cls, i) {
+  return cls === 'all' ? CLASSES[i % CLASSES.length] : cls;
+}
+
+/**
+ * Case `i` of `seed` in class `cls`. A scenario case: text, overrides, simulator seed and its
+ * kind; a recording: its name, text and the chunk size it is fed in; a link: its query string.
+ */
+export function makeCase(seed, i, cls = 'scenarios') {
   const r = rng((seed * 0x9e3779b1) ^ (i * 0x85ebca6b) ^ 0x1234567);
+  const c = classOf(cls, i);
+  if (c === 'recordings') return { kind: 'recording', ...recordingCase(r) };
+  if (c === 'links') return { kind: 'link', search: linkCase(r, SCENARIOS) };
+  return scenarioCase(r, i);
+}
+
+function scenarioCase(r, i) {
   const big = i % 500 === 499;
   const roll = r.next();
   let kind;
@@ -422,13 +448,71 @@ export function makeCase(seed, i) {
 
 // ---- the worker: runs cases on the CLI's WASM build ----
 
+/** The web app's recording parser and URL decoder, loaded (through the CLI's loader) once. */
+let web = null;
+async function webModules() {
+  if (!web) {
+    const { register } = await import('node:module');
+    register('../web/cli/tsLoader.mjs', import.meta.url);
+    register('./fuzz/loader.mjs', import.meta.url);
+    const [parse, url] = await Promise.all([
+      import('../web/src/recording/parse.ts'),
+      import('../web/src/app/url.ts'),
+    ]);
+    web = { ...parse, ...url };
+  }
+  return web;
+}
+
+/** A recording case: the parser reads it or refuses it with a message, and never throws else. */
+function runRecording(m, c) {
+  const parser = new m.RecordingParser(c.name);
+  try {
+    for (let k = 0; k < c.text.length; k += c.chunk) parser.push(c.text.slice(k, k + c.chunk));
+    const rec = parser.finish();
+    if (!(rec.issueCount >= rec.issues.length) || typeof rec.summary !== 'object')
+      return { outcome: 'js-error', detail: 'a recording without its summary or issues' };
+    return { outcome: 'ok', detail: '' };
+  } catch (e) {
+    if (e instanceof m.RecordingError && String(e.message).length > 0)
+      return { outcome: 'recording-error', detail: '' };
+    return { outcome: 'js-error', detail: String(e?.stack ?? e) };
+  }
+}
+
+/**
+ * A link case: parseUrl never throws, and the link the page writes for the state it decoded is
+ * understood whole and written the same way again.
+ */
+function runLink(m, c) {
+  try {
+    const p = m.parseUrl(c.search);
+    if (!Array.isArray(p.ignored)) return { outcome: 'js-error', detail: 'no ignored list' };
+    const again = m.parseUrl(m.writeUrl(p.url, p.view));
+    if (again.ignored.length > 0)
+      return { outcome: 'round-trip', detail: `its own link ignored: ${again.ignored[0]}` };
+    if (m.writeUrl(again.url, again.view) !== m.writeUrl(p.url, p.view))
+      return { outcome: 'round-trip', detail: 'its own link is written differently again' };
+    return { outcome: p.ignored.length > 0 ? 'link-ignored' : 'ok', detail: '' };
+  } catch (e) {
+    return { outcome: 'js-error', detail: String(e?.stack ?? e) };
+  }
+}
+
 async function workerMain() {
   const { loadWasm, wasmMemoryBytes } = await import('../web/cli/wasm.mjs');
-  let wasm = await loadWasm({ fresh: true });
-  const { seed } = workerData;
+  const { seed, cls } = workerData;
+  let wasm = cls === 'recordings' || cls === 'links' ? null : await loadWasm({ fresh: true });
+  if (cls !== 'scenarios') await webModules();
   parentPort.on('message', async ({ i }) => {
-    const c = makeCase(seed, i);
+    const c = makeCase(seed, i, cls);
     const t0 = performance.now();
+    if (c.kind === 'recording' || c.kind === 'link') {
+      const m = await webModules();
+      const { outcome, detail } = c.kind === 'link' ? runLink(m, c) : runRecording(m, c);
+      parentPort.postMessage({ i, kind: c.kind, outcome, detail, ms: performance.now() - t0 });
+      return;
+    }
     let outcome;
     let detail = '';
     let sim = null;
@@ -494,12 +578,15 @@ async function workerMain() {
 export async function fuzz({
   cases = 1000,
   seed = 1,
+  cls = 'scenarios',
   hangMs = 30_000,
+  seconds = Infinity,
   first = 0,
   onProgress,
 } = {}) {
   const stats = {
     seed,
+    cls,
     cases: 0,
     kinds: {},
     outcomes: {},
@@ -515,7 +602,7 @@ export async function fuzz({
   let worker = null;
   let ready = null;
   const start = () => {
-    worker = new Worker(fileURLToPath(import.meta.url), { workerData: { seed } });
+    worker = new Worker(fileURLToPath(import.meta.url), { workerData: { seed, cls } });
     ready = new Promise((res, rej) => {
       worker.once('message', res);
       worker.once('error', rej);
@@ -524,10 +611,12 @@ export async function fuzz({
   start();
   await ready;
   for (let i = first; i < first + cases; i++) {
+    if ((performance.now() - t0) / 1000 > seconds) break;
     const reply = await new Promise((res) => {
       // A big case (512 CPUs at the default memory budget) may take tens of seconds of CPU:
       // it gets ten times as long before it counts as a hang.
-      const limit = makeCase(seed, i).kind === 'big' ? hangMs * 10 : hangMs;
+      const big = classOf(cls, i) === 'scenarios' && i % 500 === 499;
+      const limit = big ? hangMs * 10 : hangMs;
       const timer = setTimeout(() => res({ i, outcome: 'hang' }), limit);
       const done = (m) => {
         clearTimeout(timer);
@@ -543,7 +632,7 @@ export async function fuzz({
       worker.once('error', failed);
       worker.postMessage({ i });
     });
-    const c = reply.kind ?? makeCase(seed, i).kind;
+    const c = reply.kind ?? makeCase(seed, i, cls).kind;
     stats.cases++;
     stats.kinds[c] = (stats.kinds[c] ?? 0) + 1;
     stats.outcomes[reply.outcome] = (stats.outcomes[reply.outcome] ?? 0) + 1;
@@ -555,7 +644,7 @@ export async function fuzz({
       start();
       await ready;
     }
-    if (reply.outcome === 'js-error' || reply.outcome === 'bad-error')
+    if (['js-error', 'bad-error', 'round-trip'].includes(reply.outcome))
       stats.failures.push({ i, outcome: reply.outcome, detail: reply.detail });
     if (reply.rss) stats.maxRssMb = Math.max(stats.maxRssMb, reply.rss / 2 ** 20);
     if (reply.wasmBytes) stats.maxWasmMb = Math.max(stats.maxWasmMb, reply.wasmBytes / 2 ** 20);
@@ -577,7 +666,7 @@ export function formatStats(s) {
       .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
       .join(', ');
   return [
-    `seed ${s.seed}: ${s.cases.toLocaleString('en-US')} cases in ${s.seconds.toFixed(1)} s (${(s.cases / Math.max(s.seconds, 1e-9)).toFixed(0)} cases/s)`,
+    `class ${s.cls}, seed ${s.seed}: ${s.cases.toLocaleString('en-US')} cases in ${s.seconds.toFixed(1)} s (${(s.cases / Math.max(s.seconds, 1e-9)).toFixed(0)} cases/s)`,
     `  kinds:    ${counts(s.kinds)}`,
     `  outcomes: ${counts(s.outcomes)}`,
     `  traps ${s.traps.length}, hangs ${s.hangs.length}, other failures ${s.failures.length}`,
@@ -586,7 +675,7 @@ export function formatStats(s) {
       .slice(0, 20)
       .map(
         (f) =>
-          `  case ${f.i}: ${f.outcome ?? 'trap'} ${f.detail ?? ''} (npm run fuzz -- --seed ${s.seed} --show ${f.i})`,
+          `  case ${f.i}: ${f.outcome ?? 'trap'} ${f.detail ?? ''} (npm run fuzz -- --class ${s.cls} --seed ${s.seed} --show ${f.i})`,
       ),
   ].join('\n');
 }
@@ -598,22 +687,38 @@ async function main(argv) {
   };
   const seed = arg('seed', 1);
   const show = arg('show', -1);
+  const k = argv.indexOf('--class');
+  const cls = k >= 0 ? argv[k + 1] : 'all';
+  if (![...CLASSES, 'all'].includes(cls)) {
+    process.stderr.write(`--class ${cls}: expected ${CLASSES.join(', ')} or all\n`);
+    return 2;
+  }
   if (show >= 0) {
-    const c = makeCase(seed, show);
-    process.stdout.write(
-      `# kind ${c.kind}, seed ${c.seed}\n# --set ${c.overrides.join(' --set ')}\n${c.text}\n`,
-    );
+    const c = makeCase(seed, show, cls);
+    if (c.kind === 'link') process.stdout.write(`# link\n${c.search}\n`);
+    else if (c.kind === 'recording')
+      process.stdout.write(
+        `# recording ${JSON.stringify(c.name)}, chunks of ${c.chunk}\n${c.text}\n`,
+      );
+    else
+      process.stdout.write(
+        `# kind ${c.kind}, seed ${c.seed}\n# --set ${c.overrides.join(' --set ')}\n${c.text}\n`,
+      );
     return 0;
   }
   const cases = arg('cases', 20_000);
   const s = await fuzz({
     cases,
     seed,
+    cls,
     hangMs: arg('hang-ms', 30_000),
+    seconds: arg('seconds', Infinity),
     first: arg('first', 0),
     onProgress: (st) => {
-      if (st.cases % 5000 === 0)
-        process.stderr.write(`… ${st.cases.toLocaleString('en-US')} cases\n`);
+      if (st.cases % 20000 === 0)
+        process.stderr.write(
+          `… ${st.cases.toLocaleString('en-US')} cases, ${JSON.stringify(st.outcomes)}\n`,
+        );
     },
   });
   process.stdout.write(`${formatStats(s)}\n`);

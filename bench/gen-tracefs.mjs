@@ -6,6 +6,9 @@
 //
 //   node bench/gen-tracefs.mjs OUT.trace [--lines N (default 10,000,000)] [--cpus N (default 64)]
 import { createWriteStream } from 'node:fs';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);

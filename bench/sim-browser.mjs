@@ -6,6 +6,9 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../tests/chromium.mjs';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const argv = process.argv.slice(2);
 const scenario = argv[0] && !argv[0].startsWith('--') ? argv.shift() : 'x86-bench-128cpu';

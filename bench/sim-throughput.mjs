@@ -19,6 +19,9 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { readScenarioArg } from '../web/cli/wasm.mjs';
 import { openChromiumSim } from './wasm-chromium.mjs';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const argv = process.argv.slice(2);
 const scenarioArg = argv[0] && !argv[0].startsWith('--') ? argv.shift() : 'x86-bench-128cpu';

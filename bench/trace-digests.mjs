@@ -6,6 +6,9 @@
 // Optional arguments restrict it to some scenario ids.
 import { createHash } from 'node:crypto';
 import { loadWasm, readScenarioArg, scenarioIds } from '../web/cli/wasm.mjs';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const COLUMNS = ['time', 'dur', 'cpu', 'kind', 'mm', 'asid', 'gen', 'addr', 'arg', 'parent'];
 

@@ -6,6 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../tests/chromium.mjs';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const ORIGIN = 'http://bench.invalid';
 

@@ -14,7 +14,8 @@
 set -euo pipefail
 
 usage() { echo "usage: bash bench/kit/run.sh [OUT.csv]   (env: OPS BUSY ITERS PAGES RUNS TLB_OPS ONLY TAG)" >&2; }
-if [[ $# -gt 1 || ${1:-} == -h || ${1:-} == --help ]]; then usage; exit 2; fi
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then usage 2>&1; exit 0; fi
+if [[ $# -gt 1 ]]; then usage; exit 2; fi
 OUT=${1:-}
 
 KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

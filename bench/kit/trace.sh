@@ -20,7 +20,8 @@
 set -euo pipefail
 
 usage() { echo "usage: bash bench/kit/trace.sh [OUT.trace]   (env: TRACER LATENCY BENCH OPS BUSY ITERS PAGES BUFFER_KB)" >&2; }
-if [[ $# -gt 1 || ${1:-} == -h || ${1:-} == --help ]]; then usage; exit 2; fi
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then usage 2>&1; exit 0; fi
+if [[ $# -gt 1 ]]; then usage; exit 2; fi
 OUT=${1:-tlbscope.trace}
 
 KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

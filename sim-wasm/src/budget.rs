@@ -14,6 +14,12 @@ pub const DEFAULT_MEMORY_MB: i64 = 256;
 pub const MAX_MEMORY_MB: i64 = 1024;
 pub const DEFAULT_EVENTS: i64 = 50_000_000;
 pub const MAX_EVENTS: i64 = 100_000_000;
+/// Most `[[tasks]]` a scenario may declare: each task is a lane's worth of state and events, and
+/// more than this is a generated file gone wrong rather than a machine anyone models.
+pub const MAX_TASKS: usize = 4096;
+/// Most `[[steps]]` a scenario may declare: every step's settings are checked by parsing the
+/// whole file again, so the cost of a file grows with steps × size.
+pub const MAX_STEPS: usize = 100;
 
 /// One pending event in the queue (time, seq, event word).
 pub const QUEUE_ENTRY_BYTES: u64 = 24;

@@ -588,6 +588,27 @@ impl World {
         self.finished
     }
 
+    /// Forgets generations of `mm` that no CPU's slot can still advance across: the oldest
+    /// generation an x86 PCID slot of the mm holds (arm64 keeps no slots that read them).
+    /// Takes the fields it uses, not the world: the x86 caller holds its task's flush.
+    pub fn trim_gen_ranges(mms: &mut [Mm], arch: &ArchState, mm: MmId) {
+        let Some(m) = mms.get(mm.0 as usize) else {
+            return;
+        };
+        if !m.wants_trim() {
+            return;
+        }
+        let oldest = arch
+            .x86
+            .cpu_tlbstate
+            .iter()
+            .flat_map(|ts| ts.ctxs.iter())
+            .filter(|s| s.ctx_id == m.ctx_id)
+            .map(|s| s.tlb_gen)
+            .fold(m.tlb_gen.saturating_sub(1), u64::min);
+        mms[mm.0 as usize].forget_gens_upto(oldest);
+    }
+
     /// `flush_tlb_mm_range()` begins (on either architecture): the PTEs change first, then
     /// `inc_mm_tlb_gen()`, and the flush's span opens. Returns the span's fields (`gen` = the new
     /// generation), which the caller's follow-up rows reuse.
@@ -839,6 +860,13 @@ impl World {
         };
         if let Some(sender) = self.cpus[i].hstate.func.take() {
             self.csd_unlock(sender, cpu, row);
+            // The unlock may run a woken waiter, which may IPI this CPU: with the row out its
+            // interrupts look enabled, and a second handler must not start inside this one.
+            debug_assert!(
+                self.cpus[i].handler.is_none(),
+                "CPU {} started a handler while its handler's row was out around csd_unlock",
+                cpu.0
+            );
         }
         let c = &mut self.cpus[i];
         let next = c.hstate.next;

@@ -88,6 +88,10 @@ impl CpuMask {
     }
 }
 
+/// Fewest generations kept before old ones are looked at: model-checked runs, which hash the
+/// list into their states, stay far below it.
+const GEN_TRIM_MIN: usize = 64;
+
 #[derive(Clone, Debug)]
 pub struct Mm {
     pub id: MmId,
@@ -97,8 +101,13 @@ pub struct Mm {
     pub tlb_gen: u64,
     pub cpumask: CpuMask,
     pub pages: Vec<Page>,
-    /// `gen_ranges[g]` = what the change of generation g touched.
+    /// `gen_ranges[g - gen_base]` = what the change of generation g touched; generations no
+    /// slot can still advance across are forgotten (see `forget_gens_upto`).
     pub gen_ranges: Vec<GenRange>,
+    /// The generation `gen_ranges[0]` describes.
+    pub gen_base: u64,
+    /// Length of `gen_ranges` at which its old generations are next looked at.
+    pub trim_at: usize,
     /// Newest generation whose flush freed page tables and has returned.
     pub tables_freed_gen: u64,
     /// `next_trim_cpumask`: when a flush next trims stale cpumask bits (once per second).
@@ -123,6 +132,8 @@ impl Mm {
                 };
                 2
             ],
+            gen_base: 0,
+            trim_at: GEN_TRIM_MIN,
             tables_freed_gen: 0,
             next_trim: 1_000_000_000,
             loaded_on: 0,
@@ -154,12 +165,39 @@ impl Mm {
         gen
     }
 
+    /// Whether enough generations have piled up since the last trim to look for old ones.
+    pub fn wants_trim(&self) -> bool {
+        self.gen_ranges.len() >= self.trim_at
+    }
+
+    /// Forgets the changes of generations up to `oldest_from`, the oldest generation a slot of
+    /// this mm holds: a flush advances a slot from its generation onwards, so it never asks
+    /// about these. Without this the list grows by one entry a flush for the whole run. The next
+    /// trim waits until the list has doubled, so the scan of the slots costs little per flush.
+    pub fn forget_gens_upto(&mut self, oldest_from: u64) {
+        let n = oldest_from
+            .saturating_add(1)
+            .saturating_sub(self.gen_base)
+            .min(self.gen_ranges.len() as u64) as usize;
+        self.gen_ranges.drain(..n);
+        self.gen_base += n as u64;
+        self.trim_at = (self.gen_ranges.len() * 2).max(GEN_TRIM_MIN);
+    }
+
     /// Whether a flush of `[start, start+pages)` covers every change made for generations
     /// `(from, to]`.
     pub fn range_covers(&self, from: u64, to: u64, start: u32, pages: u32) -> Result<(), u64> {
         let end = start as u64 + pages as u64;
+        debug_assert!(
+            to <= from || from.saturating_add(1) >= self.gen_base,
+            "a slot at gen {from} advances across forgotten generations (kept from {})",
+            self.gen_base
+        );
         for g in from.saturating_add(1)..=to {
-            if let Some(r) = self.gen_ranges.get(g as usize) {
+            let Some(i) = g.checked_sub(self.gen_base) else {
+                continue;
+            };
+            if let Some(r) = self.gen_ranges.get(i as usize) {
                 let covered = !r.full
                     && r.start as u64 >= start as u64
                     && r.start as u64 + r.pages as u64 <= end;
@@ -169,5 +207,35 @@ impl Mm {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn old_generations_are_forgotten_and_newer_ones_still_checked() {
+        let mut m = Mm::new(MmId(1), 2, 64);
+        for g in 0..1000u32 {
+            // Every generation changes one page; generation 995 changes page 40.
+            let page = if g + 2 == 995 { 40 } else { 3 };
+            m.zap_and_inc_tlb_gen(page, 1, false, false);
+            if m.wants_trim() {
+                m.forget_gens_upto(m.tlb_gen - 20);
+            }
+        }
+        assert_eq!(m.tlb_gen, 1001);
+        assert!(
+            m.gen_ranges.len() < 2 * GEN_TRIM_MIN,
+            "{}",
+            m.gen_ranges.len()
+        );
+        assert_eq!(m.range_covers(999, 1001, 3, 1), Ok(()));
+        assert_eq!(m.range_covers(990, 1001, 3, 1), Err(995));
+        m.forget_gens_upto(1000);
+        assert_eq!(m.gen_ranges.len(), 1);
+        assert_eq!(m.range_covers(1000, 1001, 3, 1), Ok(()));
+        assert_eq!(m.range_covers(1000, 1001, 5, 1), Err(1001));
     }
 }

@@ -80,8 +80,12 @@ pub struct Tlb {
 }
 
 impl Tlb {
+    /// Most ways a set may have: a set's victim pointer is a byte. Validation refuses more, so
+    /// the clamp below only guards a hand-built TLB.
+    pub const MAX_WAYS: u32 = 255;
+
     pub fn new(capacity: u32, ways: u32, index: TlbIndex) -> Tlb {
-        let ways = (ways.max(1) as usize).min(255);
+        let ways = ways.clamp(1, Self::MAX_WAYS) as usize;
         let sets = (capacity as usize / ways).max(1);
         Tlb {
             sets,

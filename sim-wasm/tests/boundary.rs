@@ -79,6 +79,20 @@ fn an_explicit_toggle_of_the_other_arch_is_still_an_error() {
 }
 
 #[test]
+fn more_tlb_ways_than_the_model_holds_are_refused_by_name() {
+    let e = err("[machine]\ntlb_entries = 4096\ntlb_ways = 256\n", &[]);
+    assert_eq!(e.path, "machine.tlb_ways");
+    assert_eq!(e.line, 3);
+    assert!(e.message.contains("at most 255"), "{e}");
+    assert!(e.message.contains("got 256"), "{e}");
+    let e = err("[machine]\ntlb_entries = 65536\n", &["tlb_ways=65536"]);
+    assert!(e.path.ends_with("machine.tlb_ways"), "{e}");
+    assert!(e.message.contains("at most 255"), "{e}");
+    let text = "[machine]\ntlb_entries = 4096\ntlb_ways = 255\n";
+    assert!(Session::new(text, &[], 1).is_ok());
+}
+
+#[test]
 fn the_xor7_index_needs_128_sets_and_says_so() {
     let e = err(
         "[machine]\ntlb_entries = 1024\ntlb_ways = 4\ntlb_index = \"xor7\"\n",

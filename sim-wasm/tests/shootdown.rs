@@ -77,3 +77,32 @@ fn a_remote_cpu_with_irqs_off_stretches_the_initiators_wait() {
     .summary();
     assert!(noisy.flush_latency_ns.max > quiet.flush_latency_ns.max);
 }
+
+#[test]
+fn back_to_back_ipis_to_one_cpu_run_one_handler_at_a_time() {
+    // Two CPUs flush the same mm over and over while CPU 2 uses it: CPU 2 gets IPIs from both,
+    // often queued behind each other, and a woken waiter sends the next while CPU 2's handler
+    // unlocks the last (the debug build asserts no handler starts inside another).
+    let text = "[machine]\ncpus = 3\n\
+        [[tasks]]\nmm = 1\ncpu = 0\nrepeat = 40\nprogram = \"madvise 0; spin 20ns\"\n\
+        [[tasks]]\nmm = 1\ncpu = 1\nrepeat = 40\nprogram = \"madvise 0; spin 30ns\"\n\
+        [[tasks]]\nmm = 1\ncpu = 2\nrepeat = 400\nprogram = \"touch 0; spin 10ns\"\n";
+    let s = run(text, &[]);
+    let t = s.trace();
+    let handlers: Vec<usize> = t
+        .rows_of(EventKind::IpiHandler)
+        .filter(|&h| t.cpu[h] == 2)
+        .collect();
+    assert!(handlers.len() >= 4, "{} handlers on CPU 2", handlers.len());
+    // Handlers on one CPU never overlap.
+    for w in handlers.windows(2) {
+        assert!(t.time[w[0]] + t.dur[w[0]] <= t.time[w[1]], "{w:?}");
+    }
+    // Both senders were acknowledged by CPU 2.
+    let senders: std::collections::BTreeSet<u64> = t
+        .rows_of(EventKind::CsdUnlocked)
+        .filter(|&u| t.cpu[u] == 2)
+        .map(|u| t.arg[u] as u64)
+        .collect();
+    assert_eq!(senders.into_iter().collect::<Vec<_>>(), [0, 1]);
+}

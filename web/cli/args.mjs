@@ -27,8 +27,21 @@ export { USAGE } from './help.mjs';
  * @property {number} [maxSteps]
  * @property {number} [maxStates]
  * @property {string} [reduce]
+ * @property {number} [maxCombinations]
+ * @property {boolean} [progress]
  * @property {string} [topic] with `help`: the command to describe, if one was named
  */
+
+/** Combinations a sweep runs without --max-combinations: minutes of runs, not days. */
+export const MAX_COMBINATIONS = 1000;
+
+/**
+ * How many runs a sweep's --vary lists make (their product), without listing them.
+ * @param {{ values: string[] }[]} vary
+ */
+export function combinationCount(vary) {
+  return vary.reduce((n, { values }) => n * values.length, 1);
+}
 
 /**
  * @param {string[]} argv
@@ -152,6 +165,17 @@ export function parseArgs(argv) {
         throw new UsageError(`${a} ${v}: expected an integer from 1 to ${max}`);
       }
       out[a === '--max-steps' ? 'maxSteps' : 'maxStates'] = n;
+    } else if (a === '--max-combinations') {
+      only(a, 'sweep');
+      const v = value();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 1e9) {
+        throw new UsageError(`${a} ${v}: expected an integer from 1 to 1000000000`);
+      }
+      out.maxCombinations = n;
+    } else if (a === '--progress') {
+      only(a, 'sweep');
+      out.progress = true;
     } else if (a.startsWith('--')) {
       throw new UsageError(`unknown option ${a}`);
     } else if (out.scenario === undefined && !['list', 'settings', 'calibrate'].includes(command)) {
@@ -187,6 +211,13 @@ export function parseArgs(argv) {
   }
   if (command === 'sweep' && out.vary.length === 0) {
     throw new UsageError('sweep needs at least one --vary key=v1,v2,...');
+  }
+  const max = out.maxCombinations ?? MAX_COMBINATIONS;
+  if (command === 'sweep' && combinationCount(out.vary) > max) {
+    throw new UsageError(
+      `--vary: ${combinationCount(out.vary)} combinations, more than the ${max} a sweep may run; ` +
+        `allow them with --max-combinations ${combinationCount(out.vary)}`,
+    );
   }
   const format =
     out.format ??

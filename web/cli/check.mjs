@@ -2,6 +2,7 @@
 // scenario under its faulty and fixed settings. The search runs in the WASM build in budgets;
 // this file times it and words the answer for a terminal or as JSON.
 import { readScenarioArg } from './wasm.mjs';
+import { out } from './terminal.mjs';
 
 /**
  * Where the model's documentation explains a race or invariant id (the page links the same
@@ -111,7 +112,6 @@ function describe(r) {
  * @returns {number} the exit code
  */
 export function runCheck(wasm, args) {
-  const out = (/** @type {string} */ s) => process.stdout.write(s);
   if (args.race === undefined) {
     const { text, file } = scenario(/** @type {string} */ (args.scenario));
     const r = checkOnce(wasm, text, file, args.set, args);

@@ -173,7 +173,7 @@ export function formatFit(result, skipped = []) {
  */
 export function toToml(result, what) {
   const lines = [
-    `# Fitted by \`tlbscope fit ${what}\`: rms residual ${result.rms_pct.toFixed(3)}% over ${result.residuals.length} rows.`,
+    `# Fitted by \`tlbscope fit ${tomlString(what)}\`: rms residual ${result.rms_pct.toFixed(3)}% over ${result.residuals.length} rows.`,
     `# Use: tlbscope run <scenario> --costs <this file>  (= --set machine=${result.preset} --set costs.<name>=<value> ...)`,
     '[machine]',
     `preset = "${result.preset}"`,
@@ -182,6 +182,21 @@ export function toToml(result, what) {
     ...result.params.map((p) => `${p.name} = ${p.value}`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A file name as a TOML basic string: a name may hold a newline (which would end the comment it
+ * is quoted in and start a table of its own) or other control characters TOML forbids there.
+ * @param {string} s
+ */
+export function tomlString(s) {
+  const escaped = s.replace(
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    /[\\"\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) =>
+      c === '\\' || c === '"' ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `"${escaped}"`;
 }
 
 /**

@@ -105,6 +105,28 @@ describe('fit', () => {
     );
     expect(() => costsFileOverrides('[design]\n', 'f.toml')).toThrow(/f\.toml:1: unknown table/);
   });
+
+  it('writes a file name holding a newline and a table as a quoted string in its comment', () => {
+    const result = {
+      preset: 'skylake-laptop-kvm',
+      rms_pct: 1,
+      residuals: [],
+      params: [{ name: 'tlb_refill_ns', value: 7 }],
+    };
+    const name = 'evil\n[costs]\ntlb_refill_ns = 999\n\u001b[31m"\\.csv';
+    const toml = toToml(result, name);
+    expect(costsFileOverrides(toml, 'f.toml')).toEqual([
+      'machine=skylake-laptop-kvm',
+      'costs.tlb_refill_ns=7',
+    ]);
+    const first = toml.split('\n')[0];
+    expect(first).toContain(
+      'tlbscope fit "evil\\u000a[costs]\\u000atlb_refill_ns = 999\\u000a\\u001b[31m\\"\\\\.csv"',
+    );
+    // eslint-disable-next-line no-control-regex -- no control character may reach the file
+    expect(toml).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(toml.split('\n').filter((l) => l.startsWith('['))).toEqual(['[machine]', '[costs]']);
+  });
 });
 
 describe('tlbscope fit', () => {

@@ -17,9 +17,30 @@ describe('the WASM build under generated input', () => {
     expect(s.outcomes['budget-stop'], report).toBeGreaterThan(3);
   }, 120_000);
 
+  it('reads damaged recordings and wild links without a throw, hang or changing link', async () => {
+    const rec = await fuzz({ cases: 120, seed: 3, cls: 'recordings', hangMs: 30_000 });
+    const recReport = formatStats(rec);
+    expect(rec.hangs, recReport).toEqual([]);
+    expect(rec.failures, recReport).toEqual([]);
+    expect(rec.outcomes.ok, recReport).toBeGreaterThan(50);
+    const links = await fuzz({ cases: 400, seed: 3, cls: 'links', hangMs: 30_000 });
+    const linkReport = formatStats(links);
+    expect(links.hangs, linkReport).toEqual([]);
+    expect(links.failures, linkReport).toEqual([]);
+    expect(links.outcomes.ok, linkReport).toBeGreaterThan(20);
+    expect(links.outcomes['link-ignored'], linkReport).toBeGreaterThan(20);
+  }, 120_000);
+
   it('replays a case from its seed and index', () => {
     expect(makeCase(7, 42)).toEqual(makeCase(7, 42));
     expect(makeCase(7, 42)).not.toEqual(makeCase(7, 43));
     expect(makeCase(7, 499).kind).toBe('big');
+    expect(makeCase(7, 42, 'links')).toEqual(makeCase(7, 42, 'links'));
+    expect(makeCase(7, 42, 'recordings').kind).toBe('recording');
+    expect(['scenarios', 'recordings', 'links'].map((c, i) => makeCase(7, i, 'all').kind)).toEqual([
+      makeCase(7, 0).kind,
+      'recording',
+      'link',
+    ]);
   });
 });

@@ -62,7 +62,8 @@ export const COMMANDS = [
   {
     name: 'sweep',
     synopsis: `tlbscope sweep <scenario file|id> --vary key=v1,v2,... [--vary ...] [--set key=value ...]
-               [--costs file] [--seed N] [--format csv|json]`,
+               [--costs file] [--seed N] [--format csv|json] [--max-combinations N]
+               [--progress]`,
     summary: 'Runs every combination of its --vary lists.',
     options: [
       ['--vary key=v1,v2,...', 'values of one setting, repeatable; every combination runs'],
@@ -70,8 +71,14 @@ export const COMMANDS = [
       ['--costs file', 'as for run'],
       ['--seed N', 'as for run'],
       ['--format csv|json', 'CSV in the dataset schema (default) or JSON'],
+      ['--max-combinations N', 'run more than 1000 combinations (the default cap), up to N'],
+      [
+        '--progress',
+        'runs done, elapsed time and an estimate of the rest on stderr (always shown when stderr is a terminal)',
+      ],
     ],
-    details: '',
+    details:
+      'A sweep of more combinations than its cap is refused before it starts, naming the count and --max-combinations.',
     examples: [
       'tlbscope sweep x86-wis-tlb-flush2 --vary threads=1,2,4,8,16 --vary processes=off,on',
       'tlbscope sweep x86-madvise-touch --vary invlpgb=off,on --set machine=zen3-epyc-7763-128',

@@ -17,6 +17,7 @@ import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import { formatSettings } from './settingsHelp.mjs';
+import { err, out, progress, stderrIsTty } from './terminal.mjs';
 import { formatHistory, history } from './history.mjs';
 import { formatLeaveOneOut, leaveOneOut, leaveOneOutDataset } from './leaveOneOut.mjs';
 import { CheckInputError, EXIT as CHECK_EXIT, runCheck } from './check.mjs';
@@ -37,7 +38,7 @@ import {
 async function main(argv) {
   const args = parseArgs(argv);
   if (args.command === 'help') {
-    process.stdout.write(args.topic ? commandHelp(args.topic) : USAGE);
+    out(args.topic ? commandHelp(args.topic) : USAGE);
     return 0;
   }
   /** The command's scenario, dataset or recording (parseArgs has checked there is one). */
@@ -49,14 +50,14 @@ async function main(argv) {
   const wasm = await loadWasm();
   if (args.command === 'settings') {
     const vocab = wasm.vocabularyJson();
-    process.stdout.write(args.format === 'json' ? `${vocab}\n` : formatSettings(JSON.parse(vocab)));
+    out(args.format === 'json' ? `${vocab}\n` : formatSettings(JSON.parse(vocab)));
     return 0;
   }
   if (args.command === 'list') {
     for (const id of scenarioIds()) {
       const { text } = readScenarioArg(id);
       const info = describe(wasm, text, id);
-      process.stdout.write(`${id.padEnd(40)} ${info.arch.padEnd(6)} ${info.title}\n`);
+      out(`${id.padEnd(40)} ${info.arch.padEnd(6)} ${info.title}\n`);
     }
     return 0;
   }
@@ -65,17 +66,17 @@ async function main(argv) {
     const report = leaveOneOut(wasm, {
       extra: costs,
       maxRuns: args.maxRuns,
-      progress: (m) => process.stderr.write(`${m}\n`),
+      progress: (m) => err(`${m}\n`),
     });
-    if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(formatLeaveOneOut(report));
+    if (args.format === 'json') out(`${JSON.stringify(report, null, 2)}\n`);
+    else out(formatLeaveOneOut(report));
     return 0;
   }
   if (args.command === 'calibrate') {
     const report = calibrate(wasm, { extra: costs });
-    if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else if (args.format === 'csv') process.stdout.write(reportCsv(report));
-    else process.stdout.write(formatReport(report));
+    if (args.format === 'json') out(`${JSON.stringify(report, null, 2)}\n`);
+    else if (args.format === 'csv') out(reportCsv(report));
+    else out(formatReport(report));
     return report.failures > 0 || (args.strict && report.gaps > 0) ? 1 : 0;
   }
   if (args.command === 'fit') {
@@ -91,27 +92,27 @@ async function main(argv) {
         params: args.params,
         machine: args.machine,
         maxRuns: args.maxRuns,
-        progress: (m) => process.stderr.write(`${m}\n`),
+        progress: (m) => err(`${m}\n`),
       });
-      if (args.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      else process.stdout.write(formatLeaveOneOut(report));
+      if (args.format === 'json') out(`${JSON.stringify(report, null, 2)}\n`);
+      else out(formatLeaveOneOut(report));
       return 0;
     }
     const result = fit(wasm, selected, {
       params: args.params,
       machine: args.machine,
       maxRuns: args.maxRuns,
-      progress: (m) => process.stderr.write(`${m}\n`),
+      progress: (m) => err(`${m}\n`),
     });
     if (args.out) {
       writeFileSync(args.out, toToml(result, target()));
-      process.stderr.write(`fit: wrote ${args.out}\n`);
+      err(`fit: wrote ${args.out}\n`);
     }
     if (args.format === 'json') {
-      process.stdout.write(`${JSON.stringify({ ...result, skipped }, null, 2)}\n`);
+      out(`${JSON.stringify({ ...result, skipped }, null, 2)}\n`);
     } else {
-      process.stdout.write(formatFit(result, skipped));
-      if (!args.out) process.stdout.write(`\n${toToml(result, target())}`);
+      out(formatFit(result, skipped));
+      if (!args.out) out(`\n${toToml(result, target())}`);
     }
     return 0;
   }
@@ -120,9 +121,7 @@ async function main(argv) {
   const { id, text, file } = readScenarioArg(target());
   if (args.command === 'history') {
     const steps = history(wasm, { text, file }, args.set, args.seed);
-    process.stdout.write(
-      args.format === 'json' ? `${JSON.stringify(steps, null, 2)}\n` : formatHistory(id, steps),
-    );
+    out(args.format === 'json' ? `${JSON.stringify(steps, null, 2)}\n` : formatHistory(id, steps));
     return 0;
   }
   if (args.command === 'run' && args.format === 'perfetto') {
@@ -131,18 +130,47 @@ async function main(argv) {
   const runs =
     args.command === 'run'
       ? [runOnce(wasm, text, file, args.set, args.seed)]
-      : expandSweep(args.vary).map((combo) =>
-          runOnce(wasm, text, file, [...args.set, ...combo], args.seed),
-        );
+      : sweep(wasm, { text, file }, args);
   if (args.format === 'csv') {
-    process.stdout.write(toCsv(runs.flatMap((r) => toRows(id, r))));
+    out(toCsv(runs.flatMap((r) => toRows(id, r))));
   } else if (args.command === 'run') {
-    process.stdout.write(`${JSON.stringify(runs[0].summary, null, 2)}\n`);
+    out(`${JSON.stringify(runs[0].summary, null, 2)}\n`);
   } else {
-    const out = runs.map((r) => ({ overrides: r.overrides, summary: r.summary }));
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    const result = runs.map((r) => ({ overrides: r.overrides, summary: r.summary }));
+    out(`${JSON.stringify(result, null, 2)}\n`);
   }
   return 0;
+}
+
+/**
+ * Every combination of the --vary lists, reporting progress on stderr when it is a terminal or
+ * --progress asks: runs done of the total, the time so far and an estimate of the rest.
+ * @param {import('../src/sim/run').SimulatorApi} wasm
+ * @param {{ text: string, file: string }} scenario
+ * @param {import('./args.mjs').Args} args
+ */
+function sweep(wasm, { text, file }, args) {
+  const combos = expandSweep(args.vary);
+  const show = args.progress || stderrIsTty();
+  const start = Date.now();
+  let shown = 0;
+  return combos.map((combo, i) => {
+    const run = runOnce(wasm, text, file, [...args.set, ...combo], args.seed);
+    const now = Date.now();
+    const last = i + 1 === combos.length;
+    // At most about four reports a second, and always the last one.
+    if (show && (last || now - shown >= 250)) {
+      shown = now;
+      const elapsed = (now - start) / 1000;
+      const left = (elapsed / (i + 1)) * (combos.length - i - 1);
+      progress(
+        `sweep: ${i + 1}/${combos.length} runs, ${elapsed.toFixed(1)} s elapsed` +
+          (last ? '' : `, about ${left.toFixed(1)} s left`),
+        { done: last },
+      );
+    }
+    return run;
+  });
 }
 
 /**
@@ -171,18 +199,18 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (e) {
   if (e instanceof CheckInputError || (e instanceof UsageError && argvCommand === 'check')) {
-    process.stderr.write(`tlbscope: ${e.message}\n`);
+    err(`tlbscope: ${e.message}\n`);
     process.exitCode = CHECK_EXIT.bad_input;
   } else if (e instanceof UsageError) {
-    process.stderr.write(`tlbscope: ${e.message}\n\n${USAGE}`);
+    err(`tlbscope: ${e.message}\n\n${USAGE}`);
     process.exitCode = 2;
   } else if (e instanceof BudgetStop) {
     // What ran before the budget stopped it is still worth seeing: its summary on stdout.
-    process.stdout.write(`${JSON.stringify(e.partial.summary, null, 2)}\n`);
-    process.stderr.write(`tlbscope: ${e.message}\n`);
+    out(`${JSON.stringify(e.partial.summary, null, 2)}\n`);
+    err(`tlbscope: ${e.message}\n`);
     process.exitCode = 1;
   } else if (e instanceof SimulatorTrap) {
-    process.stderr.write(`tlbscope: ${e.message}\n`);
+    err(`tlbscope: ${e.message}\n`);
     process.exitCode = 3;
   } else if (
     e instanceof ScenarioFailure ||
@@ -190,10 +218,10 @@ try {
     e instanceof DatasetError ||
     e instanceof RecordingFailure
   ) {
-    process.stderr.write(`tlbscope: ${e.message}\n`);
+    err(`tlbscope: ${e.message}\n`);
     process.exitCode = 1;
   } else {
-    process.stderr.write(`tlbscope: ${e instanceof Error ? e.message : String(e)}\n`);
+    err(`tlbscope: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;
   }
 }

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { traceOf } from '../src/sim/run';
 import { runOnce } from './run.mjs';
 import { webModules } from './webModules.mjs';
+import { err, out, quote, stdoutStream } from './terminal.mjs';
 
 /** @import { SimulatorApi } from '../src/sim/run' */
 
@@ -16,17 +17,17 @@ export class RecordingFailure extends Error {}
  * `tlbscope import x --format perfetto | head` closes the pipe early: that is not an error.
  */
 async function writeAll(/** @type {Iterable<string>} */ chunks) {
-  process.stdout.on('error', (/** @type {NodeJS.ErrnoException} */ e) => {
+  stdoutStream.on('error', (/** @type {NodeJS.ErrnoException} */ e) => {
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
   for (const c of chunks) {
-    if (!process.stdout.write(c)) await once(process.stdout, 'drain');
+    if (!out(c)) await once(stdoutStream, 'drain');
   }
 }
 
 async function readRecording(/** @type {string} */ path) {
-  if (!existsSync(path)) throw new RecordingFailure(`no such recording file: ${path}`);
+  if (!existsSync(path)) throw new RecordingFailure(`no such recording file: ${quote(path)}`);
   const m = await webModules();
   const parser = new m.RecordingParser(basename(path));
   try {
@@ -52,7 +53,7 @@ export async function importRecording(path, format) {
   const { m, rec } = await readRecording(path);
   if (format === 'json') {
     const { name, summary, issueCount, issues, unknown, cpus, startSeconds, tasks } = rec;
-    const out = {
+    const report = {
       name,
       summary,
       unreadable_lines: issueCount,
@@ -62,7 +63,7 @@ export async function importRecording(path, format) {
       startSeconds,
       tasks,
     };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    out(`${JSON.stringify(report, null, 2)}\n`);
   } else if (format === 'perfetto') {
     const trace = m.toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
     await writeAll(
@@ -73,13 +74,11 @@ export async function importRecording(path, format) {
       }),
     );
   } else {
-    process.stdout.write(m.formatRecording(rec));
+    out(m.formatRecording(rec));
   }
   if (rec.issueCount > 0 && format !== 'text') {
     const first = rec.issues.map((i) => `  line ${i.line}: ${i.message}`).join('\n');
-    process.stderr.write(
-      `tlbscope: ${rec.issueCount} unreadable line(s) in ${rec.name}:\n${first}\n`,
-    );
+    err(`tlbscope: ${rec.issueCount} unreadable line(s) in ${rec.name}:\n${first}\n`);
   }
   return 0;
 }

@@ -15,6 +15,9 @@ import {
   renderReference,
   withReference,
 } from './vocabRender.mjs';
+import { exitIfHelp } from './scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const check = process.argv.includes('--check');
 const sim = await loadWasm();

@@ -3,6 +3,9 @@
 // the generated TypeScript module and as content/README.md's settings reference. Pure: the
 // writer (vocab.mjs) and the drift test render the same way.
 import * as prettier from 'prettier';
+import { exitIfHelp } from './scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 export const MODULE_PATH = 'web/src/sim/vocabulary.generated.ts';
 export const README_PATH = 'content/README.md';

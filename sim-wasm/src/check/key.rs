@@ -262,6 +262,8 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
             cpumask,
             pages,
             gen_ranges,
+            gen_base,
+            trim_at: _,
             tables_freed_gen,
             next_trim: _,
             loaded_on,
@@ -295,7 +297,7 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
             ctx_id,
             tlb_gen,
             cpumask,
-            gen_ranges,
+            (gen_ranges, gen_base),
             tables_freed_gen,
             loaded_on,
         )

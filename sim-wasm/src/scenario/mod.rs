@@ -35,9 +35,26 @@ use crate::error::SimError;
 /// preset of the old architecture are dropped (they have no meaning there) and listed in
 /// `Config::notes`; the same toggles given explicitly with `--set` stay errors.
 pub fn parse(text: &str, overrides: &[String]) -> Result<Config, SimError> {
+    check_array_caps(text)?;
     let cfg = parse_one(text, overrides)?;
     check_step_overrides(text, &cfg)?;
     Ok(cfg)
+}
+
+/// Refuses a file with too many `[[tasks]]` or `[[steps]]` headers before parsing it: a
+/// generated file of 50,000 tasks would otherwise be parsed and validated (twice, and once
+/// more per step) only to be refused. Inline arrays are still capped by validation.
+fn check_array_caps(text: &str) -> Result<(), SimError> {
+    for (name, max) in [
+        ("tasks", crate::budget::MAX_TASKS),
+        ("steps", crate::budget::MAX_STEPS),
+    ] {
+        let lines = crate::locate::header_lines(text, name);
+        if lines.len() > max {
+            return Err(validate::too_many(name, lines.len(), max).at_line(lines[max]));
+        }
+    }
+    Ok(())
 }
 
 /// Every step's `set` and `compare` must themselves make a valid run of this file.
@@ -89,13 +106,12 @@ fn parse_one(text: &str, overrides: &[String]) -> Result<Config, SimError> {
             // The bad value came from an override, not from a line of the file.
             SimError::new(format!("--set {}", e.path), e.message)
         } else if e.line == 0 && e.path.starts_with("steps[") {
-            let n = e.path[6..]
-                .split(']')
-                .next()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0);
-            let line = crate::steps::header_line(text, n);
+            let line = crate::steps::header_line(text, array_index(&e.path));
             e.at_line(line)
+        } else if e.line == 0 && e.path.starts_with("tasks[") && !e.path.contains('.') {
+            let n = array_index(&e.path);
+            let line = crate::locate::header_lines(text, "tasks").get(n).copied();
+            e.at_line(line.unwrap_or(0))
         } else if e.line == 0 {
             let line = match find_line(text, &e.path) {
                 0 => crate::locate::dotted_key_line(text, &e.path),
@@ -107,10 +123,19 @@ fn parse_one(text: &str, overrides: &[String]) -> Result<Config, SimError> {
         }
     })?;
     cfg.notes.extend(notes);
+    let lines = crate::locate::header_lines(text, "steps");
     for (i, step) in cfg.steps.iter_mut().enumerate() {
-        step.line = crate::steps::header_line(text, i);
+        step.line = lines.get(i).copied().unwrap_or(0);
     }
     Ok(cfg)
+}
+
+/// `n` of a path `name[n]…`, 0 if it has none.
+fn array_index(path: &str) -> usize {
+    path.split_once('[')
+        .and_then(|(_, r)| r.split(']').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -265,5 +290,42 @@ mod tests {
     fn a_syntax_error_carries_its_line() {
         let e = parse("title = \"t\"\n[machine\n", &[]).unwrap_err();
         assert_eq!(e.line, 2);
+    }
+
+    fn tasks(n: usize) -> String {
+        let mut text = String::from("title = \"t\"\n[machine]\ncpus = 2\n");
+        text.push_str(&"[[tasks]]\ncpu = 0\nprogram = \"spin 5ns\"\n".repeat(n));
+        text
+    }
+
+    #[test]
+    fn too_many_tasks_are_refused_at_once_at_the_first_one_over() {
+        let start = std::time::Instant::now();
+        let e = parse(&tasks(10_000), &[]).unwrap_err();
+        let took = start.elapsed();
+        assert_eq!(e.path, "tasks[4096]");
+        // Three title/machine lines, then three lines a task: the 4097th header.
+        assert_eq!(e.line, 4 + 4096 * 3);
+        assert!(e.message.contains("10000 tasks"), "{}", e.message);
+        assert!(e.message.contains("at most 4096"), "{}", e.message);
+        assert!(took.as_secs() < 2, "took {took:?}");
+        assert!(parse(&tasks(4096), &[]).is_ok());
+    }
+
+    #[test]
+    fn too_many_tasks_in_an_inline_array_are_refused_by_validation() {
+        let list = vec!["{ cpu = 0, program = \"spin 5ns\" }"; 4097].join(", ");
+        let e = parse(&format!("title = \"t\"\ntasks = [{list}]\n"), &[]).unwrap_err();
+        assert_eq!(e.path, "tasks[4096]");
+        assert!(e.message.contains("4097 tasks"), "{}", e.message);
+    }
+
+    #[test]
+    fn too_many_steps_are_refused_at_the_first_one_over() {
+        let mut text = tasks(1);
+        text.push_str(&"[[steps]]\ntext = \"s\"\n".repeat(101));
+        let e = parse(&text, &[]).unwrap_err();
+        assert_eq!(e.path, "steps[100]");
+        assert_eq!(e.line, 7 + 100 * 2);
     }
 }

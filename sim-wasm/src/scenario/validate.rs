@@ -68,6 +68,16 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     }
     let cpus = v::CPUS.int_or(m.cpus, preset.cpus as i64)? as u16;
     let tlb_entries = v::TLB_ENTRIES.int_or(m.tlb_entries, preset.tlb_entries as i64)? as u32;
+    let max_ways = crate::tlb::Tlb::MAX_WAYS as i64;
+    if m.tlb_ways.is_some_and(|w| w > max_ways) {
+        return Err(SimError::new(
+            v::TLB_WAYS.path(),
+            format!(
+                "must be at most {max_ways} (the most ways the model's TLB sets hold), got {}",
+                m.tlb_ways.unwrap_or(0)
+            ),
+        ));
+    }
     let tlb_ways =
         v::TLB_WAYS.int_upto(m.tlb_ways, preset.tlb_ways as i64, tlb_entries as i64)? as u32;
     let tlb_index = match m.tlb_index.as_deref() {
@@ -238,8 +248,11 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     }
 
     let mut tasks = Vec::with_capacity(f.tasks.len());
-    if f.tasks.len() > 4096 {
-        return Err(SimError::new("tasks", "at most 4096 tasks"));
+    if f.tasks.len() > budget::MAX_TASKS {
+        return Err(too_many("tasks", f.tasks.len(), budget::MAX_TASKS));
+    }
+    if f.steps.len() > budget::MAX_STEPS {
+        return Err(too_many("steps", f.steps.len(), budget::MAX_STEPS));
     }
     for (i, t) in f.tasks.into_iter().enumerate() {
         tasks.push(validate_task(i, t, cpus, workload.mm_pages, arch)?);
@@ -311,6 +324,14 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     };
     check_state_fits(&cfg)?;
     Ok(cfg)
+}
+
+/// The error for an array of tables longer than its cap, naming the first entry over it.
+pub(super) fn too_many(name: &str, count: usize, max: usize) -> SimError {
+    SimError::new(
+        format!("{name}[{max}]"),
+        format!("{count} {name}; a scenario may have at most {max} (this is the first one over)"),
+    )
 }
 
 /// The machine's state must fit the run's memory budget before the first event allocates it.

@@ -233,3 +233,13 @@ describe('the counterexample view', () => {
     expect(writeUrl({ ...base, check: false, cxStep: 4 })).toBe('?scenario=x');
   });
 });
+
+describe('a window near the largest number', () => {
+  it('is written so that it reads back', () => {
+    const p = parseUrl('?scenario=x&win=0,1e308');
+    expect(p.view.window).toEqual([0, 1e308]);
+    const again = parseUrl(writeUrl(p.url, p.view));
+    expect(again.ignored).toEqual([]);
+    expect(again.view.window).toEqual([0, 1e308]);
+  });
+});

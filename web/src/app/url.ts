@@ -284,7 +284,9 @@ export function isNewPlace(a: UrlState, b: UrlState): boolean {
 }
 
 // Times to 0.1 ns: far below a pixel at any zoom, and links stay short.
-const ns = (x: number) => String(Math.round(x * 10) / 10);
+// Tenths of a ns, except for times so large that ×10 would overflow to Infinity (a link's
+// window may be as wide as 1e308, and the link written for it must read back).
+const ns = (x: number) => String(Math.abs(x) < 1e300 ? Math.round(x * 10) / 10 : Math.round(x));
 
 /** `?embed`, `?embed=1` and `?embed=true` all mean yes; `?embed=0` no. */
 function flag(q: URLSearchParams, name: string): boolean {

@@ -159,6 +159,21 @@ describe('bad input', () => {
     expect(rec.summary.tlb_flush).toBe(countLines(text, /tlb_flush:/) - 1);
   });
 
+  test('a line padded to 24,000 characters is an issue, read at once', () => {
+    const padded = [...lines];
+    padded[flushLine] = `${padded[flushLine]}${' '.repeat(24_000)}x`;
+    padded.splice(3, 0, `${' '.repeat(30_000)}x`);
+    const start = performance.now();
+    const rec = parseRecording(padded.join('\n'), 'padded.trace');
+    // Matched by the line patterns, such a line took seconds (their time grows as its square).
+    expect(performance.now() - start).toBeLessThan(2000);
+    expect(rec.issueCount).toBe(2);
+    expect(rec.issues[0]).toMatchObject({ line: 4 });
+    expect(rec.issues[1].line).toBe(flushLine + 2);
+    expect(rec.issues[1].message).toMatch(/24\d{3} characters, longer than the 4096/);
+    expect(rec.summary.tlb_flush).toBe(countLines(text, /tlb_flush:/) - 1);
+  });
+
   test('a file cut off mid-line says so on its last line', () => {
     const rec = parseRecording(text.slice(0, text.lastIndexOf('tlb_flush') + 5), 'short.trace');
     expect(rec.issues.at(-1)?.message).toMatch(/no newline/);

@@ -121,6 +121,7 @@ pub fn begin(w: &mut World, t: TaskId) {
         return w.step(t, 0, true, Cont::NextOp);
     };
     let gen = World::open_flush_range(&mut w.trace, m, &mut op, cpu, now).gen;
+    World::trim_gen_ranges(&mut w.mms, &w.arch_state, mm);
     let mut cost = 0;
     op.check = if w.cfg.design.broadcast_skip {
         w.preempt_disable(cpu, mm);

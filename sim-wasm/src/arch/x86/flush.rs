@@ -217,6 +217,7 @@ pub fn flush_tlb_mm_range(w: &mut World, t: TaskId) {
     let ceiling = w.cfg.design.ceiling;
     let full = ceiling == 0 || op.pages > ceiling;
     let ff = World::open_flush_range(&mut w.trace, &mut w.mms[mm.0 as usize], op, cpu, now);
+    World::trim_gen_ranges(&mut w.mms, &w.arch_state, mm);
     let gen = ff.gen;
     let (start, pages, freed_tables) = (op.start, op.pages, op.freed_tables);
     let gf = Fields {

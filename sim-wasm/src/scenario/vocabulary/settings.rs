@@ -82,12 +82,12 @@ pub static TLB_ENTRIES: Setting = Setting {
     )
 };
 pub static TLB_WAYS: Setting = Setting {
-    doc: "TLB associativity.",
+    doc: "TLB associativity (at most 255, and at most tlb_entries).",
     value: Some(|c| c.tlb_ways.to_string()),
     ..setting(
         "tlb_ways",
         "machine",
-        int_of(1, 65_536, "tlb_entries"),
+        int_of(1, crate::tlb::Tlb::MAX_WAYS as i64, "tlb_entries"),
         Default::Derived("the preset's"),
     )
 };
