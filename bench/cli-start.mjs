@@ -12,6 +12,9 @@ import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { packCli } from '../web/scripts/pack-cli.mjs';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const launcher = resolve(repo, 'web/cli/tlbscope.mjs');

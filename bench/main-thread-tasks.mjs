@@ -26,6 +26,9 @@ import { chromium } from '@playwright/test';
 import lz from 'lz-string';
 import { chromiumArgs, chromiumPath } from '../tests/chromium.mjs';
 import { tracefsChunks } from './gen-tracefs.mjs';
+import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 if (process.argv.includes('--help')) {
   const text = (await import('node:fs')).readFileSync(fileURLToPath(import.meta.url), 'utf8');

@@ -5,6 +5,9 @@ import console from 'node:console';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadWasm } from '../cli/wasm.mjs';
 import { CLI_PATH, MODEL_PATH, renderCli, renderCosts, withBlock } from './docsGen.mjs';
+import { exitIfHelp } from './scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 writeFileSync(CLI_PATH, await renderCli());
 const vocab = JSON.parse((await loadWasm()).vocabularyJson());

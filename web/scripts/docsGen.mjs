@@ -4,6 +4,9 @@
 // Pure: the writer (cli-docs.mjs) and the staleness test render the same way.
 import * as prettier from 'prettier';
 import { COMMANDS } from '../cli/help.mjs';
+import { exitIfHelp } from './scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 export const CLI_PATH = 'docs/cli.md';
 export const MODEL_PATH = 'docs/model.md';

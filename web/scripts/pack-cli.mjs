@@ -11,6 +11,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import process from 'node:process';
 import { rolldown } from 'rolldown';
+import { exitIfHelp } from './scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUNDLE = resolve(repo, 'web/cli/tlbscope.bundle.mjs');

@@ -8,6 +8,9 @@ import console from 'node:console';
 import process from 'node:process';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../../tests/chromium.mjs';
+import { exitIfHelp } from './scriptHelp.mjs';
+
+exitIfHelp(import.meta.url);
 
 const at = process.argv.indexOf('--port');
 const port = at > 0 ? Number(process.argv[at + 1]) : 4220;

@@ -170,7 +170,7 @@ describe('bad input', () => {
     expect(rec.issueCount).toBe(2);
     expect(rec.issues[0]).toMatchObject({ line: 4 });
     expect(rec.issues[1].line).toBe(flushLine + 2);
-    expect(rec.issues[1].message).toMatch(/24\d{3} characters, longer than the 4096/);
+    expect(rec.issues[1].message).toMatch(/longer than 4096 characters/);
     expect(rec.summary.tlb_flush).toBe(countLines(text, /tlb_flush:/) - 1);
   });
 
