@@ -1,3 +1,4 @@
+import { tracefsChunks } from '../../bench/gen-tracefs.mjs';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from './fixtures';
@@ -149,14 +150,10 @@ test('a large recording shows its progress and can be cancelled, leaving the mod
 }) => {
   await sim.open();
   const page = sim.page;
-  // ~120 MB: the real fixture's event lines over and over (header once). Large enough that
-  // the worker is still reading when the click lands: at 40 MB an idle core finished the
-  // parse between the status appearing and the click, and the status (with its button) left.
-  const events = text
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .join('\n');
-  const big = Buffer.from(`${text}\n${`${events}\n`.repeat(960)}`);
+  // ~100 MB of generated tracefs lines whose clock only goes forward: large enough that the
+  // worker is still reading when the click lands. (The real fixture repeated would not do: its
+  // time goes back at every copy, and those events are dropped unread, so it parses too fast.)
+  const big = Buffer.from([...tracefsChunks(1_000_000, 4)].join(''));
   await page.setInputFiles('#recording-input', {
     name: 'big.trace',
     mimeType: 'text/plain',

@@ -181,7 +181,8 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot, comp
                     {s.n === cx.violation_step && (
                       <span className="cx-breaks">
                         {' '}
-                        breaks <DocId id={cx.invariant} />
+                        {/* plain: a link inside the step's button would be two controls in one */}
+                        breaks {cx.invariant}
                       </span>
                     )}
                   </button>
