@@ -1,5 +1,5 @@
-import { tracefsChunks } from '../../bench/gen-tracefs.mjs';
-import { readFileSync } from 'node:fs';
+import { writeTracefs } from '../../bench/gen-tracefs.mjs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from './fixtures';
 
@@ -153,15 +153,14 @@ test('a large recording shows its progress and can be cancelled, leaving the mod
   // ~100 MB of generated tracefs lines whose clock only goes forward: large enough that the
   // worker is still reading when the click lands. (The real fixture repeated would not do: its
   // time goes back at every copy, and those events are dropped unread, so it parses too fast.)
-  const big = Buffer.from([...tracefsChunks(1_000_000, 4)].join(''));
-  await page.setInputFiles('#recording-input', {
-    name: 'big.trace',
-    mimeType: 'text/plain',
-    buffer: big,
-  });
+  // Written to a file: Playwright hands a buffer over 50 MB to the page only by path.
+  const path = test.info().outputPath('big.trace');
+  await writeTracefs(path, 1_000_000, 4);
+  const size = statSync(path).size;
+  await page.setInputFiles('#recording-input', path);
   const status = page.getByRole('status').filter({ hasText: 'Reading big.trace' });
   await expect(status).toBeVisible();
-  await expect(status.locator('progress')).toHaveAttribute('max', String(big.length));
+  await expect(status.locator('progress')).toHaveAttribute('max', String(size));
   await status.getByRole('button', { name: 'Cancel' }).click();
   await expect(status).toHaveCount(0);
   await expect(page.getByTestId('recording-loaded')).toHaveCount(0);
