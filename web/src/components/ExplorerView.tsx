@@ -35,6 +35,7 @@ import { Prose } from './Prose';
 import { RecordedRow } from './RecordedRow';
 import { RecordingFile } from './RecordingFile';
 import { RecordingSummary } from './RecordingSummary';
+import { ModelRecording } from './ModelRecording';
 import { RunProblem } from './RunProblem';
 import { RunStatus } from './RunStatus';
 import { ScenarioFile } from './ScenarioFile';
@@ -383,6 +384,14 @@ export function ExplorerView(props: Props) {
               </ErrorBoundary>
             )}
             <ErrorBoundary label="the summary" resetKey={a.trace.version}>
+              {isRecorded(a) && (
+                <ModelRecording
+                  run={a}
+                  onModel={(scenario, overridesB) =>
+                    onUrl({ ...url, scenario, custom: null, compare: true, overridesB })
+                  }
+                />
+              )}
               {b ? (
                 <>
                   <div className="compare">
