@@ -41,3 +41,27 @@ test('Model this recording runs B on the recording’s 2 CPUs and its flushes ma
   await expect(settings.locator('[data-setting="flushes"]')).toBeVisible();
   expect(sim.consoleErrors).toEqual([]);
 });
+
+test('with a recording as A, the link’s set= settings are the model’s: B runs them', async ({
+  sim,
+}) => {
+  // Before, `set=` belonged to A alone; a recording replaced A, so B ran the scenario's
+  // 128-CPU preset whatever the link said.
+  await sim.open({
+    scenario: 'x86-madvise-touch',
+    set: ['cpus=2', 'busy_threads=1', 'flushes=300'],
+  });
+  const page = sim.page;
+  await page.setInputFiles(
+    '#recording-input',
+    resolve('tests/fixtures/recordings/madvise-touch-2cpu-quiet.trace'),
+  );
+  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.waitForIdle();
+  await page.keyboard.press('c');
+  await sim.waitForIdle();
+  const b = page.locator('.timeline').nth(1);
+  await expect(b).toContainText('B: cpus=2 busy_threads=1 flushes=300');
+  await expect(b.locator('svg g.lane')).toHaveCount(2);
+  expect(sim.consoleErrors).toEqual([]);
+});

@@ -365,7 +365,7 @@ export function ExplorerView(props: Props) {
                   )}
                 </Transport>
                 {timeline(a, 'A', url.overrides)}
-                {b && timeline(b, 'B', url.overridesB)}
+                {b && timeline(b, 'B', x.overridesB)}
                 {guide.step?.dataset && <MeasuredTable id={guide.step.dataset} />}
                 {guide.step?.recording && <RecordingBeside id={guide.step.recording} />}
                 {guide.index !== null && <Legend trace={a.trace} />}
@@ -388,7 +388,15 @@ export function ExplorerView(props: Props) {
                 <ModelRecording
                   run={a}
                   onModel={(scenario, overridesB) =>
-                    onUrl({ ...url, scenario, custom: null, compare: true, overridesB })
+                    onUrl({
+                      ...url,
+                      scenario,
+                      custom: null,
+                      // B runs exactly the list shown: A's own settings would go before it.
+                      overrides: [],
+                      compare: true,
+                      overridesB,
+                    })
                   }
                 />
               )}
