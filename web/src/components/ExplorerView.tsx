@@ -386,6 +386,8 @@ export function ExplorerView(props: Props) {
             <ErrorBoundary label="the summary" resetKey={a.trace.version}>
               {isRecorded(a) && (
                 <ModelRecording
+                  // Another recording starts from its own proposal, not the last one's edits.
+                  key={a.trace.version}
                   run={a}
                   onModel={(scenario, overridesB) =>
                     onUrl({

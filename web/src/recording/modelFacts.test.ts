@@ -89,3 +89,15 @@ test('the nearest preset follows the recorded machine, else the fewest-CPU gener
   expect(nearestPreset('a RISC-V board').id).toBe('generic-x86');
   expect(nearestPreset(null).id).toBe('generic-x86');
 });
+
+test('a recording whose rows stay in its worker is modelled from its summary alone', () => {
+  const run = load(QUIET, false);
+  const remote = { ...run, trace: { ...run.trace, remote: { rows: run.trace.n, end: 1 } } };
+  const p = modelOfRecording(modelFacts(remote));
+  expect(setting(p, 'cpus')?.value).toBe('2');
+  // One flush request per shootdown reached CPU 1: one busy thread, as from the rows.
+  expect(setting(p, 'busy_threads')?.value).toBe('1');
+  expect(setting(p, 'flushes')?.value).toBe(String(run.summary.shootdowns));
+  // Pages are read off the rows: not proposed without them.
+  expect(setting(p, 'pages')).toBeUndefined();
+});
