@@ -52,9 +52,16 @@ export function useExplorer(
     check,
     url.remoteAbove ?? undefined,
   );
+  // With a recording as A, A's settings (`set=`) have no run of their own: they are the model's,
+  // which runs only as B, so B runs them with its own (`setB=`) after. Before, a link's `set=`
+  // was dropped and B ran the scenario's own machine (128 CPUs for x86-madvise-touch).
+  const overridesB = useMemo(
+    () => (recording ? [...url.overrides, ...url.overridesB] : url.overridesB),
+    [recording, url.overrides, url.overridesB],
+  );
   const runB = useRun(
     explore && url.compare ? text : null,
-    url.overridesB,
+    overridesB,
     url.seed,
     undefined,
     check,
@@ -134,7 +141,7 @@ export function useExplorer(
   // A recording answers no request of the URL's: once loaded it is what A shows.
   const freshA =
     a !== null && (a === recording || ranWith(a, text, url.overrides, url.seed, check));
-  const freshB = !url.compare || (b !== null && ranWith(b, text, url.overridesB, url.seed, check));
+  const freshB = !url.compare || (b !== null && ranWith(b, text, overridesB, url.seed, check));
   const pending = useRef<ViewState | null>(linked);
   const [restores, setRestores] = useState(0);
   const restore = useCallback((v: ViewState) => {
@@ -346,6 +353,8 @@ export function useExplorer(
     runB,
     a,
     b,
+    /** The settings B runs with (with a recording as A, A's `set=` and then `setB=`). */
+    overridesB,
     fullExtent,
     view,
     logWindow,

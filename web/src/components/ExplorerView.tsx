@@ -35,6 +35,7 @@ import { Prose } from './Prose';
 import { RecordedRow } from './RecordedRow';
 import { RecordingFile } from './RecordingFile';
 import { RecordingSummary } from './RecordingSummary';
+import { ModelRecording } from './ModelRecording';
 import { RunProblem } from './RunProblem';
 import { RunStatus } from './RunStatus';
 import { ScenarioFile } from './ScenarioFile';
@@ -364,7 +365,7 @@ export function ExplorerView(props: Props) {
                   )}
                 </Transport>
                 {timeline(a, 'A', url.overrides)}
-                {b && timeline(b, 'B', url.overridesB)}
+                {b && timeline(b, 'B', x.overridesB)}
                 {guide.step?.dataset && <MeasuredTable id={guide.step.dataset} />}
                 {guide.step?.recording && <RecordingBeside id={guide.step.recording} />}
                 {guide.index !== null && <Legend trace={a.trace} />}
@@ -383,6 +384,24 @@ export function ExplorerView(props: Props) {
               </ErrorBoundary>
             )}
             <ErrorBoundary label="the summary" resetKey={a.trace.version}>
+              {isRecorded(a) && (
+                <ModelRecording
+                  // Another recording starts from its own proposal, not the last one's edits.
+                  key={a.trace.version}
+                  run={a}
+                  onModel={(scenario, overridesB) =>
+                    onUrl({
+                      ...url,
+                      scenario,
+                      custom: null,
+                      // B runs exactly the list shown: A's own settings would go before it.
+                      overrides: [],
+                      compare: true,
+                      overridesB,
+                    })
+                  }
+                />
+              )}
               {b ? (
                 <>
                   <div className="compare">

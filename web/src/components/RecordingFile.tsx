@@ -4,7 +4,7 @@
 // REMOTE_ABOVE_ROWS rows (or the link's `remote=`) stays in the import's worker, as a large run
 // stays in the simulator's.
 import { useEffect, useRef, useState } from 'react';
-import { EXAMPLE_RECORDINGS, provenanceOf } from '../content/recordings';
+import { EXAMPLE_RECORDINGS, provenanceOf, type RecordingSource } from '../content/recordings';
 import { asRun, type RecordedRun } from '../recording/asRun';
 import { keepOnly, ParseCancelled, parseInWorker, type ParseJob } from '../recording/client';
 import type { RecordingWindow } from '../recording/window';
@@ -33,7 +33,12 @@ export function RecordingFile({ value, onLoad, remoteAbove = REMOTE_ABOVE_ROWS }
   const job = useRef<ParseJob | null>(null);
   useEffect(() => () => job.current?.cancel(), []);
 
-  const start = (input: Blob | string, name: string, provenance: string | null = null) => {
+  const start = (
+    input: Blob | string,
+    name: string,
+    provenance: string | null = null,
+    source: RecordingSource | null = null,
+  ) => {
     job.current?.cancel();
     setError(null);
     const total = typeof input === 'string' ? input.length : input.size;
@@ -54,7 +59,7 @@ export function RecordingFile({ value, onLoad, remoteAbove = REMOTE_ABOVE_ROWS }
         performance.mark('tlbscope:import-done');
         keepOnly(p.window);
         recordWorkerMemory(p.window);
-        onLoad(asRun(p, provenance));
+        onLoad(asRun(p, provenance, source));
       },
       (e: unknown) => {
         if (job.current !== j && !(e instanceof ParseCancelled)) return;
@@ -71,7 +76,7 @@ export function RecordingFile({ value, onLoad, remoteAbove = REMOTE_ABOVE_ROWS }
     try {
       const res = await fetch(ex.url);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      start(await res.blob(), ex.file, ex.source ? provenanceOf(ex.source) : null);
+      start(await res.blob(), ex.file, ex.source ? provenanceOf(ex.source) : null, ex.source);
     } catch (e) {
       setError(`${ex.file}: could not be fetched (${e instanceof Error ? e.message : String(e)})`);
     }

@@ -20,6 +20,8 @@ export interface RecordedRun extends RunResult {
     extras: RowExtras;
     /** Who recorded it where, when known (content/recordings/*.source.json). */
     provenance: string | null;
+    /** The machine and command of its .source.json, when it came with one ("Model this recording"). */
+    source?: { machine: string; command: string } | null;
     /** The CPU that sent the most IPIs (-1 if none): the lane labels' initiator. */
     initiator: number;
     /**
@@ -34,7 +36,11 @@ export function isRecorded(r: RunResult | null | undefined): r is RecordedRun {
   return !!r && 'recording' in r;
 }
 
-export function asRun(p: ImportedRecording, provenance: string | null = null): RecordedRun {
+export function asRun(
+  p: ImportedRecording,
+  provenance: string | null = null,
+  source: { machine: string; command: string } | null = null,
+): RecordedRun {
   const { reason, pages, line, ...c } = p.columns;
   const trace = toTrace({
     ...c,
@@ -78,6 +84,7 @@ export function asRun(p: ImportedRecording, provenance: string | null = null): R
       unknown: p.unknown,
       extras: { reason, pages, line, tasks: p.tasks },
       provenance,
+      source,
       initiator: p.initiator ?? busiestSender(trace),
       ...(p.window ? { window: p.window } : {}),
     },
