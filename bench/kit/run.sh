@@ -76,7 +76,7 @@ rows=()
 raw_json=()
 
 # summarise BENCH VARIANT FILE: turns the "Run N: ... L us/..." lines into a
-# mean row (sample stddev, n-1) and a best-of row (the seed-004 statistic).
+# mean row (sample stddev, n-1) and a best-of row (the lutomirski-2017-x86-pcid statistic).
 summarise() {
 	local bench=$1 variant=$2 file=$3 stats
 	stats=$(awk '/^Run [0-9]+:/ { v[++n] = $(NF - 1) }
@@ -163,7 +163,7 @@ provenance=$(
 {
   "$source_id": {
     "kind": "local",
-    "seed_file": null,
+    "excerpt_file": null,
     "title": $(json_str "tlbscope bench kit (bench/kit/run.sh) measured on $model"),
     "mail": null,
     "author": "bench/kit/run.sh",
