@@ -18,8 +18,8 @@ if [[ $# -gt 1 || ${1:-} == -h || ${1:-} == --help ]]; then usage; exit 2; fi
 OUT=${1:-}
 
 KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-OPS=${OPS:-200000}   # madvise-touch ops per run (seed: 1000000; smaller keeps a VM run short)
-BUSY=${BUSY:-3}      # busy threads as in the seed; the program clamps to CPUs - 1
+OPS=${OPS:-200000}   # madvise-touch ops per run (the mail: 1000000; smaller keeps a VM run short)
+BUSY=${BUSY:-3}      # busy threads as in the mail; the program clamps to CPUs - 1
 ITERS=${ITERS:-100000}
 PAGES=${PAGES:-512}
 RUNS=${RUNS:-5}
@@ -56,7 +56,7 @@ mitigations=$(cd /sys/devices/system/cpu/vulnerabilities 2>/dev/null &&
 mitigations=${mitigations%; }
 
 # ---- perf (optional) ------------------------------------------------------
-# The seed counted dtlb_load_misses.miss_causes_a_walk; VMs often expose no PMU.
+# The PCID mail counted dtlb_load_misses.miss_causes_a_walk; VMs often expose no PMU.
 perf_event=
 if command -v perf >/dev/null; then
 	for ev in dtlb_load_misses.miss_causes_a_walk dTLB-load-misses; do

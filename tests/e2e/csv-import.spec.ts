@@ -23,7 +23,9 @@ test('the Data view shows shipped numbers with provenance and the model beside t
   const chart = sim.chart('madvise-touch', 'op_latency');
   await expect(chart).toBeVisible();
   await expect(chart.locator('[data-kind="error-bar"]').first()).toBeVisible();
-  await expect(chart).toContainText('measured on icelake-8336c-128 (zhou-2026-flush-tlb-info-stack)');
+  await expect(chart).toContainText(
+    'measured on icelake-8336c-128 (zhou-2026-flush-tlb-info-stack)',
+  );
   await expect(page.locator('.verdicts li[data-verdict="no-prediction"]').first()).toContainText(
     'no model prediction yet for',
   );

@@ -18,7 +18,9 @@ test('each source gets its own panel and axis, and the seed’s 1 % difference i
 }) => {
   await sim.openData();
   const chart = sim.chart('madvise-touch', 'op_latency');
-  const seed = chart.locator('.panel', { hasText: 'measured on icelake-8336c-128 (zhou-2026-flush-tlb-info-stack)' });
+  const seed = chart.locator('.panel', {
+    hasText: 'measured on icelake-8336c-128 (zhou-2026-flush-tlb-info-stack)',
+  });
   const local = chart.locator('.panel', { hasText: 'local-intel-xeon-processor-2' });
   await expect(seed).toBeVisible();
   await expect(local).toBeVisible();
