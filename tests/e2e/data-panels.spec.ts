@@ -23,6 +23,8 @@ test('each source gets its own panel and axis, and the seed’s 1 % difference i
   });
   const local = chart.locator('.panel', { hasText: 'local-intel-xeon-processor-2' });
   await expect(seed).toBeVisible();
+  // Sources are named for the patch (author, year, topic), never by an id only the project knew.
+  await expect(sim.page.locator('body')).not.toContainText(/[Ss]eed-0/);
   await expect(local).toBeVisible();
   const percpu = seed.locator('g.point[data-variant="flush_info=percpu"] [data-kind="measured"]');
   const unaligned = seed.locator(
