@@ -1,6 +1,6 @@
 /*
  * madvise-touch: the microbenchmark of commit 3db6d5a5ecaf as re-run in the
- * 2026 "Move flush_tlb_info back to the stack" mails (seeds 000/001).
+ * 2026 "Move flush_tlb_info back to the stack" mails (v4 and v7).
  *
  * One op = write one byte of a private anonymous page, then
  * madvise(MADV_DONTNEED) it. The write faults a fresh page in; the madvise
@@ -9,8 +9,8 @@
  * the mm live (not lazy) on B other CPUs, so every op sends flush IPIs to B
  * CPUs and waits for them: that wait is the shootdown cost we time.
  *
- * Differences from the seed program, on purpose: flags instead of #defines,
- * explicit pinning (the seed says "threads were bound to specific CPUs" but
+ * Differences from the mail's program, on purpose: flags instead of #defines,
+ * explicit pinning (the mail says "threads were bound to specific CPUs" but
  * the listing does not show how), CLOCK_MONOTONIC instead of gettimeofday(),
  * and the timed loop starts only once every busy thread runs on its CPU.
  */

@@ -1,10 +1,10 @@
 /*
  * pcid-pingpong: two processes (two mms) pinned to ONE CPU ping-pong over
- * eventfd, as in the PCID patch mail (seed 004). Every hop is a context switch
+ * eventfd, as in the PCID patch mail (Andy Lutomirski, 2017). Every hop is a context switch
  * between the two address spaces, so what it costs depends on whether the CPU
  * keeps the other mm's TLB entries across the switch (PCID) or flushes them.
  *
- * What is timed (the seed does not define its "iteration"; this is ours):
+ * What is timed (the mail does not define its "iteration"; this is ours):
  * one iteration = one round trip =
  *   parent writes eventfd A -> child wakes (switch 1), reads PAGES pages,
  *   child writes eventfd B -> parent wakes (switch 2), reads PAGES pages.
@@ -15,7 +15,7 @@
  * With -p 512 each side reads one byte of each of 512 never-written private
  * anonymous pages. Reads of untouched anonymous memory map the shared zero
  * page, so all 512 translations point at the same physical page (no cache
- * misses, as in the seed: "all zero-page to minimize cache misses") but each
+ * misses, as in the mail: "all zero-page to minimize cache misses") but each
  * still needs its own TLB entry.
  */
 #include "common.h"
@@ -33,7 +33,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: %s [-n ITERS] [-p PAGES] [-r RUNS] [-c CPU_INDEX]\n"
 		"  -n ITERS      round trips per timed run (default 100000)\n"
-		"  -p PAGES      pages each side reads per iteration (default 0; seed uses 512)\n"
+		"  -p PAGES      pages each side reads per iteration (default 0; the mail uses 512)\n"
 		"  -r RUNS       timed runs (default 5)\n"
 		"  -c CPU_INDEX  index into the usable CPU list of the CPU both sides share\n"
 		"                (default 0)\n"

@@ -19,8 +19,8 @@ if [[ $# -gt 1 ]]; then usage; exit 2; fi
 OUT=${1:-}
 
 KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-OPS=${OPS:-200000}   # madvise-touch ops per run (seed: 1000000; smaller keeps a VM run short)
-BUSY=${BUSY:-3}      # busy threads as in the seed; the program clamps to CPUs - 1
+OPS=${OPS:-200000}   # madvise-touch ops per run (the mail: 1000000; smaller keeps a VM run short)
+BUSY=${BUSY:-3}      # busy threads as in the mail; the program clamps to CPUs - 1
 ITERS=${ITERS:-100000}
 PAGES=${PAGES:-512}
 RUNS=${RUNS:-5}
@@ -57,7 +57,7 @@ mitigations=$(cd /sys/devices/system/cpu/vulnerabilities 2>/dev/null &&
 mitigations=${mitigations%; }
 
 # ---- perf (optional) ------------------------------------------------------
-# The seed counted dtlb_load_misses.miss_causes_a_walk; VMs often expose no PMU.
+# The PCID mail counted dtlb_load_misses.miss_causes_a_walk; VMs often expose no PMU.
 perf_event=
 if command -v perf >/dev/null; then
 	for ev in dtlb_load_misses.miss_causes_a_walk dTLB-load-misses; do
@@ -77,7 +77,7 @@ rows=()
 raw_json=()
 
 # summarise BENCH VARIANT FILE: turns the "Run N: ... L us/..." lines into a
-# mean row (sample stddev, n-1) and a best-of row (the seed-004 statistic).
+# mean row (sample stddev, n-1) and a best-of row (the lutomirski-2017-x86-pcid statistic).
 summarise() {
 	local bench=$1 variant=$2 file=$3 stats
 	stats=$(awk '/^Run [0-9]+:/ { v[++n] = $(NF - 1) }
@@ -164,7 +164,7 @@ provenance=$(
 {
   "$source_id": {
     "kind": "local",
-    "seed_file": null,
+    "excerpt_file": null,
     "title": $(json_str "tlbscope bench kit (bench/kit/run.sh) measured on $model"),
     "mail": null,
     "author": "bench/kit/run.sh",

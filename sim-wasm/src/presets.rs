@@ -113,7 +113,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
         // adds on the remote read path, so that an unaligned descriptor costs ≈1 % as measured.
         // syscall_ns is the free parameter of that fit: 180 ns before the flush call's entry
         // work (`flush_call_ns` and friends, default estimates) was modelled, 77 ns after
-        // (`tlbscope fit content/datasets/seed-000-flush-tlb-info-stack.csv --machine
+        // (`tlbscope fit content/datasets/zhou-2026-flush-tlb-info-stack.csv --machine
         // icelake-8336c-128 --params syscall_ns`): the entry work took ≈103 ns of what the
         // syscall had stood for.
         "icelake-8336c-128" => Some(Preset {

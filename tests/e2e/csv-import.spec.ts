@@ -23,7 +23,9 @@ test('the Data view shows shipped numbers with provenance and the model beside t
   const chart = sim.chart('madvise-touch', 'op_latency');
   await expect(chart).toBeVisible();
   await expect(chart.locator('[data-kind="error-bar"]').first()).toBeVisible();
-  await expect(chart).toContainText('measured on icelake-8336c-128 (seed-000)');
+  await expect(chart).toContainText(
+    'measured on icelake-8336c-128 (zhou-2026-flush-tlb-info-stack)',
+  );
   await expect(page.locator('.verdicts li[data-verdict="no-prediction"]').first()).toContainText(
     'no model prediction yet for',
   );
@@ -48,7 +50,7 @@ test('the Data view shows shipped numbers with provenance and the model beside t
     misses.locator('.verdicts li[data-verdict="reference"]', { hasText: 'pcid=off' }),
   ).toBeVisible();
   await expect(misses.locator('[data-kind="prediction"]')).toHaveCount(3);
-  const seed0 = page.locator('details.dataset[data-file="seed-000-flush-tlb-info-stack.csv"]');
+  const seed0 = page.locator('details.dataset[data-file="zhou-2026-flush-tlb-info-stack.csv"]');
   await seed0.locator('summary').click();
   await expect(seed0).toContainText('Chuyi Zhou');
   await expect(seed0).toContainText('2.5278 us');

@@ -1,5 +1,5 @@
 // `tlbscope calibrate`: runs content/calibration.json on the WASM build and compares every
-// seed measurement with the preset's prediction. The table says which run predicts which row;
+// patch-mail measurement with the preset's prediction. The table says which run predicts which row;
 // the measured numbers are read from the dataset CSVs, the scenarios from content/benchmarks.json.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -201,7 +201,7 @@ export function describeTolerance(tol) {
 
 /**
  * Runs the calibration table. `costs` (optional) are extra `costs.<name>=<v>` overrides applied
- * to every run, for checking a fitted machine against the seeds.
+ * to every run, for checking a fitted machine against the patch mails.
  */
 /**
  * @param {SimulatorApi} wasm
@@ -364,7 +364,7 @@ export function predictRow(runner, spec, model, unit, extra) {
     };
   }
   if (count) {
-    // A rate the seed cannot give (its iteration count is unstated), e.g. misses per round
+    // A rate the mail cannot give (its iteration count is unstated), e.g. misses per round
     // trip: compared only through ratios of rows in the same unit.
     const per = readSummaryPath(
       runner.run(model.scenario, [...base, ...spec.set, ...extra]),

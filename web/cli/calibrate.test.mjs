@@ -74,7 +74,7 @@ describe('tlbscope calibrate', () => {
     const r = cli('calibrate');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(
-      /seed-000\s+madvise-touch\s+flush_info=stack_unaligned\s+op_latency\s+2\.5508 us ±0\.0023\s+2\.\d+ us\s+[-+]\d+\.\d\d%\s+±5%\s+PASS/,
+      /zhou-2026-flush-tlb-info-stack\s+madvise-touch\s+flush_info=stack_unaligned\s+op_latency\s+2\.5508 us ±0\.0023\s+2\.\d+ us\s+[-+]\d+\.\d\d%\s+±5%\s+PASS/,
     );
     expect(r.stdout).toMatch(/mprotect-threaded\s+broadcast_skip=off->on\s+speedup\s+16 x/);
     expect(r.stdout).toMatch(/known gap/);

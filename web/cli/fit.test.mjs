@@ -77,7 +77,9 @@ describe('fit', () => {
       'tlb_hit_ps',
       'ipi_delivery_ns',
     ]);
-    const seed = parseDataset(readFileSync('content/datasets/seed-004-x86-pcid.csv', 'utf8'));
+    const seed = parseDataset(
+      readFileSync('content/datasets/lutomirski-2017-x86-pcid.csv', 'utf8'),
+    );
     const s4 = selectRows(seed, { benchmark: 'pcid-pingpong' });
     // The unpatched kernel has no PCID: content/benchmarks.json runs it as pcid=off.
     expect(s4.selected.map((s) => [s.variant, s.overrides.join(';')])).toEqual([

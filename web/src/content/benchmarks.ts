@@ -16,7 +16,7 @@ export interface BenchmarkModel {
   summaryUnit: TimeUnit;
   /** Variant keys the simulator can set for this benchmark, with the values it accepts. */
   settings: Readonly<Record<string, RegExp>>;
-  /** Variant pairs the model runs as another pair, e.g. the seed's `pcid=before` as `pcid=off`. */
+  /** Variant pairs the model runs as another pair, e.g. the PCID mail's `pcid=before` as `pcid=off`. */
   aliases: Readonly<Record<string, string>>;
   /** Why the mapping is what it is (shown under the chart). */
   notes: string | null;

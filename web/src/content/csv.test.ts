@@ -13,7 +13,7 @@ import {
 } from './csv';
 
 const ROW =
-  'x86,icelake-8336c-128,128,madvise-touch,flush_info=percpu,op_latency,2.5278,us,0.0007,5,seed-000';
+  'x86,icelake-8336c-128,128,madvise-touch,flush_info=percpu,op_latency,2.5278,us,0.0007,5,zhou-2026-flush-tlb-info-stack';
 const enc = (s: string) => new TextEncoder().encode(s);
 
 describe('size', () => {

@@ -24,7 +24,7 @@ describe('shipped datasets', () => {
   });
 
   it('keep the digits of the mails', () => {
-    const seed0 = shippedDatasets.find((d) => d.file.startsWith('seed-000'))!;
+    const seed0 = shippedDatasets.find((d) => d.file.startsWith('zhou-2026-flush-tlb-info-stack'))!;
     const percpu = seed0.measurements.find((m) => m.variant === 'flush_info=percpu')!;
     expect(percpu).toMatchObject({ value: 2.5278, stddev: 0.0007, runs: 5, unit: 'us', rows: [2] });
   });

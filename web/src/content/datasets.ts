@@ -302,9 +302,9 @@ export function toMeasurements(
 
 /** A source's provenance as content/datasets/sources.json records it (null: not stated). */
 export interface Source {
-  kind: 'seed' | 'local';
-  seed_file: string | null;
-  also_reported_in?: { seed_file: string; title: string; date: string | null }[];
+  kind: 'patch-mail' | 'local';
+  excerpt_file: string | null;
+  also_reported_in?: { excerpt_file: string; title: string; date: string | null }[];
   title: string;
   mail: string | null;
   author: string | null;

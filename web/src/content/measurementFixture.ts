@@ -13,7 +13,7 @@ export function measurement(over: Partial<Measurement> = {}): Measurement {
     unit: 'us',
     stddev: 0.1,
     runs: 5,
-    source: 'seed-000',
+    source: 'zhou-2026-flush-tlb-info-stack',
     origin: { kind: 'shipped', file: 'x.csv' },
     rows: [2],
     aggregated: false,

@@ -19,10 +19,12 @@ const UNITS = new Set(['us', 'ns', 'count', 'million', 'percent', 'x']);
 type Row = Record<string, string>;
 
 interface Source {
-  kind: 'seed' | 'local';
-  seed_file: string | null;
+  kind: 'patch-mail' | 'local';
+  excerpt_file: string | null;
   title: string;
-  also_reported_in?: { seed_file: string; title: string }[];
+  author: string;
+  date: string | null;
+  also_reported_in?: { excerpt_file: string; title: string; date: string | null }[];
   raw_runs_us?: Record<string, number[]>;
 }
 
@@ -74,8 +76,10 @@ const sources = JSON.parse(readFileSync(resolve(datasetsDir, 'sources.json'), 'u
 const csvFiles = readdirSync(datasetsDir)
   .filter((f) => f.endsWith('.csv'))
   .sort();
-const seedFiles = csvFiles.filter((f) => f.startsWith('seed-'));
 const localFiles = csvFiles.filter((f) => f.startsWith('local-'));
+// A transcribed dataset is named for its source (<author>-<year>-<topic>), so every CSV that is
+// not a local run is one.
+const seedFiles = csvFiles.filter((f) => !localFiles.includes(f));
 
 function readDataset(file: string) {
   return parseDatasetCsv(readFileSync(resolve(datasetsDir, file), 'utf8'));
@@ -110,10 +114,25 @@ function schemaProblems(rows: Row[]): string[] {
 
 describe('seed datasets', () => {
   it('include one CSV for every seed source in sources.json', () => {
-    const seedSources = Object.keys(sources).filter((id) => sources[id]!.kind === 'seed');
+    const seedSources = Object.keys(sources).filter((id) => sources[id]!.kind === 'patch-mail');
     expect(seedSources.length).toBeGreaterThan(0);
     for (const id of seedSources) {
-      expect(seedFiles.filter((f) => f.startsWith(`${id}-`))).toHaveLength(1);
+      expect(seedFiles.filter((f) => f === `${id}.csv`)).toHaveLength(1);
+    }
+  });
+
+  it('name each mail source <author-surname>-<year>-<topic>, from its author and date', () => {
+    const mails = Object.keys(sources).filter((id) => sources[id]!.kind === 'patch-mail');
+    for (const id of mails) {
+      const m = /^([a-z]+)-(\d{4})-[a-z0-9]+(-[a-z0-9]+)*$/.exec(id);
+      expect(m, `${id} is not <author>-<year>-<topic>`).not.toBeNull();
+      const s = sources[id]!;
+      expect(s.author.toLowerCase(), `${id}: author ${s.author}`).toContain(m![1]);
+      const dates = [s.date, ...(s.also_reported_in ?? []).map((a) => a.date)];
+      expect(
+        dates.some((d) => d?.includes(m![2]!)),
+        `${id}: no date of ${m![2]} in ${dates.join(', ')}`,
+      ).toBe(true);
     }
   });
 
@@ -131,19 +150,19 @@ describe('seed datasets', () => {
         expect(schemaProblems(rows)).toEqual([]);
       });
 
-      it('comes from exactly one source, whose id starts the file name', () => {
+      it('comes from exactly one source, whose id is the file name', () => {
         expect(ids).toHaveLength(1);
-        expect(file.startsWith(`${ids[0]}-`)).toBe(true);
+        expect(file).toBe(`${ids[0]}.csv`);
       });
 
       it('names a source that sources.json describes with its excerpt inside the repository', () => {
         for (const id of ids) {
           const source = sources[id];
           expect(source, `sources.json has no entry ${id}`).toBeDefined();
-          expect(source!.kind).toBe('seed');
+          expect(source!.kind).toBe('patch-mail');
           const seedPaths = [
-            source!.seed_file,
-            ...(source!.also_reported_in ?? []).map((a) => a.seed_file),
+            source!.excerpt_file,
+            ...(source!.also_reported_in ?? []).map((a) => a.excerpt_file),
           ];
           for (const p of seedPaths) {
             expect(p).toBeTypeOf('string');
@@ -156,7 +175,7 @@ describe('seed datasets', () => {
       });
 
       it('has every value, stddev, run count and CPU count written in its seed text', () => {
-        const seedText = readFileSync(resolve(repoRoot, sources[ids[0]!]!.seed_file!), 'utf8');
+        const seedText = readFileSync(resolve(repoRoot, sources[ids[0]!]!.excerpt_file!), 'utf8');
         const untraceable = rows.flatMap((r, i) =>
           (['value', 'stddev', 'runs', 'cpus'] as const)
             .filter((col) => r[col] !== '' && !seedMentions(seedText, r[col]!))
@@ -183,10 +202,10 @@ function excerptHeader(text: string): Record<string, string> {
 describe('source excerpts', () => {
   const entries = Object.entries(sources).flatMap(([id, s]) =>
     [
-      { seed_file: s.seed_file, title: s.title },
-      ...(s.also_reported_in ?? []).map((a) => ({ seed_file: a.seed_file, title: a.title })),
+      { excerpt_file: s.excerpt_file, title: s.title },
+      ...(s.also_reported_in ?? []).map((a) => ({ excerpt_file: a.excerpt_file, title: a.title })),
     ]
-      .filter((e): e is { seed_file: string; title: string } => e.seed_file !== null)
+      .filter((e): e is { excerpt_file: string; title: string } => e.excerpt_file !== null)
       .map((e) => ({ id, ...e })),
   );
 
@@ -194,13 +213,13 @@ describe('source excerpts', () => {
     expect(entries.length).toBeGreaterThanOrEqual(seedFiles.length);
   });
 
-  for (const { id, seed_file, title } of entries) {
-    it(`${seed_file} states title, author, date, list and link, and what was left out`, () => {
-      const header = excerptHeader(readFileSync(resolve(repoRoot, seed_file), 'utf8'));
+  for (const { id, excerpt_file, title } of entries) {
+    it(`${excerpt_file} states title, author, date, list and link, and what was left out`, () => {
+      const header = excerptHeader(readFileSync(resolve(repoRoot, excerpt_file), 'utf8'));
       expect(header.Source?.startsWith(id)).toBe(true);
       expect(header.Title).toBe(title);
       for (const key of ['Author', 'Date', 'List', 'Link', 'Excerpt']) {
-        expect(header[key], `${seed_file} has no ${key}: line`).toBeTruthy();
+        expect(header[key], `${excerpt_file} has no ${key}: line`).toBeTruthy();
       }
     });
   }

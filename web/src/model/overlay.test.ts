@@ -57,7 +57,7 @@ describe('toOverlayCharts', () => {
     const c = charts[0];
     expect(c.unit).toBe('us');
     expect(c.series.map((s) => s.label)).toEqual([
-      'icelake-8336c-128 (seed-000)',
+      'icelake-8336c-128 (zhou-2026-flush-tlb-info-stack)',
       'local-x (local-x)',
     ]);
     expect(c.points[1].value).toBeCloseTo(2.4);
@@ -98,7 +98,7 @@ describe('toOverlayCharts', () => {
     const row = (variant: string, value: number, over: Partial<Measurement> = {}) =>
       m({
         machine: 'skylake-laptop-kvm',
-        source: 'seed-004',
+        source: 'lutomirski-2017-x86-pcid',
         benchmark: 'pcid-pingpong-512',
         metric: 'dtlb_misses',
         unit: 'million',
@@ -168,8 +168,8 @@ describe('toOverlayCharts', () => {
         'other pcid=off',
       ]);
       expect(c.notes.slice(1)).toEqual([
-        'Not charted: pcid=on on skylake-laptop-kvm (seed-004), no pcid=off row in million to divide by.',
-        'Not charted: pcid=on on skylake-laptop-kvm (seed-004), no pcid=off row in count to divide by.',
+        'Not charted: pcid=on on skylake-laptop-kvm (lutomirski-2017-x86-pcid), no pcid=off row in million to divide by.',
+        'Not charted: pcid=on on skylake-laptop-kvm (lutomirski-2017-x86-pcid), no pcid=off row in count to divide by.',
       ]);
     });
 

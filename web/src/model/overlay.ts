@@ -294,7 +294,7 @@ function fractionChart(
 
 export const UNIT_LABEL: Record<string, string> = { ns: 'ns', us: 'µs', ms: 'ms', s: 's' };
 
-/** "2.53 µs" with enough digits to tell the seed's numbers apart. */
+/** "2.53 µs" with enough digits to tell a mail's numbers apart. */
 export function formatValue(v: number, unit: string): string {
   const digits = Math.abs(v) >= 100 ? 1 : Math.abs(v) >= 1 ? 3 : 4;
   return `${Number(v.toFixed(digits))} ${UNIT_LABEL[unit] ?? unit}`;

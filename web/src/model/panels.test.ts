@@ -31,7 +31,7 @@ describe('panelsOf', () => {
 
   it('splits a chart into one panel per source and machine, each on its own range', () => {
     const [seed, local] = panelsOf(chart, 'values');
-    expect(seed.title).toBe('measured on icelake-8336c-128 (seed-000)');
+    expect(seed.title).toBe('measured on icelake-8336c-128 (zhou-2026-flush-tlb-info-stack)');
     expect(seed.variants).toEqual(['flush_info=percpu', 'flush_info=stack_unaligned']);
     expect(seed.domain[1] - seed.domain[0]).toBeLessThan(0.1);
     expect(local.variants).toEqual(['busy_threads=1']);

@@ -59,7 +59,7 @@ describe('renderMeasured', () => {
   it('says where every number comes from in its tooltip', () => {
     const svg = render([m({})]);
     const title = svg.querySelector('g.point title')!.textContent!;
-    expect(title).toContain('measured on icelake-8336c-128 (seed-000)');
+    expect(title).toContain('measured on icelake-8336c-128 (zhou-2026-flush-tlb-info-stack)');
     expect(title).toContain('seed.csv, row 3');
     expect(title).toContain(
       'predicted by the tlbscope model (x86-madvise-touch, machine preset icelake-8336c-128): 2.55 µs',

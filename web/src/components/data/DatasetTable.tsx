@@ -111,7 +111,7 @@ export function DatasetTable({
             <dt>Source</dt>
             <dd>
               <code>{id}</code> (
-              {s.kind === 'seed' ? 'transcribed from a mail' : 'measured with bench/kit'}):{' '}
+              {s.kind === 'patch-mail' ? 'transcribed from a mail' : 'measured with bench/kit'}):{' '}
               {s.title}
             </dd>
             <dt>Author, date</dt>
