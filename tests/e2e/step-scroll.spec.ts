@@ -14,11 +14,11 @@ for (const [scenario, from, button] of [
     await sim.page.setViewportSize({ width: 1440, height: 900 });
     await sim.open({ scenario, step: from });
     const go = sim.page.getByRole('button', { name: button });
-    // Scrolled down as a reader who has read the whole step is (the report: 470-540 px).
+    // Scrolled down as a reader who has read the whole step is (the report: 470-540 px). The
+    // click is dispatched where the page stands: a short step's button may sit above that.
     await sim.page.evaluate(() => window.scrollTo(0, 500));
-    await go.scrollIntoViewIfNeeded();
     expect(await sim.page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
-    await go.click();
+    await go.dispatchEvent('click');
     const to = button.startsWith('Next') ? from + 1 : from - 1;
     await expect(sim.page.locator('.step-count')).toHaveText(new RegExp(`Step ${to} of`));
     await sim.waitForIdle();
