@@ -459,7 +459,7 @@ pub struct Config {
 
 impl Config {
     /// Cache lines one `flush_tlb_info` spans under the configured placement: the mechanism
-    /// behind the "unaligned costs more" measurement (seeds 000/001).
+    /// behind the "unaligned costs more" measurement (Chuyi Zhou, 2026, flush_tlb_info on the stack).
     pub fn descriptor_lines(&self) -> u64 {
         let line = self.cacheline_bytes.max(1) as u64;
         let size = self.flush_info_bytes.max(1) as u64;

@@ -107,7 +107,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 page: PageCosts::default(),
             },
         }),
-        // Xeon Platinum 8336C, 128 CPUs, 2 NUMA nodes, PTI and mitigations off (seeds 000/001).
+        // Xeon Platinum 8336C, 128 CPUs, 2 NUMA nodes, PTI and mitigations off (Chuyi Zhou, 2026, flush_tlb_info on the stack).
         // Chosen so that touch + MADV_DONTNEED with 3 busy threads lands near the measured
         // 2.53 µs/op; the descriptor line cost is what an extra (adjacent, prefetched) line
         // adds on the remote read path, so that an unaligned descriptor costs ≈1 % as measured.
@@ -147,8 +147,8 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 page: PageCosts::default(),
             },
         }),
-        // Skylake laptop at 2.3 GHz, turbo off, under KVM with idle=poll (10af6235e0d3, seed
-        // 004), calibrated against the seed's ping-pong with `x86-pcid-pingpong-bench` and
+        // Skylake laptop at 2.3 GHz, turbo off, under KVM with idle=poll (10af6235e0d3, Andy
+        // Lutomirski's 2017 PCID mail), calibrated against that mail's ping-pong with `x86-pcid-pingpong-bench` and
         // `x86-pcid-pingpong-512` (`npx tlbscope calibrate`). One iteration is a round trip:
         // two hops, each side touching its 3 own pages (+ 512 in the second test).
         // - TLB: Skylake's second-level TLB (STLB), 1536 entries, 12-way, shared by 4 KiB and

@@ -3,6 +3,7 @@
 import { memo, useState } from 'react';
 import type { FlushDiff, FlushFacts, FlushMatch, FlushPair } from '../model/flushMatch';
 import { formatNs } from '../viz/scales';
+import { WithDocIds } from './DocId';
 
 const LIMIT = 200;
 
@@ -69,9 +70,12 @@ function Side({
       {f.wait > 0 ? ` · wait ${formatNs(f.wait)}` : ''}
       {f.ipis ? ` · ${plural(f.ipis, 'IPI')}` : ''}
       {f.broadcasts ? ` · ${plural(f.broadcasts, 'broadcast')}` : ''}
-      {f.violations.length
-        ? ` · ✕ ${[...new Set(f.violations.map((v) => v.invariant))].join(' ')}`
-        : ''}
+      {f.violations.length ? (
+        <>
+          {' · ✕ '}
+          <WithDocIds text={[...new Set(f.violations.map((v) => v.invariant))].join(' ')} />
+        </>
+      ) : null}
     </td>
   );
 }

@@ -189,7 +189,7 @@ pub static CEILING: Setting = Setting {
 };
 pub static PTI: Setting = Setting {
     arch: Some(Arch::X86),
-    doc: "Page-table isolation (Meltdown mitigation, 4.15+ on affected Intel CPUs): each PCID slot has a kernel and a user PCID, every kernel entry and exit switches CR3 (costs.pti_cr3_ns), kernel translations are no longer global, and each flushed user page is flushed in both PCIDs (R11). The default follows the machine: on with skylake-desktop-4 (a Meltdown-affected CPU under a 4.15+ kernel), off with every other preset (their source machines ran without it: the Ice Lake seeds say pti off, the Skylake ping-pong predates PTI, AMD is not affected).",
+    doc: "Page-table isolation (Meltdown mitigation, 4.15+ on affected Intel CPUs): each PCID slot has a kernel and a user PCID, every kernel entry and exit switches CR3 (costs.pti_cr3_ns), kernel translations are no longer global, and each flushed user page is flushed in both PCIDs (R11). The default follows the machine: on with skylake-desktop-4 (a Meltdown-affected CPU under a 4.15+ kernel), off with every other preset (their source machines ran without it: the Ice Lake flush_tlb_info measurements (Chuyi Zhou, 2026) ran with pti off, the Skylake ping-pong predates PTI, AMD is not affected).",
     value: Some(|c| on_off(c.design.pti)),
     ..setting("pti", "design", Kind::OnOff, Default::Derived("on with skylake-desktop-4, off with the other presets"))
 };
