@@ -130,6 +130,20 @@ pub enum SwitchMmBarrier {
 }
 
 names!(SwitchMmBarrier { Full => "full", None => "none" });
+
+/// When a remote `flush_tlb_func()` reads the mm's shared `tlb_gen`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TlbGenRead {
+    /// Since aa44284960d5 (Nadav Amit, 2022, in 5.18): not when the request's own
+    /// `new_tlb_gen` is already covered by this CPU's generation, since an earlier request
+    /// that caught up did its work; the contended line stays where it is.
+    WhenNeeded,
+    /// Before it: every call reads the line first, and a CPU behind the mm catches up to the
+    /// newest generation even when this request was already covered.
+    Always,
+}
+
+names!(TlbGenRead { WhenNeeded => "when_needed", Always => "always" });
 pub use crate::locks::LockMode;
 
 /// Shape of the remote interrupts-off windows drawn by busy threads.
@@ -212,6 +226,7 @@ pub struct Design {
     pub pti_user_flush: PtiUserFlush,
     /// x86: the barrier between `switch_mm`'s publishing stores and its `tlb_gen` read (R7).
     pub switch_mm_barrier: SwitchMmBarrier,
+    pub tlb_gen_read: TlbGenRead,
     /// AMD INVLPGB/TLBSYNC with global ASIDs (the 2025 series).
     pub invlpgb: bool,
     /// Assign a global ASID at the first eligible flush instead of about one in 32.

@@ -89,6 +89,10 @@ pub struct X86Ops {
     /// AMD: `INVLPGB` instructions issued and `TLBSYNC`s executed.
     pub invlpgb: u64,
     pub tlbsync: u64,
+    /// `flush_tlb_func()`'s reads of the mm's shared `tlb_gen` (`tlb_gen_read` decides when).
+    pub tlb_gen_reads: u64,
+    /// Those reads, and `inc_mm_tlb_gen()`s, that had to fetch the line from another CPU.
+    pub tlb_gen_misses: u64,
 }
 
 /// The run's numbers. Latencies are in simulated nanoseconds.

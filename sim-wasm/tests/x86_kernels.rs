@@ -24,12 +24,12 @@ fn each_kernel_sets_the_toggles_it_had() {
         (Preempt::Pinned, WaitMask::PerCpu)
     );
     // R7: the barrier was always there but between the lazy cpumask and its fix.
-    let barriers: Vec<SwitchMmBarrier> = ["4.13", "4.14", "4.15", "5.3", "6.15", "7.3"]
+    let barriers: Vec<SwitchMmBarrier> = ["4.13", "4.14", "4.15", "5.3", "5.18", "6.15", "7.3"]
         .iter()
         .map(|k| d(k).switch_mm_barrier)
         .collect();
     use SwitchMmBarrier::{Full, None as Missing};
-    assert_eq!(barriers, [Full, Full, Full, Full, Missing, Full]);
+    assert_eq!(barriers, [Full, Full, Full, Full, Full, Missing, Full]);
     let new = d("7.3");
     assert_eq!(
         (new.flush_info, new.preempt, new.wait_mask),

@@ -8,7 +8,15 @@ describe('tlbscope history', () => {
     const r = cli('history', 'x86-madvise-touch', '--set', 'flushes=50', '--format', 'json');
     expect(r.status, r.stderr).toBe(0);
     const steps = JSON.parse(r.stdout);
-    expect(steps.map((s) => s.kernel)).toEqual(['4.13', '4.14', '4.15', '5.3', '6.15', '7.3']);
+    expect(steps.map((s) => s.kernel)).toEqual([
+      '4.13',
+      '4.14',
+      '4.15',
+      '5.3',
+      '5.18',
+      '6.15',
+      '7.3',
+    ]);
     const by = Object.fromEntries(steps.map((s) => [s.kernel, s]));
     expect(by['5.3'].change).toMatch(/^3db6d5a5ecaf /);
     expect(by['7.3'].change).toMatch(/a5a162fe1ae1/);

@@ -130,6 +130,7 @@ pub(super) struct DesignSection {
     pub(super) pti: Option<Value>,
     pub(super) pti_user_flush: Option<String>,
     pub(super) switch_mm_barrier: Option<String>,
+    pub(super) tlb_gen_read: Option<String>,
     pub(super) invlpgb: Option<Value>,
     pub(super) global_asid: Option<String>,
     pub(super) asid_transition: Option<Value>,

@@ -11,7 +11,8 @@ use super::tasks::validate_task;
 use crate::budget;
 use crate::config::{
     Arch, Config, CpuIdImpl, Design, Dist, Expect, ExpectCase, FlushInfo, LockMode, Mapping,
-    Preempt, PtiUserFlush, SkipRule, SwitchMmBarrier, TlbIndex, WaitMask, WorkOp, Workload,
+    Preempt, PtiUserFlush, SkipRule, SwitchMmBarrier, TlbGenRead, TlbIndex, WaitMask, WorkOp,
+    Workload,
 };
 use crate::error::SimError;
 use crate::ids::CpuId;
@@ -143,6 +144,10 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         switch_mm_barrier: match (d.switch_mm_barrier.as_deref(), kernel) {
             (None, Some(k)) => k.switch_mm_barrier,
             (given, _) => v::SWITCH_MM_BARRIER.choice(given, SwitchMmBarrier::ALL)?,
+        },
+        tlb_gen_read: match (d.tlb_gen_read.as_deref(), kernel) {
+            (None, Some(k)) => k.tlb_gen_read,
+            (given, _) => v::TLB_GEN_READ.choice(given, TlbGenRead::ALL)?,
         },
         invlpgb: match (d.invlpgb.as_ref(), kernel) {
             (None, Some(k)) => k.has_invlpgb && crate::arch::x86::kernels::has_invlpgb(preset_id),

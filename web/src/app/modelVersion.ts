@@ -59,6 +59,15 @@ export const MODEL_CHANGES: readonly ModelChange[] = [
       'switch is one event more, so x86 timelines, event numbers and interleaving checks shift.',
     views: ALL,
   },
+  {
+    version: 5,
+    digestsSha256: '1fd445f2d3f1d9657c28a4ed37f47b6aad9f6fc42a1e6afc95d5137c49609e33',
+    changed:
+      'x86: a remote flush_tlb_func() that reads tlb_gen pays for the cache line when another ' +
+      'CPU changed it, so multi-CPU x86 flushes take a little longer; kernels before 5.18 ' +
+      'read it on every call (tlb_gen_read=always, before aa44284960d5).',
+    views: ALL,
+  },
 ];
 
 export const MODEL_VERSION = MODEL_CHANGES[MODEL_CHANGES.length - 1].version;

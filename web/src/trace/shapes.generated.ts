@@ -165,6 +165,14 @@ export type X86Ops = {
    */
   invlpgb: number;
   tlbsync: number;
+  /**
+   * `flush_tlb_func()`'s reads of the mm's shared `tlb_gen` (`tlb_gen_read` decides when).
+   */
+  tlb_gen_reads: number;
+  /**
+   * Those reads, and `inc_mm_tlb_gen()`s, that had to fetch the line from another CPU.
+   */
+  tlb_gen_misses: number;
 };
 
 export type Snapshot = {

@@ -17,7 +17,7 @@ use super::invlpgb;
 use super::pti;
 use super::state::slot_of;
 use super::switch_mm::{switch_mm_irqs_off, tlb_tag};
-use crate::config::{FlushInfo, Preempt, WaitMask};
+use crate::config::{FlushInfo, Preempt, TlbGenRead, WaitMask};
 use crate::cpu::Request;
 use crate::events::EventKind;
 use crate::ids::{mul_sat, CpuId, DescId, MmId, Ns, TaskId};
@@ -102,14 +102,21 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
     } else {
         let slot = w.arch_state.x86.cpu_tlbstate[cpu.index()].ctxs[slot_of(asid)];
         let local_gen = slot.tlb_gen;
-        // Already covered by an earlier flush (`mm_tlb_gen` deliberately not read), or a
-        // concurrent flush already caught us up.
-        let covered = f.new_tlb_gen != 0 && f.new_tlb_gen <= local_gen;
+        // Already covered by an earlier flush (`mm_tlb_gen` deliberately not read, since
+        // aa44284960d5), or a concurrent flush already caught us up.
+        let covered = w.cfg.design.tlb_gen_read == TlbGenRead::WhenNeeded
+            && f.new_tlb_gen != 0
+            && f.new_tlb_gen <= local_gen;
         let mm_gen = if covered {
             local_gen
         } else {
-            // Step 8 reads the shared `tlb_gen` only when the descriptor does not settle it.
-            flush_entry::touch_tlb_gen(w, cpu, loaded);
+            // The read misses when another CPU touched the line last: its increment left the
+            // line modified there, or another reader took it.
+            w.stats.x86_ops.tlb_gen_reads += 1;
+            if flush_entry::read_tlb_gen(w, cpu, loaded) {
+                w.stats.x86_ops.tlb_gen_misses += 1;
+                cost = cost.saturating_add(w.cfg.costs.cacheline_transfer_ns);
+            }
             w.mms[loaded.0 as usize].tlb_gen
         };
         if covered || local_gen == mm_gen {

@@ -8,16 +8,73 @@ use crate::config::Config;
 use crate::ids::{mul_sat, CpuId, MmId, Ns};
 use crate::machine::World;
 
-/// Records that `cpu` touched `mm->context.tlb_gen` (its increment, or a read by
-/// `switch_mm_irqs_off` or `flush_tlb_func`): the next increment from another CPU must fetch
-/// the line first. Returns the CPU that touched it last.
-pub fn touch_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> Option<CpuId> {
+/// The CPUs whose caches hold a valid copy of one mm's `tlb_gen` line: an increment leaves
+/// the line in the writer's cache alone (it invalidates every other copy), a read adds the
+/// reader. A CPU outside the set pays `cacheline_transfer_ns` to get the line; a writer
+/// also pays it when other copies must be invalidated first.
+#[derive(Clone, Debug, Default)]
+pub struct LineHolders {
+    words: Vec<u64>,
+}
+
+impl LineHolders {
+    fn holds(&self, cpu: CpuId) -> bool {
+        let i = cpu.index();
+        self.words
+            .get(i / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    fn add(&mut self, cpu: CpuId) {
+        let i = cpu.index();
+        if self.words.len() <= i / 64 {
+            self.words.resize(i / 64 + 1, 0);
+        }
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Nobody has touched the line yet: it comes from memory, whose cost is the path's own.
+    fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// `cpu` holds the only copy.
+    fn only(&self, cpu: CpuId) -> bool {
+        let i = cpu.index();
+        self.words
+            .iter()
+            .enumerate()
+            .all(|(k, &w)| w == if k == i / 64 { 1 << (i % 64) } else { 0 })
+    }
+}
+
+fn holders(w: &mut World, mm: MmId) -> &mut LineHolders {
     let lines = &mut w.arch_state.x86.tlb_gen_line;
     let i = mm.0 as usize;
     if i >= lines.len() {
-        lines.resize(i + 1, None);
+        lines.resize(i + 1, LineHolders::default());
     }
-    lines[i].replace(cpu)
+    &mut lines[i]
+}
+
+/// `cpu` reads `mm->context.tlb_gen` (`flush_tlb_func` or `switch_mm_irqs_off`). Returns
+/// whether the read missed: another CPU's increment (or nobody's read yet) left this CPU
+/// without a copy.
+pub fn read_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> bool {
+    let line = holders(w, mm);
+    let missed = !line.holds(cpu) && !line.is_empty();
+    line.add(cpu);
+    missed
+}
+
+/// `inc_mm_tlb_gen()` on `cpu`: returns whether the line had to move or other copies be
+/// invalidated before the locked add could run.
+pub fn write_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> bool {
+    let line = holders(w, mm);
+    let moved = !line.is_empty() && !line.only(cpu);
+    line.words.iter_mut().for_each(|w| *w = 0);
+    line.add(cpu);
+    moved
 }
 
 /// What every call pays, whatever its mm and CPU: the call, its tracepoints, the atomic, and
@@ -35,12 +92,11 @@ pub fn fixed_cost(cfg: &Config) -> Ns {
 /// The entry work of one call on `cpu` for `mm`, whose `mm_cpumask` holds `others` CPUs
 /// besides this one. `inc_mm_tlb_gen()` is counted as a touch of the mm's `tlb_gen` line.
 pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, others: u64) -> Ns {
-    // The line's last toucher is read and replaced in one look-up.
-    let last = touch_tlb_gen(w, cpu, mm);
-    let costs = &w.cfg.costs;
+    let moved = write_tlb_gen(w, cpu, mm);
     let mut cost = w.arch_state.x86.fixed.entry_ns;
-    if last.is_some_and(|l| l != cpu) {
-        cost = cost.saturating_add(costs.cacheline_transfer_ns);
+    if moved {
+        w.stats.x86_ops.tlb_gen_misses += 1;
+        cost = cost.saturating_add(w.cfg.costs.cacheline_transfer_ns);
     }
-    cost.saturating_add(mul_sat(others, costs.x86.should_flush_ns))
+    cost.saturating_add(mul_sat(others, w.cfg.costs.x86.should_flush_ns))
 }

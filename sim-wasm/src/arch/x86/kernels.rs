@@ -3,7 +3,7 @@
 //! (the +1 rule, the ceiling, lazy TLB and `freed_tables`) keep their present values for every
 //! kernel: the model's lazy TLB is the one since 4.19.
 
-use crate::config::{FlushInfo, Preempt, SwitchMmBarrier, WaitMask};
+use crate::config::{FlushInfo, Preempt, SwitchMmBarrier, TlbGenRead, WaitMask};
 
 /// What one kernel sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +21,9 @@ pub struct Kernel {
     /// unconditional atomic `cpumask_set_cpu()`) until 209954cbc7d0 (6.14) skipped the atomic
     /// when the bit is set, and again since 83b0177a6c48 (6.18) added `smp_mb()` for that case.
     pub switch_mm_barrier: SwitchMmBarrier,
+    /// When a remote `flush_tlb_func()` reads the shared `tlb_gen`: always until
+    /// aa44284960d5 (5.18) skipped the read for requests the CPU has already covered.
+    pub tlb_gen_read: TlbGenRead,
     /// The commit of this step's change and what it changed.
     pub change: &'static str,
 }
@@ -36,6 +39,7 @@ pub const KERNELS: &[Kernel] = &[
         has_pti: false,
         has_invlpgb: false,
         switch_mm_barrier: SwitchMmBarrier::Full,
+        tlb_gen_read: TlbGenRead::Always,
         change: "before PCID: every switch of address space flushes the TLB; the flush descriptor is an unaligned local variable",
     },
     Kernel {
@@ -60,12 +64,22 @@ pub const KERNELS: &[Kernel] = &[
         ..KERNELS_4_13
     },
     Kernel {
+        name: "5.18",
+        flush_info: FlushInfo::PerCpu,
+        pcid: true,
+        has_pti: true,
+        tlb_gen_read: TlbGenRead::WhenNeeded,
+        change: "aa44284960d5 x86/mm/tlb: Avoid reading mm_tlb_gen when possible (Nadav Amit, 2022): a remote flush_tlb_func() whose request this CPU has already covered returns without reading the mm's contended tlb_gen line",
+        ..KERNELS_4_13
+    },
+    Kernel {
         name: "6.15",
         flush_info: FlushInfo::PerCpu,
         pcid: true,
         has_pti: true,
         has_invlpgb: true,
         switch_mm_barrier: SwitchMmBarrier::None,
+        tlb_gen_read: TlbGenRead::WhenNeeded,
         change: "4afeb0ed1753 x86/mm: Enable broadcast TLB invalidation for multi-threaded processes: INVLPGB and global ASIDs on AMD CPUs that have them; since 209954cbc7d0 x86/mm/tlb: Update mm_cpumask lazily (6.14) a switch back to an mm whose cpumask bit is still set has no barrier before its tlb_gen read (R7)",
         ..KERNELS_4_13
     },
@@ -78,6 +92,7 @@ pub const KERNELS: &[Kernel] = &[
         has_pti: true,
         has_invlpgb: true,
         switch_mm_barrier: SwitchMmBarrier::Full,
+        tlb_gen_read: TlbGenRead::WhenNeeded,
         change: "ed15468787dd x86/mm: Move flush_tlb_info back to the stack (aligned, c86f522bb57b), 9a560af15fd3 smp: task-local IPI cpumask, a5a162fe1ae1 x86/mm: Re-enable preemption before flush_tlb_multi(): the wait for remote CPUs is preemptible; 83b0177a6c48 x86/mm: Fix SMP ordering in switch_mm_irqs_off() (6.18): smp_mb() where the cpumask bit was already set",
     },
 ];
@@ -91,11 +106,12 @@ const KERNELS_4_13: Kernel = Kernel {
     has_pti: false,
     has_invlpgb: false,
     switch_mm_barrier: SwitchMmBarrier::Full,
+    tlb_gen_read: TlbGenRead::Always,
     change: "",
 };
 
 /// The names `kernel=` accepts, oldest first.
-pub const NAMES: &[&str] = &["4.13", "4.14", "4.15", "5.3", "6.15", "7.3"];
+pub const NAMES: &[&str] = &["4.13", "4.14", "4.15", "5.3", "5.18", "6.15", "7.3"];
 
 pub fn by_name(name: &str) -> Option<Kernel> {
     KERNELS.iter().copied().find(|k| k.name == name)

@@ -1,7 +1,7 @@
 //! x86's per-CPU TLB state: `DECLARE_PER_CPU_ALIGNED(struct tlb_state, cpu_tlbstate)` and
 //! `cpu_tlbstate_shared.is_lazy` (`arch/x86/include/asm/tlbflush.h`).
 
-use crate::ids::{CpuId, MmId};
+use crate::ids::MmId;
 
 /// `TLB_NR_DYN_ASIDS`: "6 should be plenty".
 pub const NR_DYN_ASIDS: usize = 6;
@@ -91,9 +91,8 @@ pub struct PendingSwitch {
 pub struct X86State {
     /// Per CPU `cpu_tlbstate`.
     pub cpu_tlbstate: Vec<TlbState>,
-    /// Per mm (by id): the CPU that last touched `mm->context.tlb_gen`, whose cache holds
-    /// the line (see `flush_entry.rs`).
-    pub tlb_gen_line: Vec<Option<CpuId>>,
+    /// Per mm (by id): the CPUs whose caches hold `mm->context.tlb_gen` (`flush_entry.rs`).
+    pub tlb_gen_line: Vec<super::flush_entry::LineHolders>,
     /// INVLPGB: per mm (by id) its global ASID (0: none) and `asid_transition`.
     pub global_asid: Vec<u16>,
     pub asid_transition: Vec<bool>,

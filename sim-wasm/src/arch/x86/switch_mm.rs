@@ -120,7 +120,8 @@ fn switch(w: &mut World, cpu: CpuId, next: MmId, split: bool) -> Ns {
         // a full barrier; a bit already set leaves the barrier to `smp_mb()` (R7).
         let newly = !w.mms[next.0 as usize].cpumask.contains(cpu);
         w.mms[next.0 as usize].cpumask.set(cpu);
-        super::flush_entry::touch_tlb_gen(w, cpu, next);
+        // Its miss, if any, is inside `switch_mm_ns`.
+        super::flush_entry::read_tlb_gen(w, cpu, next);
         let (asid, need_flush) = match global {
             Some(g) => (g, false),
             None => choose_new_asid(w, cpu, ctx_id, next_gen),

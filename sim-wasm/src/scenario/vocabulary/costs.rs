@@ -110,7 +110,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "cacheline_transfer_ns",
         unit: "ns",
-        doc: "Moving one cache line between cores (descriptor reads/writes). ~60–100 ns cross-core.",
+        doc: "Moving one cache line between cores: a target's reads of the flush descriptor and of the mm's tlb_gen (when another CPU incremented it since this CPU last held it), the initiator's increment of a tlb_gen line others read. ~60–100 ns cross-core.",
         field: |c| &mut c.cacheline_transfer_ns,
     },
     Cost {
@@ -260,7 +260,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "tlb_gen_atomic_ns",
         unit: "ns",
-        doc: "x86: `inc_mm_tlb_gen()`, one `lock xadd` on `mm->context.tlb_gen` (a full barrier) when this CPU holds the line; if another CPU touched the mm's `tlb_gen` last (its own flush, a remote `flush_tlb_func` or `switch_mm` reading it), `cacheline_transfer_ns` is added. Estimate: a locked RMW costs about 20 cycles.",
+        doc: "x86: `inc_mm_tlb_gen()`, one `lock xadd` on `mm->context.tlb_gen` (a full barrier) when this CPU holds the only copy of the line; if another CPU holds one (its own increment, or a remote `flush_tlb_func` or `switch_mm` reading it since), `cacheline_transfer_ns` is added. Estimate: a locked RMW costs about 20 cycles.",
         field: |c| &mut c.x86.tlb_gen_atomic_ns,
     },
     Cost {

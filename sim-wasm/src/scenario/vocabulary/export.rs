@@ -87,6 +87,7 @@ pub fn json() -> Value {
                 format!("pcid={}", if k.pcid { "on" } else { "off" }),
                 format!("wait_mask={}", k.wait_mask.name()),
                 format!("switch_mm_barrier={}", k.switch_mm_barrier.name()),
+                format!("tlb_gen_read={}", k.tlb_gen_read.name()),
             ];
             if !k.has_pti {
                 set.push("pti=off".into());

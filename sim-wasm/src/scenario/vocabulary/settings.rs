@@ -5,7 +5,7 @@ use super::setting::{Default, Kind, Setting, MAX_NS};
 use crate::budget;
 use crate::config::{
     Arch, CpuIdImpl, Dist, FlushInfo, LockMode, Mapping, Preempt, PtiUserFlush, SkipRule,
-    SwitchMmBarrier, TlbIndex, WaitMask, WorkOp, MAX_CPUS,
+    SwitchMmBarrier, TlbGenRead, TlbIndex, WaitMask, WorkOp, MAX_CPUS,
 };
 use crate::presets;
 
@@ -205,6 +205,12 @@ pub static SWITCH_MM_BARRIER: Setting = Setting {
     value: Some(|c| c.design.switch_mm_barrier.name().into()),
     ..setting("switch_mm_barrier", "design", Kind::Choice(SwitchMmBarrier::NAMES), Default::Name("full"))
 };
+pub static TLB_GEN_READ: Setting = Setting {
+    arch: Some(Arch::X86),
+    doc: "When a remote flush_tlb_func() reads the mm's shared tlb_gen: when_needed (the kernel since aa44284960d5, x86/mm/tlb: Avoid reading mm_tlb_gen when possible, Nadav Amit, 2022, in 5.18: a request this CPU's generation already covers returns without the read), always (before it: every call reads the contended line, paying costs.cacheline_transfer_ns when another CPU wrote it last, and a CPU behind the mm catches up to the newest generation with a full flush even when this request was covered).",
+    value: Some(|c| c.design.tlb_gen_read.name().into()),
+    ..setting("tlb_gen_read", "design", Kind::Choice(TlbGenRead::NAMES), Default::Name("when_needed"))
+};
 pub static INVLPGB: Setting = Setting {
     arch: Some(Arch::X86),
     doc: "AMD broadcast invalidation (Zen 3 and later; the 2025 series): an mm active on more than 3 CPUs gets a global ASID, and its flushes become INVLPGB + TLBSYNC instead of IPIs. Needs pcid=on.",
@@ -231,7 +237,7 @@ pub static TLBSYNC_PINNED: Setting = Setting {
 };
 pub static KERNEL: Setting = Setting {
     arch: Some(Arch::X86),
-    doc: "Sets every x86 design toggle the scenario leaves out as this kernel had it: 4.13 (no PCID, unaligned descriptor on the stack, pinned, per-CPU wait mask), 4.14 (PCID, 10af6235e0d3), 4.15 (PTI where the CPU is Meltdown-affected, aa8c6248f8c7), 5.3 (per-CPU descriptor, 3db6d5a5ecaf), 6.15 (INVLPGB where the CPU has it, 4afeb0ed1753; switch_mm_barrier none since the lazy mm_cpumask of 209954cbc7d0), 7.3 (2026: aligned stack descriptor ed15468787dd, task-local wait mask 9a560af15fd3, preemptible wait a5a162fe1ae1; switch_mm_barrier full again since 83b0177a6c48). Absent: each toggle's own default.",
+    doc: "Sets every x86 design toggle the scenario leaves out as this kernel had it: 4.13 (no PCID, unaligned descriptor on the stack, pinned, per-CPU wait mask), 4.14 (PCID, 10af6235e0d3), 4.15 (PTI where the CPU is Meltdown-affected, aa8c6248f8c7), 5.3 (per-CPU descriptor, 3db6d5a5ecaf), 5.18 (tlb_gen_read when_needed, aa44284960d5; before it always), 6.15 (INVLPGB where the CPU has it, 4afeb0ed1753; switch_mm_barrier none since the lazy mm_cpumask of 209954cbc7d0), 7.3 (2026: aligned stack descriptor ed15468787dd, task-local wait mask 9a560af15fd3, preemptible wait a5a162fe1ae1; switch_mm_barrier full again since 83b0177a6c48). Absent: each toggle's own default.",
     ..setting("kernel", "design", Kind::Choice(crate::arch::x86::kernels::NAMES), Default::Derived("none: each toggle's own default"))
 };
 pub static THREADS: Setting = Setting {
@@ -493,6 +499,7 @@ pub static SETTINGS: &[&Setting] = &[
     &PTI,
     &PTI_USER_FLUSH,
     &SWITCH_MM_BARRIER,
+    &TLB_GEN_READ,
     &INVLPGB,
     &GLOBAL_ASID,
     &ASID_TRANSITION,

@@ -1,0 +1,95 @@
+//! `tlb_gen_read`: when a remote `flush_tlb_func()` reads the mm's shared `tlb_gen` line
+//! (aa44284960d5, "x86/mm/tlb: Avoid reading mm_tlb_gen when possible", Nadav Amit, 2022), and
+//! what a read costs: the line comes from the CPU that incremented it.
+
+use tlbscope_sim::session::Session;
+
+fn run(text: &str, overrides: &[&str]) -> Session {
+    let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let mut s = Session::new(text, &o, 7).unwrap_or_else(|e| panic!("{e}"));
+    s.run();
+    s
+}
+
+/// `threads` op threads of one mm, each flushing one page of its own range back to back, so
+/// that requests pile up in the targets' call queues and ride one IPI.
+fn threads(n: u16, extra: &[&str]) -> Session {
+    let text = format!(
+        "[machine]\npreset = \"generic-x86\"\ncpus = {n}\n[workload]\nthreads = {n}\nflushes = 60\npages = 1\n"
+    );
+    run(&text, extra)
+}
+
+#[test]
+fn one_target_reads_the_line_once_per_request_either_way() {
+    // One initiator, one busy target: each request finds the target behind, so the read is
+    // needed with or without the skip; the initiator's own call reads it too (a hit: its
+    // increment left the line there).
+    let text =
+        "[machine]\ncpus = 2\n[workload]\nthreads = 1\nbusy_threads = 1\nflushes = 30\npages = 1\n";
+    let reads = |mode: &str| {
+        let s = run(text, &[&format!("tlb_gen_read={mode}")]);
+        s.summary().x86_ops.tlb_gen_reads
+    };
+    assert_eq!(reads("always"), 60);
+    assert_eq!(reads("when_needed"), 60);
+}
+
+#[test]
+fn the_skip_saves_the_reads_of_requests_an_earlier_one_covered() {
+    let before = threads(16, &["tlb_gen_read=always"]).summary();
+    let after = threads(16, &["tlb_gen_read=when_needed"]).summary();
+    // Before the patch every call reads the line: 16 threads x 60 flushes x 16 calls each
+    // (the local one and 15 remote).
+    assert_eq!(before.x86_ops.tlb_gen_reads, 16 * 60 * 16);
+    // After it, a target that caught up (its own flushes read the newest generation) returns
+    // without the read for every request that generation covers.
+    assert!(
+        after.x86_ops.tlb_gen_reads < before.x86_ops.tlb_gen_reads / 4,
+        "{} reads after vs {} before",
+        after.x86_ops.tlb_gen_reads,
+        before.x86_ops.tlb_gen_reads
+    );
+    assert!(
+        after.op_latency_ns.mean < before.op_latency_ns.mean,
+        "{} vs {}",
+        after.op_latency_ns.mean,
+        before.op_latency_ns.mean
+    );
+}
+
+#[test]
+fn a_miss_costs_one_line_transfer() {
+    let cost = |ns: u32, mode: &str| {
+        threads(
+            8,
+            &[
+                &format!("costs.cacheline_transfer_ns={ns}"),
+                &format!("tlb_gen_read={mode}"),
+            ],
+        )
+        .summary()
+        .op_latency_ns
+        .mean
+    };
+    // With free transfers the reads the skip saves cost nothing but the catch-up flushes.
+    let free = cost(0, "always") - cost(0, "when_needed");
+    let dear = cost(400, "always") - cost(400, "when_needed");
+    assert!(dear > free, "{dear} vs {free}");
+}
+
+#[test]
+fn kernels_before_5_18_read_always() {
+    let cfg = |k: &str| {
+        tlbscope_sim::scenario::parse("[workload]\nthreads = 1\n", &[format!("kernel={k}")])
+            .unwrap()
+            .design
+            .tlb_gen_read
+    };
+    use tlbscope_sim::config::TlbGenRead::{Always, WhenNeeded};
+    let history: Vec<_> = ["4.13", "5.3", "5.18", "6.15", "7.3"].map(cfg).into();
+    assert_eq!(
+        history,
+        [Always, Always, WhenNeeded, WhenNeeded, WhenNeeded]
+    );
+}
