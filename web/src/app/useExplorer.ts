@@ -26,7 +26,8 @@ const reducedMotion = () =>
 export type Explorer = ReturnType<typeof useExplorer>;
 
 /**
- * `text`: the scenario to run (undefined: unknown scenario); nothing runs outside the explorer.
+ * `text`: the scenario to run (undefined: unknown scenario; null: none yet, a link's own scenario
+ * still unpacking); nothing runs outside the explorer.
  * `linked`: the window, cursor and selection a link asks for, shown once its run is done
  * (`restore` asks again, for the browser's back and forward); `onIgnored` hears what of it the
  * run does not have.
@@ -34,7 +35,7 @@ export type Explorer = ReturnType<typeof useExplorer>;
 export function useExplorer(
   url: UrlState,
   setUrl: SetUrl,
-  text: string | undefined,
+  text: string | null | undefined,
   linked: ViewState | null = null,
   onIgnored: (what: string[]) => void = () => {},
 ) {
