@@ -75,7 +75,7 @@ export function App() {
   const scenarioId = url.scenario ?? DEFAULT_SCENARIO;
   // null while the link's own scenario is read: nothing runs until it is there.
   const text = source.reading ? null : (url.custom?.text ?? findScenario(scenarioId)?.text);
-  const x = useExplorer(url, setUrl, text, link.view, addIgnored);
+  const x = useExplorer(url, setUrl, text, link.view, addIgnored, !!source.reading);
   const { guide } = x;
   const cx = useCounterexample(x, url, setUrl);
 

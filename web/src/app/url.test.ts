@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAgainstRun, checkLink } from './linkCheck';
 import { unpackSource } from './unpackSource';
 import {
+  formEncoded,
   NO_VIEW,
   parseUrl,
   readUrl,
@@ -93,6 +94,18 @@ describe('url state', () => {
     expect(q).toContain('src=');
     expect(q.length).toBeLessThan(text.length);
     expect(readUrl(q)).toEqual(s);
+  });
+
+  it('writes src= exactly as URLSearchParams would, after file=', () => {
+    const text = '[scenario]\ntitle = "mine"\n# ünïcode & = ? ~!\n'.repeat(20);
+    const s = { ...base, scenario: null, custom: { name: 'my file.toml', text }, seed: 3 };
+    const src = compressToEncodedURIComponent(text);
+    const q = new URLSearchParams({ file: 'my file.toml', src, seed: '3' });
+    expect(writeUrl(s)).toBe(`?${q.toString()}`);
+    const all = Array.from({ length: 0x3000 }, (_, i) => String.fromCharCode(i))
+      .filter((c) => !/[\ud800-\udfff]/.test(c))
+      .join('');
+    expect(formEncoded(all)).toBe(new URLSearchParams({ v: all }).toString().slice(2));
   });
 
   it('leaves B out of the URL when not comparing, and the view at its defaults', () => {

@@ -250,6 +250,7 @@ export function readUrl(search: string): UrlState {
 /** The query string (with its `?`, or '' for the plain landing page) of a state. */
 export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
   const q = new URLSearchParams();
+  let packed: string | null = null;
   if (state.view === 'data') {
     q.set('view', 'data');
     if (state.chart) q.set('chart', state.chart);
@@ -259,7 +260,7 @@ export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
     const src = state.custom ? sourceParam(state.custom.text) : null;
     if (state.custom && src !== 'too large' && src !== 'pending') {
       q.set('file', state.custom.name);
-      q.set('src', src ?? '');
+      packed = src ?? '';
     } else if (state.custom) {
       if (!state.check) q.set('view', 'explore');
     } else if (state.scenario) q.set('scenario', state.scenario);
@@ -287,7 +288,28 @@ export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
   if (state.origin) q.set('origin', state.origin);
   if (state.remoteAbove != null) q.set('remote', String(state.remoteAbove));
   const s = q.toString();
+  // `src=` (up to the 128 KiB link cap) joins after `file=`, the first parameter, encoded once
+  // per text: the address bar is rewritten as the reader looks around, and passing it through
+  // URLSearchParams each time held the page for tens of ms.
+  if (packed !== null) {
+    const i = s.indexOf('&');
+    const src = `src=${formEncoded(packed)}`;
+    return i < 0 ? `?${s}&${src}` : `?${s.slice(0, i)}&${src}${s.slice(i)}`;
+  }
   return s ? `?${s}` : '';
+}
+
+let lastEncoded = { text: '', encoded: '' };
+
+/** `s` as URLSearchParams writes a value: encodeURIComponent, but space as + and !'()~ escaped. */
+export function formEncoded(s: string): string {
+  if (lastEncoded.text !== s) {
+    const encoded = encodeURIComponent(s)
+      .replace(/%20/g, '+')
+      .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    lastEncoded = { text: s, encoded };
+  }
+  return lastEncoded.encoded;
 }
 
 /** Whether going from `a` to `b` is a new place to go back to (a step, a run, a view). */
