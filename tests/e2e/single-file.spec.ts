@@ -1,6 +1,7 @@
 // The single-file build (npm run build:single → dist-single/tlbscope.html) opened from file://
 // with the network blocked: every scenario runs, a guided step shows, a link's own scenario
-// opens, the Data view parses a CSV in its worker. Anything the page asks for beyond file:, data: and blob: fails the test.
+// opens, the Data view parses a CSV in its worker. Anything the page asks for beyond file:,
+// data: and blob: fails the test.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
