@@ -29,6 +29,9 @@ const EXCEPT = {
   // The CSV importer accepts the settings vocabulary as `variant` keys; settings.ts imports
   // nothing, so this adds no loop.
   'content<app': ['./settings.ts'],
+  // The link-text worker unpacks a link's src= with the page's own bounds and checks;
+  // unpackSource.ts imports only pure files of app/ (no React), none of which import workers/.
+  'workers<app': ['./unpackSource.ts'],
 };
 
 const upward = LAYERS.flatMap((low, i) =>

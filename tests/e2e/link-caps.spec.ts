@@ -1,6 +1,7 @@
 // Links and own scenarios at and past their caps: a link too long, or one that unpacks too far,
 // is refused at once with the cap named; an own scenario too large for a link runs but stays out
-// of the link, saying so; a large one is packed off the page's thread and joins the link.
+// of the link, saying so; a large one is packed off the page's thread and joins the link, and a
+// link's is unpacked off it while the page answers.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import lz from 'lz-string';
@@ -104,4 +105,50 @@ test('an own scenario with more tasks than the simulator takes is refused at onc
   );
   await expect(page.getByText('Running many.toml')).toHaveCount(0);
   await expect(page.locator('.timeline')).toHaveCount(1);
+});
+
+test('a link carrying a scenario at the cap opens it, and the page answers while it is read', async ({
+  sim,
+}) => {
+  const { page } = sim;
+  await sim.open();
+  // Random words, which lz-string hardly packs: about 120 KiB of link.
+  let x = 7;
+  const words = Array.from({ length: 28_000 }, () => {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    return `w${x % 99_991}`;
+  });
+  const text = MUNMAP.replace(/^title = ".*"$/m, 'title = "Carried at the cap"').concat(
+    `\n# ${words.join(' ')}\n`,
+  );
+  const src = lz.compressToEncodedURIComponent(text);
+  expect(src.length).toBeGreaterThan(100 * 1024);
+  expect(src.length).toBeLessThan(128 * 1024);
+  // The text is read in a worker: held at its start, the page is seen between the two.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let hits = 0;
+  await page.route(/linkTextWorker/, async (route) => {
+    hits++;
+    await held;
+    await route.continue();
+  });
+  await page.evaluate((q) => {
+    history.pushState(null, '', q);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, `?file=cap.toml&src=${src}`);
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Reading the scenario in the link' }),
+  ).toContainText('cap.toml');
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'busy');
+  await page.getByRole('button', { name: 'Hide settings' }).click();
+  await expect(page.getByRole('button', { name: 'Show settings' })).toBeVisible();
+  expect(hits).toBe(1);
+  release();
+  await sim.waitForIdle();
+  await expect(page.locator('.intro h2')).toHaveText('Carried at the cap');
+  await expect(page.getByText('Reading the scenario in the link')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show settings' }).click();
+  await expect(page.getByText('Running cap.toml')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
 });

@@ -1,9 +1,11 @@
 // The single-file build (npm run build:single → dist-single/tlbscope.html) opened from file://
-// with the network blocked: every scenario runs, a guided step shows, the Data view parses a
-// CSV in its worker. Anything the page asks for beyond file:, data: and blob: fails the test.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// with the network blocked: every scenario runs, a guided step shows, a link's own scenario
+// opens, the Data view parses a CSV in its worker. Anything the page asks for beyond file:,
+// data: and blob: fails the test.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import lz from 'lz-string';
 import { expect, test } from './fixtures';
 
 const FILE = resolve('dist-single/tlbscope.html');
@@ -48,6 +50,20 @@ test('every scenario runs from file:// with no network', async ({ sim }) => {
     await expect(page.locator('.timeline svg g.lane').first(), id).toBeAttached();
   }
   expect(remote).toEqual([]);
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a link’s own scenario (src=) opens from file://', async ({ sim }) => {
+  const { page } = sim;
+  const text = readFileSync(resolve('content/scenarios/x86-munmap-shootdown.toml'), 'utf8')
+    .replace(/^title = ".*"$/m, 'title = "Own, from the file"')
+    .concat(`\n# ${'a long comment '.repeat(2000)}\n`);
+  const url = pathToFileURL(FILE);
+  url.search = `?file=own.toml&src=${lz.compressToEncodedURIComponent(text)}`;
+  await page.goto(url.href);
+  await sim.waitForIdle();
+  await expect(page.locator('.intro h2')).toHaveText('Own, from the file');
+  await expect(page.getByRole('alert')).toHaveCount(0);
   expect(sim.consoleErrors).toEqual([]);
 });
 

@@ -15,7 +15,9 @@ import { ModelNotice } from './components/share/ModelNotice';
 import { ShareButtons } from './components/share/ShareButtons';
 import { DEFAULT_SCENARIO, findScenario } from './content/scenarios';
 import { openLink } from './app/openLink';
-import { writeUrl, type UrlState } from './app/url';
+import { withSource, writeUrl, type UrlState } from './app/url';
+import { useLinkSource } from './app/useLinkSource';
+import { LinkReading } from './components/share/LinkReading';
 import { modelNotice, modelViewOf, withModel } from './app/modelVersion';
 import { useEmbedHost } from './app/useEmbedHost';
 import { DropNotice } from './components/DropNotice';
@@ -42,22 +44,38 @@ export function App() {
   const [homeReady, setHomeReady] = useState(false);
   const [copyRequest, setCopyRequest] = useState(0);
   const replaceNext = useRef(false);
-  const setUrl: SetUrl = useCallback((u, how) => {
-    if (how?.replace) replaceNext.current = true;
-    setUrlState(u);
-  }, []);
-  const scenarioId = url.scenario ?? DEFAULT_SCENARIO;
+  const urlNow = useRef(url);
+  urlNow.current = url;
   const addIgnored = useCallback(
     (more: string[]) => setIgnored((old) => [...old, ...more.filter((m) => !old.includes(m))]),
     [],
   );
-  const x = useExplorer(
-    url,
-    setUrl,
-    url.custom?.text ?? findScenario(scenarioId)?.text,
-    link.view,
-    addIgnored,
+  // The link's own scenario arrives after the rest of it: it joins the state it opened, as the
+  // same history entry.
+  const source = useLinkSource(link.source ?? null, (s, read) => {
+    const r = withSource(urlNow.current, s, read);
+    addIgnored(r.ignored);
+    if (r.url !== urlNow.current) {
+      replaceNext.current = true;
+      setUrlState(r.url);
+    }
+  });
+  const stopReading = source.read;
+  const setUrl: SetUrl = useCallback(
+    (u, how) => {
+      // Another scenario or view picked meanwhile: the link's own scenario is no longer wanted.
+      const now = urlNow.current;
+      if (u.view !== now.view || u.scenario !== now.scenario || u.custom !== now.custom)
+        stopReading(null);
+      if (how?.replace) replaceNext.current = true;
+      setUrlState(u);
+    },
+    [stopReading],
   );
+  const scenarioId = url.scenario ?? DEFAULT_SCENARIO;
+  // null while the link's own scenario is read: nothing runs until it is there.
+  const text = source.reading ? null : (url.custom?.text ?? findScenario(scenarioId)?.text);
+  const x = useExplorer(url, setUrl, text, link.view, addIgnored, !!source.reading);
   const { guide } = x;
   const cx = useCounterexample(x, url, setUrl);
 
@@ -69,13 +87,14 @@ export function App() {
     onPop: (search) => {
       const p = openLink(search);
       sync.settle(p.url);
+      source.read(p.source ?? null);
       setUrlState(p.url);
       setIgnored(p.ignored);
       setModel(modelNotice(p.model, modelViewOf(p.url)));
       x.restore(p.view);
     },
   });
-  useEmbedHost(url, setUrl, x, url.custom?.name ?? scenarioId);
+  useEmbedHost(url, setUrl, x, url.custom?.name ?? source.reading?.name ?? scenarioId);
   const here = (u: UrlState) =>
     `${window.location.origin}${window.location.pathname}${withModel(writeUrl(u, x.viewState()))}`;
 
@@ -91,7 +110,7 @@ export function App() {
   const clicker = useClickerSteps(guide, url.step, (step) => setUrl({ ...url, step }));
 
   const onHomeReady = useCallback(() => setHomeReady(true), []);
-  const idle = url.view === 'home' ? homeReady : url.view === 'data' || x.idle;
+  const idle = url.view === 'home' ? homeReady : url.view === 'data' || (x.idle && !source.reading);
 
   const stepKernelOf = (dir: 1 | -1) => {
     if (url.view !== 'explore' || !x.a || isRecorded(x.a) || x.a.info.arch !== 'x86') return;
@@ -127,7 +146,11 @@ export function App() {
       : {}),
   });
 
-  const fileName = url.custom?.name ?? `content/scenarios/${scenarioId}.toml`;
+  const fileName =
+    url.custom?.name ?? source.reading?.name ?? `content/scenarios/${scenarioId}.toml`;
+  const reading = source.reading && url.view === 'explore' && (
+    <LinkReading name={source.reading.name} />
+  );
   if (url.embed) {
     return (
       <div className="app" data-state={idle ? 'idle' : 'busy'}>
@@ -142,6 +165,7 @@ export function App() {
           </ErrorBoundary>
         ) : (
           <ErrorBoundary label="the embedded diagram">
+            {reading}
             <EmbedView
               x={x}
               url={url}
@@ -206,13 +230,14 @@ export function App() {
           </ErrorBoundary>
         </main>
       )}
+      {reading}
       {url.view === 'explore' && (
         <ExplorerView
           x={x}
           url={url}
           onUrl={setUrl}
           fileName={fileName}
-          text={url.custom?.text ?? findScenario(scenarioId)?.text}
+          text={text ?? undefined}
           ownFileName={url.custom?.name ?? null}
           onOwnFile={(custom) => setUrl({ ...url, custom, step: null })}
           sidebar={sidebar}

@@ -3,7 +3,7 @@
 // remembered with the `src=` it came from, so opening a link packs nothing.
 import { compressToEncodedURIComponent } from 'lz-string';
 import { useSyncExternalStore } from 'react';
-import { packInWorker } from '../workers/pack';
+import { packInWorker } from '../workers/linkText';
 import { LINK_CAP, SOURCE_CAP } from './linkCap';
 
 /** Shown where the own scenario is named, when its link cannot carry it. */
@@ -51,7 +51,7 @@ export function sourceParam(text: string): Packed {
   }
   remember(text, 'pending');
   void packInWorker(text).then((src) => {
-    remember(text, fits(src ?? compressToEncodedURIComponent(text)));
+    remember(text, fits(src));
     for (const l of listeners) l();
   });
   return 'pending';

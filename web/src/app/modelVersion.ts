@@ -111,6 +111,9 @@ export function modelNotice(
  */
 export function withModel(query: string): string {
   if (!query) return query;
+  // The page's own queries (writeUrl's) have no model= and are already as URLSearchParams
+  // writes them: prefixed as they are, a link of 128 KiB is not parsed and written once more.
+  if (!/[?&]model=/.test(query)) return `?model=${MODEL_VERSION}&${query.replace(/^\?/, '')}`;
   const q = new URLSearchParams(query);
   q.delete('model');
   const rest = q.toString();

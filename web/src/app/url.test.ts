@@ -1,7 +1,17 @@
 import { compressToEncodedURIComponent } from 'lz-string';
 import { describe, expect, it } from 'vitest';
 import { checkAgainstRun, checkLink } from './linkCheck';
-import { NO_VIEW, parseUrl, readUrl, writeUrl, type UrlState, type ViewState } from './url';
+import { unpackSource } from './unpackSource';
+import {
+  formEncoded,
+  NO_VIEW,
+  parseUrl,
+  readUrl,
+  withSource,
+  writeUrl,
+  type UrlState,
+  type ViewState,
+} from './url';
 
 const base: UrlState = {
   view: 'explore',
@@ -86,6 +96,18 @@ describe('url state', () => {
     expect(readUrl(q)).toEqual(s);
   });
 
+  it('writes src= exactly as URLSearchParams would, after file=', () => {
+    const text = '[scenario]\ntitle = "mine"\n# ünïcode & = ? ~!\n'.repeat(20);
+    const s = { ...base, scenario: null, custom: { name: 'my file.toml', text }, seed: 3 };
+    const src = compressToEncodedURIComponent(text);
+    const q = new URLSearchParams({ file: 'my file.toml', src, seed: '3' });
+    expect(writeUrl(s)).toBe(`?${q.toString()}`);
+    const all = Array.from({ length: 0x3000 }, (_, i) => String.fromCharCode(i))
+      .filter((c) => !/[\ud800-\udfff]/.test(c))
+      .join('');
+    expect(formEncoded(all)).toBe(new URLSearchParams({ v: all }).toString().slice(2));
+  });
+
   it('leaves B out of the URL when not comparing, and the view at its defaults', () => {
     expect(writeUrl({ ...base, overridesB: ['pcid=off'] }, NO_VIEW)).toBe('?scenario=x');
   });
@@ -104,7 +126,8 @@ describe('url state', () => {
     );
     expect(p.url).toMatchObject({ view: 'explore', scenario: 'x', step: null, overrides: [] });
     expect(p.view).toEqual(NO_VIEW);
-    const names = p.ignored.map((i) => i.split(/[=:]/)[0]);
+    const src = withSource(p.url, p.source!, unpackSource(p.source!.src));
+    const names = [...p.ignored, ...src.ignored].map((i) => i.split(/[=:]/)[0]);
     expect(names.sort()).toEqual(
       ['ev', 'origin', 'set', 'spacing', 'src', 'step', 't', 'theme', 'win', 'zoom'].sort(),
     );
@@ -112,9 +135,54 @@ describe('url state', () => {
 
   it('reports a truncated scenario text instead of running garbage', () => {
     const src = compressToEncodedURIComponent('[scenario]\ntitle = "cut"\n'.repeat(10));
-    const p = parseUrl(`?file=a.toml&src=${src.slice(0, src.length / 2)}`);
+    const cut = src.slice(0, src.length / 2);
+    const p = parseUrl(`?file=a.toml&src=${cut}`);
+    const r = withSource(p.url, p.source!, unpackSource(p.source!.src));
+    expect(r.url.custom).toBeNull();
+    expect(r.ignored).toEqual([
+      `src=${cut.slice(0, 40)}…: the scenario text is damaged (cut short?) and cannot be unpacked`,
+    ]);
+  });
+});
+
+describe('a link’s own scenario (src=)', () => {
+  const text = '[scenario]\ntitle = "mine"\n'.repeat(50);
+  const src = compressToEncodedURIComponent(text);
+
+  it('is handed over still packed, the rest of the link applied at once', () => {
+    const p = parseUrl(`?file=mine.toml&src=${src}&seed=7&set=pcid=on`);
+    // A '+' of lz-string's alphabet is a space once URLSearchParams has read it; both unpack.
+    expect(p.source).toEqual({ name: 'mine.toml', src: src.replace(/\+/g, ' ') });
+    expect(p.url).toMatchObject({ view: 'explore', custom: null, seed: 7, overrides: ['pcid=on'] });
+    expect(p.ignored).toEqual([]);
+    expect(withSource(p.url, p.source!, unpackSource(p.source!.src)).url.custom).toEqual({
+      name: 'mine.toml',
+      text,
+    });
+    expect(parseUrl(`?src=${src}`).source?.name).toBe('scenario.toml');
+  });
+
+  it('over the link cap is refused by its length, with nothing handed over', () => {
+    const p = parseUrl(`?file=big.toml&src=${'A'.repeat(200 * 1024)}`);
+    expect(p.source).toBeUndefined();
     expect(p.url.custom).toBeNull();
-    expect(p.ignored[0]).toMatch(/^src=.*damaged/);
+    expect(p.ignored).toEqual([
+      `src=${'A'.repeat(40)}…: the scenario text is 200 KiB, over the 128 KiB a tlbscope link may have; it was not opened`,
+    ]);
+  });
+
+  it('names why an unpacked text is refused: past the text cap, or too many tasks', () => {
+    const huge = compressToEncodedURIComponent('# '.concat('qwhdkfmzpxnbtvlr'.repeat(70_000)));
+    expect(unpackSource(huge)).toEqual({
+      problem: 'the scenario text unpacks to more than the 1,024 KiB a link may carry',
+    });
+    const tasks = compressToEncodedURIComponent('[[tasks]]\ncpu = 0\n'.repeat(5000));
+    expect(unpackSource(tasks)).toEqual({
+      problem: 'tasks: 5,000 [[tasks]] tables, over the 4,096 a scenario may have',
+    });
+    expect(unpackSource('')).toEqual({
+      problem: 'the scenario text is damaged (cut short?) and cannot be unpacked',
+    });
   });
 });
 

@@ -1,7 +1,8 @@
 // Everything needed to reproduce a view lives in the URL, so a link shows the same picture on
 // another machine (README "Links"). Pure: parse and write, nothing else. Parsing never throws;
 // what it cannot use is named in `ignored` and left out, so a broken link opens the nearest
-// valid view.
+// valid view. The own scenario a link carries (`src=`) is not unpacked here: `parseUrl` hands it
+// over as `source`, the page unpacks it in a worker and `withSource` adds the result.
 //
 // (nothing) = the landing page | ?view=data[&chart=<benchmark · metric>] | ?view=explore | ?scenario=<id> or
 // ?file=<name>&src=<lz-string> (the user's own scenario text) then
@@ -9,10 +10,11 @@
 // &t=<cursor ns>&win=<from ns>,<to ns>&ev=<event row of A>|evB=<event row of B>&spacing=event
 // &view=counterexample[&cx=<n>] (check every interleaving; A shows the counterexample, at step n)
 // and, on any view, &theme=light|dark &talk=1 &embed=1 &origin=<host origin> &remote=<rows>.
-import { kib, linkTooLong, SOURCE_CAP } from './linkCap';
-import { rememberSource, sourceParam } from './linkSource';
-import { decompressBounded } from './lzBounded';
-import { ownScenarioProblem } from './ownScenario';
+import { linkTooLong } from './linkCap';
+import { sourceParam } from './linkSource';
+import { unpackSource, type LinkSource, type SourceRead } from './unpackSource';
+
+export type { LinkSource } from './unpackSource';
 
 export type View = 'home' | 'explore' | 'data';
 export type Theme = 'light' | 'dark';
@@ -77,6 +79,11 @@ export interface ParsedUrl {
   ignored: string[];
   /** `model=`: the simulator model version the link was made with; null = not said. */
   model?: number | null;
+  /**
+   * The own scenario the link carries, still packed: `url.custom` is null until `withSource`
+   * adds what it unpacks to. Absent when the link has none, or `src=` is over the link cap.
+   */
+  source?: LinkSource | null;
 }
 
 const KNOWN = new Set([
@@ -114,21 +121,13 @@ export function parseUrl(search: string): ParsedUrl {
     if (!KNOWN.has(k)) ignored.push(`${k}: not something a tlbscope link holds`);
   }
 
-  let custom: OwnScenario | null = null;
+  let source: LinkSource | null = null;
   if (q.has('src')) {
     const src = q.get('src') ?? '';
-    // Both bounds hold before and while unpacking: lz-string alone would unpack without limit.
+    // Refused before anything is unpacked: the length alone says it.
     const long = linkTooLong(src.length, 'the scenario text');
-    const text = long ? null : decompressBounded(src, SOURCE_CAP);
-    const problem = typeof text === 'string' && text ? ownScenarioProblem(text) : null;
     if (long) skip('src', long);
-    else if (problem) skip('src', problem);
-    else if (typeof text === 'string' && text) {
-      rememberSource(text, src);
-      custom = { name: q.get('file') || 'scenario.toml', text };
-    } else if (text)
-      skip('src', `the scenario text unpacks to more than the ${kib(SOURCE_CAP)} a link may carry`);
-    else skip('src', 'the scenario text is damaged (cut short?) and cannot be unpacked');
+    else source = { name: q.get('file') || 'scenario.toml', src };
   }
 
   const rawView = q.get('view');
@@ -205,7 +204,7 @@ export function parseUrl(search: string): ParsedUrl {
       view,
       step,
       scenario,
-      custom,
+      custom: null,
       seed,
       overrides,
       compare,
@@ -228,16 +227,30 @@ export function parseUrl(search: string): ParsedUrl {
     },
     ignored,
     model,
+    ...(source ? { source } : {}),
   };
 }
 
+/** `url` with the own scenario `source` unpacked to (`read`), or the line saying why not. */
+export function withSource(
+  url: UrlState,
+  source: LinkSource,
+  read: SourceRead,
+): { url: UrlState; ignored: string[] } {
+  if ('problem' in read) return { url, ignored: [`src=${clip(source.src)}: ${read.problem}`] };
+  return { url: { ...url, custom: { name: source.name, text: read.text } }, ignored: [] };
+}
+
+/** The whole state of a link, its own scenario unpacked right here (tests and tools). */
 export function readUrl(search: string): UrlState {
-  return parseUrl(search).url;
+  const p = parseUrl(search);
+  return p.source ? withSource(p.url, p.source, unpackSource(p.source.src)).url : p.url;
 }
 
 /** The query string (with its `?`, or '' for the plain landing page) of a state. */
 export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
   const q = new URLSearchParams();
+  let packed: string | null = null;
   if (state.view === 'data') {
     q.set('view', 'data');
     if (state.chart) q.set('chart', state.chart);
@@ -247,7 +260,7 @@ export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
     const src = state.custom ? sourceParam(state.custom.text) : null;
     if (state.custom && src !== 'too large' && src !== 'pending') {
       q.set('file', state.custom.name);
-      q.set('src', src ?? '');
+      packed = src ?? '';
     } else if (state.custom) {
       if (!state.check) q.set('view', 'explore');
     } else if (state.scenario) q.set('scenario', state.scenario);
@@ -275,7 +288,28 @@ export function writeUrl(state: UrlState, view: ViewState = NO_VIEW): string {
   if (state.origin) q.set('origin', state.origin);
   if (state.remoteAbove != null) q.set('remote', String(state.remoteAbove));
   const s = q.toString();
+  // `src=` (up to the 128 KiB link cap) joins after `file=`, the first parameter, encoded once
+  // per text: the address bar is rewritten as the reader looks around, and passing it through
+  // URLSearchParams each time held the page for tens of ms.
+  if (packed !== null) {
+    const i = s.indexOf('&');
+    const src = `src=${formEncoded(packed)}`;
+    return i < 0 ? `?${s}&${src}` : `?${s.slice(0, i)}&${src}${s.slice(i)}`;
+  }
   return s ? `?${s}` : '';
+}
+
+let lastEncoded = { text: '', encoded: '' };
+
+/** `s` as URLSearchParams writes a value: encodeURIComponent, but space as + and !'()~ escaped. */
+export function formEncoded(s: string): string {
+  if (lastEncoded.text !== s) {
+    const encoded = encodeURIComponent(s)
+      .replace(/%20/g, '+')
+      .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    lastEncoded = { text: s, encoded };
+  }
+  return lastEncoded.encoded;
 }
 
 /** Whether going from `a` to `b` is a new place to go back to (a step, a run, a view). */

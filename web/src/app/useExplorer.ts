@@ -26,18 +26,26 @@ const reducedMotion = () =>
 export type Explorer = ReturnType<typeof useExplorer>;
 
 /**
- * `text`: the scenario to run (undefined: unknown scenario); nothing runs outside the explorer.
+ * `text`: the scenario to run (undefined: unknown scenario; null: none yet); nothing runs outside
+ * the explorer.
  * `linked`: the window, cursor and selection a link asks for, shown once its run is done
  * (`restore` asks again, for the browser's back and forward); `onIgnored` hears what of it the
  * run does not have.
+ * `hold`: a link's own scenario is still unpacking. What is on screen stays, run from the state
+ * before (tearing it down and drawing it again would cost more than the unpacking saved), but
+ * is not the URL's: not fresh, so the link's window and selection wait for the new run.
  */
 export function useExplorer(
-  url: UrlState,
+  urlNow: UrlState,
   setUrl: SetUrl,
-  text: string | undefined,
+  textNow: string | null | undefined,
   linked: ViewState | null = null,
   onIgnored: (what: string[]) => void = () => {},
+  hold = false,
 ) {
+  const held = useRef({ url: urlNow, text: textNow });
+  if (!hold) held.current = { url: urlNow, text: textNow };
+  const { url, text } = held.current;
   const explore = url.view === 'explore';
   // An imported kernel recording takes A's place (the model then runs only as B).
   const [recording, setRecording] = useState<RecordedRun | null>(null);
@@ -140,8 +148,9 @@ export function useExplorer(
   );
   // A recording answers no request of the URL's: once loaded it is what A shows.
   const freshA =
-    a !== null && (a === recording || ranWith(a, text, url.overrides, url.seed, check));
-  const freshB = !url.compare || (b !== null && ranWith(b, text, overridesB, url.seed, check));
+    !hold && a !== null && (a === recording || ranWith(a, text, url.overrides, url.seed, check));
+  const freshB =
+    !hold && (!url.compare || (b !== null && ranWith(b, text, overridesB, url.seed, check)));
   const pending = useRef<ViewState | null>(linked);
   const [restores, setRestores] = useState(0);
   const restore = useCallback((v: ViewState) => {
