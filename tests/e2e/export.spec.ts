@@ -77,6 +77,8 @@ test('the timeline exports as an SVG with title, legend, caption and state link,
 }, info) => {
   const { page } = sim;
   await sim.open({ scenario: 'x86-munmap-shootdown', step: 3 });
+  // The page rewrites its address (adding model=) after it settles; read the link once it has.
+  await expect(page).toHaveURL(/[?&]model=\d+/);
   const link = page.url();
   const title = (await page.locator('.intro h2').textContent()) ?? '';
   const stepTitle = (await page.locator('[data-step-title]').textContent()) ?? '';
