@@ -1,5 +1,6 @@
 // The text-import step (issue 30): files as spreadsheets and tools write them, read after the
 // preview shows how they were split, with what was detected open to change.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from './fixtures';
 
@@ -112,4 +113,37 @@ test('the mapping travels with the dataset, as the CLI’s --map flags', async (
   );
   await page.reload();
   await expect(table.getByTestId('cli-map')).toContainText('--map value=mean');
+});
+
+test('a kept dataset exported as CSV imports back as the same numbers, its recipe inside', async ({
+  sim,
+  page,
+}) => {
+  await sim.openData();
+  await sim.importCsv(fixture('spreadsheet-export.csv'));
+  await page.getByRole('button', { name: 'Add 3 measurements to the charts' }).click();
+  const table = page.locator('details.dataset[data-file="spreadsheet-export.csv"]');
+  const cells = (t: typeof table) =>
+    t.locator('tbody tr').evaluateAll((rows) =>
+      // Every column but the last: the row numbers are the export's, not the original's.
+      rows.map((r) => [...r.querySelectorAll('td')].slice(0, -1).map((td) => td.textContent)),
+    );
+  const before = await cells(table);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    table.getByRole('button', { name: 'Export spreadsheet-export.csv as CSV' }).click(),
+  ]);
+  const text = readFileSync(await download.path(), 'utf8');
+  expect(text).toContain('# How spreadsheet-export.csv was read: ');
+  expect(text).toContain('Decimal mark: comma');
+  await sim.importCsv({ name: 'again.csv', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('text-import-notes')).toContainText(
+    'Lines starting with # are comments: skipped.',
+  );
+  await page.getByRole('button', { name: 'Add 3 measurements to the charts' }).click();
+  const again = page.locator('details.dataset[data-file="again.csv"]');
+  await expect(again.locator('tbody tr')).toHaveCount(3);
+  expect(await cells(again)).toEqual(before);
+  expect(before[2]).toContain('1234.5 us');
+  expect(sim.consoleErrors).toEqual([]);
 });

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importOptions, readMappedCsv } from './mappedCsv.mjs';
 import { parseCsvText } from '../src/content/csv';
-import { prepareCsv } from '../src/content/csvPrepare';
+import { DETECT, prepareCsv } from '../src/content/csvPrepare';
+import { datasetToCsv } from '../src/content/csvExport';
 import { suggestMapping, toMeasurements } from '../src/content/datasets';
 
 const cli = (...args) => spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8' });
@@ -76,6 +77,26 @@ describe('the CLI reads the text-import fixtures as the page does', () => {
       /a\.csv: --fix cpus=4: expected <column>=<value> with a column of machine, benchmark/,
     );
     expect(() => importOptions({ separator: '|' }, 'a.csv')).toThrow(/--separator \|/);
+  });
+
+  it('reads a kept dataset’s export as the page kept it, without flags', () => {
+    const name = 'spreadsheet-export.csv';
+    const text = readFileSync(fixture(name), 'utf8');
+    const prepared = prepareCsv(text);
+    const table = parseCsvText(prepared.text);
+    const { measurements } = toMeasurements(table, suggestMapping(table.headers), {
+      kind: 'imported',
+      file: name,
+    });
+    const exported = datasetToCsv({
+      file: name,
+      measurements,
+      imported: { options: DETECT, notes: prepared.notes, mapping: {} },
+    });
+    const rows = readMappedCsv(exported, 'export.csv');
+    expect(rows.map((r) => [r.machine, r.variant, r.value, r.unit])).toEqual(
+      measurements.map((m) => [m.machine, m.variant, m.value, m.unit]),
+    );
   });
 
   it('fits the spreadsheet export from the command line, lines and values as the page shows', () => {

@@ -3,7 +3,7 @@
 import { sources, type Dataset } from '../../content/datasets';
 import { MODEL_SOURCE } from '../../model/overlay';
 import { download } from '../../app/download';
-import { measurementsToCsv } from '../../content/csvExport';
+import { datasetToCsv } from '../../content/csvExport';
 import { cliFlags } from '../../content/cliFlags';
 
 /** Rows drawn per dataset: a 20,000-row import would take seconds to render in full. */
@@ -52,7 +52,7 @@ export function DatasetTable({
             aria-label={`Export ${dataset.file} as CSV`}
             onClick={() =>
               download(
-                new Blob([measurementsToCsv(ms)], { type: 'text/csv;charset=utf-8' }),
+                new Blob([datasetToCsv(dataset)], { type: 'text/csv;charset=utf-8' }),
                 dataset.file.replace(/(\.csv)?$/i, '-export.csv'),
               )
             }
