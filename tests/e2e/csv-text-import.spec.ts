@@ -54,9 +54,9 @@ test('will-it-scale output: per-operation latency by the stated rule', async ({ 
   await page.getByRole('button', { name: 'Add 6 measurements to the charts' }).click();
   const table = page.locator('details.dataset[data-file="will-it-scale.csv"]');
   // 2 threads at 2,870,112 ops/s: 696.837 ns an operation.
-  await expect(table.locator('tbody tr').filter({ hasText: 'mode=threads;tasks=2' })).toContainText(
-    '696.837 ns',
-  );
+  await expect(
+    table.locator('tbody tr').filter({ hasText: 'threads=2;processes=off' }),
+  ).toContainText('696.837 ns');
   await expect(table.locator('tbody tr').first()).toContainText('icelake-8336c-128');
   // The same numbers from `tlbscope fit` need the values fixed here (web/cli/textImport.test.mjs).
   await expect(table.getByTestId('cli-map')).toHaveText(
