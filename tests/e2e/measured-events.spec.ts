@@ -65,3 +65,34 @@ test('on a run kept in its worker the measured marks sit over their CPU strips',
   await expect(marks).toHaveCount(0);
   expect(sim.consoleErrors).toEqual([]);
 });
+
+test('a per-event CSV named otherwise is mapped, then drawn', async ({ sim }) => {
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles(
+    '#measured-events-input',
+    resolve('tests/fixtures/measured-events-renamed.csv'),
+  );
+  const step = page.getByTestId('event-mapping');
+  // The file's own rows, as it has them, before anything is drawn.
+  await expect(step.locator('thead th')).toHaveText(['Host', 'Core', 'Tracepoint', 'at', 'dur_ns']);
+  await expect(step.locator('tbody tr').first()).toContainText('tlb_flush');
+  await expect(page.locator('.timeline g.measured-mark')).toHaveCount(0);
+  // Known other names are found; a time column of unstated unit and a missing source are not.
+  await expect(step.getByLabel('Column for cpu')).toHaveValue('1');
+  await expect(step.getByTestId('event-mapping-missing')).toHaveText(
+    'Still needed: “time_ns”, “source”.',
+  );
+  const draw = step.getByRole('button', { name: 'Draw these events' });
+  await expect(draw).toBeDisabled();
+  await step.getByLabel('Column for time_ns').selectOption({ label: 'at' });
+  await step.getByLabel('Fixed source').fill('ftrace');
+  await draw.click();
+  await expect(step).toHaveCount(0);
+  await expect(page.getByTestId('measured-summary')).toContainText(
+    '3 events from measured-events-renamed.csv, drawn under each CPU lane: measured on local-test-vm (ftrace)',
+  );
+  // The same marks, lanes and times as the file with the overlay's own column names.
+  await threeMarks(page, '.timeline g.measured');
+  expect(sim.consoleErrors).toEqual([]);
+});

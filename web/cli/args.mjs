@@ -21,6 +21,10 @@ export { USAGE } from './help.mjs';
  * @property {string} [machine]
  * @property {string} [out]
  * @property {string[]} [map]
+ * @property {string[]} [fix]
+ * @property {string} [separator]
+ * @property {string} [decimal]
+ * @property {number} [headerRow]
  * @property {string[]} [params]
  * @property {number} [maxRuns]
  * @property {string} [race]
@@ -133,6 +137,22 @@ export function parseArgs(argv) {
     } else if (a === '--map') {
       only(a, 'fit');
       (out.map ??= []).push(value());
+    } else if (a === '--fix') {
+      only(a, 'fit');
+      const v = value();
+      if (!v.includes('=')) throw new UsageError(`--fix ${v}: expected column=value`);
+      (out.fix ??= []).push(v);
+    } else if (a === '--separator' || a === '--decimal') {
+      only(a, 'fit');
+      out[a === '--separator' ? 'separator' : 'decimal'] = value();
+    } else if (a === '--header-row') {
+      only(a, 'fit');
+      const v = value();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 200) {
+        throw new UsageError(`--header-row ${v}: expected the header's line, from 1 to 200`);
+      }
+      out.headerRow = n;
     } else if (a === '--params') {
       only(a, 'fit');
       const v = value();

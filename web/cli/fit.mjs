@@ -10,7 +10,7 @@ import {
   fitCosts,
   selectRows as selectRowsOf,
 } from '../src/model/fitCore.mjs';
-import { parseMaps, readMappedCsv } from './mappedCsv.mjs';
+import { importOptions, parseMaps, readMappedCsv } from './mappedCsv.mjs';
 import { runOnce, ScenarioFailure } from './run.mjs';
 import { readScenarioArg } from './wasm.mjs';
 
@@ -242,10 +242,17 @@ export function costsFileOverrides(text, file) {
 }
 
 /**
- * The dataset at `path`, its columns mapped as the page maps them (plus `--map` entries).
+ * The dataset at `path`, prepared and its columns mapped as the page's import does (plus the
+ * `--map` entries and the text-import flags).
  * @param {string} path
  * @param {string[]} [maps]
+ * @param {{ fix?: string[], separator?: string, decimal?: string, headerRow?: number }} [flags]
  */
-export function readCsv(path, maps = []) {
-  return readMappedCsv(readFileSync(path, 'utf8'), path, parseMaps(maps, path));
+export function readCsv(path, maps = [], flags = {}) {
+  return readMappedCsv(
+    readFileSync(path, 'utf8'),
+    path,
+    parseMaps(maps, path),
+    importOptions(flags, path),
+  );
 }

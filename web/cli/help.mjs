@@ -107,7 +107,8 @@ export const COMMANDS = [
   {
     name: 'fit',
     synopsis: `tlbscope fit <dataset.csv> [--benchmark id] [--params name,name,...] [--machine preset]
-             [--out fitted.toml] [--max-runs N] [--map column=header ...] [--format text|json]
+             [--out fitted.toml] [--max-runs N] [--map column=header ...] [--fix column=value ...]
+             [--separator ,|;|tab] [--decimal .|,] [--header-row N] [--format text|json]
              [--leave-one-out]`,
     summary:
       'Fits cost parameters by least squares to the op_latency rows of a dataset CSV and prints them with each row’s residual.',
@@ -118,6 +119,13 @@ export const COMMANDS = [
       ['--out fitted.toml', 'write the result as a costs file that run, sweep and calibrate take'],
       ['--max-runs N', 'the fit’s run budget, 10 to 100000'],
       ['--map column=header', 'name the CSV header that holds a schema column, repeatable'],
+      [
+        '--fix column=value',
+        'one value of machine, benchmark, metric, unit or variant for every row, repeatable',
+      ],
+      ['--separator ,|;|tab', 'the field separator (default: detected)'],
+      ['--decimal .|,', 'the decimal mark (default: detected; a comma reads 2,412 as 2.412)'],
+      ['--header-row N', 'the header’s line, counted from 1 (default: detected)'],
       ['--format text|json', 'the report’s format (default text)'],
       [
         '--leave-one-out',
@@ -125,10 +133,11 @@ export const COMMANDS = [
       ],
     ],
     details:
-      'Columns are found by the same names and synonyms as the page’s CSV import; --map names any other.',
+      'The file is read as the page’s CSV import reads it: title rows above the header and a units row under it are skipped, the separator and decimal mark detected, `perf stat -x,` output and will-it-scale’s table recognised, throughput converted to latency. Columns are found by the same names and synonyms; --map names any other.',
     examples: [
       'tlbscope fit content/datasets/local-amd-epyc-2-tlb-flush.csv --leave-one-out',
       'tlbscope fit my.csv --machine generic-x86 --out fitted.toml',
+      'tlbscope fit will-it-scale.csv --fix machine=icelake-8336c-128 --fix benchmark=wis-tlb-flush1',
     ],
   },
   {

@@ -80,7 +80,7 @@ async function main(argv) {
     return report.failures > 0 || (args.strict && report.gaps > 0) ? 1 : 0;
   }
   if (args.command === 'fit') {
-    const { selected, skipped } = selectRows(readCsv(target(), args.map), {
+    const { selected, skipped } = selectRows(readCsv(target(), args.map, args), {
       benchmark: args.benchmark,
     });
     if (selected.length === 0) {

@@ -1,8 +1,13 @@
-// A dataset CSV read the way the page's import reads it: columns found by name or a known
-// synonym in any order (web/src/content/columns.mjs), extra columns ignored, units by alias,
-// quoted cells parsed by papaparse. `--map column=header` names a column the synonyms miss,
-// as the page's mapping dropdowns do. Errors name the file, line and column.
+// A dataset CSV read the way the page's import reads it: first the same text-import step
+// (web/src/content/csvPrepare.ts: title and units rows, separator and decimal mark, perf stat
+// and will-it-scale output, values fixed for the whole file), then columns found by name or a
+// known synonym in any order (web/src/content/columns.mjs), extra columns ignored, units by
+// alias, quoted cells parsed by papaparse. `--map column=header` names a column the synonyms
+// miss, as the page's mapping dropdowns do; `--fix`, `--separator`, `--decimal` and
+// `--header-row` are the page's text-import fields. Errors name the file, line and column;
+// lines are those of the prepared text, as the page numbers its rows.
 import Papa from 'papaparse';
+import { DETECT, FIXABLE, prepareCsv } from '../src/content/csvPrepare';
 import {
   canonicalUnit,
   normalizeHeader,
@@ -12,6 +17,7 @@ import {
 } from '../src/content/columns.mjs';
 import { DatasetError } from './calibrate.mjs';
 /** @import { SchemaColumn } from '../src/content/columns.mjs' */
+/** @import { DecimalMark, Fixable, ImportOptions, Separator } from '../src/content/csvPrepare' */
 
 /** @type {(x: string) => x is SchemaColumn} */
 const isColumn = (x) => /** @type {readonly string[]} */ (SCHEMA).includes(x);
@@ -37,12 +43,65 @@ export function parseMaps(maps, file) {
   return out;
 }
 
+/** @type {(x: string) => x is Fixable} */
+const isFixable = (x) => /** @type {readonly string[]} */ (FIXABLE).includes(x);
+
+/** The words `--separator` takes, as a shell can pass them. */
+const SEPARATOR_WORDS = /** @type {Record<string, Separator>} */ ({
+  ',': ',',
+  comma: ',',
+  ';': ';',
+  semicolon: ';',
+  tab: '\t',
+  '\t': '\t',
+});
+
+/**
+ * The text-import options from the command line (`--fix`, `--separator`, `--decimal`,
+ * `--header-row`); what is not given is detected, as the page does.
+ * @param {{ fix?: string[], separator?: string, decimal?: string, headerRow?: number }} flags
+ * @param {string} file
+ * @returns {ImportOptions}
+ */
+export function importOptions(flags, file) {
+  /** @type {Partial<Record<Fixable, string>>} */
+  const fixed = {};
+  for (const f of flags.fix ?? []) {
+    const at = f.indexOf('=');
+    const col = f.slice(0, Math.max(0, at));
+    const value = f.slice(at + 1).trim();
+    if (at < 0 || !isFixable(col) || !value) {
+      throw new DatasetError(
+        `${file}: --fix ${f}: expected <column>=<value> with a column of ${FIXABLE.join(', ')}`,
+      );
+    }
+    fixed[col] = value;
+  }
+  /** @type {Separator | null} */
+  let separator = null;
+  if (flags.separator !== undefined) {
+    separator = SEPARATOR_WORDS[flags.separator] ?? null;
+    if (!separator)
+      throw new DatasetError(`${file}: --separator ${flags.separator}: expected , or ; or tab`);
+  }
+  /** @type {DecimalMark | null} */
+  let decimal = null;
+  if (flags.decimal !== undefined) {
+    if (flags.decimal !== '.' && flags.decimal !== ',')
+      throw new DatasetError(`${file}: --decimal ${flags.decimal}: expected . or ,`);
+    decimal = flags.decimal;
+  }
+  return { ...DETECT, separator, decimal, headerRow: flags.headerRow ?? null, fixed };
+}
+
 /**
  * @param {string} text
  * @param {Partial<Record<SchemaColumn, string>>} [maps]
+ * @param {ImportOptions} [options]
  */
-export function readMappedCsv(text, file = 'csv', maps = {}) {
-  const parsed = Papa.parse(text.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
+export function readMappedCsv(text, file = 'csv', maps = {}, options = DETECT) {
+  const prepared = prepareCsv(text, options).text;
+  const parsed = Papa.parse(prepared.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
   const [headers = [], ...body] = /** @type {string[][]} */ (parsed.data);
   const mapping = suggestMapping(headers);
   for (const [col, header] of /** @type {[SchemaColumn, string][]} */ (Object.entries(maps))) {

@@ -195,6 +195,7 @@ export function ExplorerView(props: Props) {
         initiator={isRecorded(r) ? r.recording.initiator : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
         measured={side === 'A' ? measured : null}
+        flagged={isRecorded(r) ? r.recording.flagged : null}
         exportText={exportText(r, side, overrides)}
       />
     </ErrorBoundary>

@@ -41,8 +41,14 @@ export const RecordingSummary = memo(function RecordingSummary({ run }: { run: R
       'Preemption off, preempt_disable to preempt_enable (mean / p99 / max)',
       s.preempt_off_unknown ?? statLine(s.preempt_off_ns),
     ],
-    ['Events with the irqs-off flag (each an instant)', n(s.irqs_off_marks)],
-    ['Events with a preempt count (each an instant)', n(s.preempt_off_marks)],
+    [
+      'Events with the irqs-off flag (each an instant: a tick under its CPU’s lane)',
+      n(s.irqs_off_marks),
+    ],
+    [
+      'Events with a preempt count (each an instant: a ring under its CPU’s lane)',
+      n(s.preempt_off_marks),
+    ],
     ['Recorded time', formatNs(s.sim_time_ns)],
     ['Events read', `${n(s.events)} of ${n(s.lines)} lines`],
     ['Unreadable lines', n(s.unreadable_lines)],

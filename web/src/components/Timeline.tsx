@@ -10,6 +10,7 @@ import { defaultCollapsed } from '../model/layout';
 import { TRACKS } from '../model/lanes';
 import { hitTest } from '../model/lod';
 import type { MeasuredEvents } from '../content/eventCsv';
+import type { FlagInstants } from '../recording/types';
 import type { Spacing } from '../model/spacing';
 import type { StepMark } from '../model/check';
 import type { FlushFacts } from '../model/flushMatch';
@@ -73,6 +74,8 @@ export interface TimelineProps {
   onRendered?: () => void;
   /** Per-event measurements drawn under the CPU lanes (viz/marks/measured.ts). */
   measured?: MeasuredEvents | null;
+  /** A recording's irqs-off / preempt-off flagged events (viz/marks/flagInstants.ts). */
+  flagged?: FlagInstants | null;
   /** A counterexample's numbered steps (model/check.ts), drawn as badges on their lanes. */
   steps?: readonly StepMark[] | null;
   /** Words on single rows (a step's ASID numbers; model/asidLabels.ts). */
@@ -155,6 +158,7 @@ function drawnState(
     generations: p.generations ?? true,
     initiator: p.initiator ?? -1,
     measured: p.measured ?? null,
+    flagged: p.flagged ?? null,
     steps: p.steps ?? null,
     labels: p.labels,
   };
@@ -266,6 +270,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       v0,
       v1,
       p.measured,
+      p.flagged,
       f,
       p.lens,
       p.lensSubject,
@@ -336,6 +341,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     selected,
     highlight,
     measured,
+    flagged,
     differs,
     matched,
     lens,
@@ -351,6 +357,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     selected,
     highlight,
     measured,
+    flagged,
     differs,
     matched,
     width,

@@ -2,8 +2,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { parseDataset } from './datasets';
-import { DATASET_COLUMNS, escapeCell, measurementsToCsv, toCsv } from './csvExport';
+import { parseDataset, suggestMapping, toMeasurements, type Measurement } from './datasets';
+import { DATASET_COLUMNS, datasetToCsv, escapeCell, measurementsToCsv, toCsv } from './csvExport';
+import { DETECT, prepareCsv } from './csvPrepare';
+import { table } from './csvFixture';
+
+const origin = { kind: 'imported' as const, file: 'again.csv' };
 
 describe('escapeCell', () => {
   it('makes cells a spreadsheet would run as a formula inert text', () => {
@@ -61,5 +65,70 @@ describe('measurementsToCsv', () => {
         cpus,
       }));
     expect(pick(again)).toEqual(pick(imported));
+  });
+});
+
+describe('datasetToCsv', () => {
+  // A file as a lab writes it: `;`, decimal commas, a title row, and a value column no synonym
+  // finds, mapped by hand in the preview.
+  const original =
+    'Lab run 7;;;;\nHost;bench;config;metric;latency;Unit\nicelake-8336c-128;madvise-touch;flush_info=stack;op_latency;2,412;us\nicelake-8336c-128;madvise-touch;flush_info=percpu;op_latency;2,395;us\n';
+  const options = { ...DETECT };
+  const prepared = prepareCsv(original, options);
+  const t = table(prepared.text);
+  const mapping = { ...suggestMapping(t.headers), value: t.headers.indexOf('latency') };
+  const measurements = toMeasurements(t, mapping, {
+    kind: 'imported',
+    file: 'lab.csv',
+  }).measurements;
+  const dataset = {
+    file: 'lab.csv',
+    measurements,
+    imported: {
+      options,
+      notes: prepared.notes,
+      mapping: { machine: 'Host', benchmark: 'bench', variant: 'config', value: 'latency' },
+    },
+  };
+  const pick = (ms: readonly Measurement[]) =>
+    ms.map(({ machine, benchmark, variant, metric, value, unit, stddev, runs, cpus, source }) => ({
+      machine,
+      benchmark,
+      variant,
+      metric,
+      value,
+      unit,
+      stddev,
+      runs,
+      cpus,
+      source,
+    }));
+
+  it('imports back as the same dataset, without a mapping', () => {
+    expect(measurements.map((m) => m.value)).toEqual([2.412, 2.395]);
+    const exported = datasetToCsv(dataset);
+    const again = prepareCsv(exported, DETECT);
+    expect(again.notes).toContain('Lines starting with # are comments: skipped.');
+    const t2 = table(again.text);
+    expect(pick(toMeasurements(t2, suggestMapping(t2.headers), origin).measurements)).toEqual(
+      pick(measurements),
+    );
+  });
+
+  it('says how the original was read, with the CLI flags that read it so', () => {
+    const head = datasetToCsv(dataset).split('\r\n').slice(0, 3);
+    expect(head[0]).toBe(
+      '# tlbscope export of lab.csv: 2 measurements in the dataset schema, read back as they are by the Data view and tlbscope fit.',
+    );
+    expect(head[1]).toContain('Decimal mark: comma');
+    expect(head[1]).toContain('value <- "latency"');
+    expect(head[2]).toBe(
+      '# The CLI reads lab.csv the same way: tlbscope fit <file> --map machine=Host --map benchmark=bench --map variant=config --map value=latency',
+    );
+  });
+
+  it('keeps a file name with a line break to its one comment line', () => {
+    const csv = datasetToCsv({ ...dataset, file: 'a\n=cmd.csv' });
+    expect(csv.split('\r\n')[1]).toMatch(/^# How a =cmd\.csv was read/);
   });
 });

@@ -55,7 +55,7 @@ describe('prepareCsv', () => {
     expect(p.notes.join(' ')).toContain(THROUGHPUT_RULE);
     const ms = validate(p.text, origin).measurements;
     expect(ms).toHaveLength(6);
-    const twoThreads = ms.find((m) => m.variant === 'mode=threads;tasks=2')!;
+    const twoThreads = ms.find((m) => m.variant === 'threads=2;processes=off')!;
     // 2 threads / 2,870,112 ops/s = 696.8 ns per operation.
     expect(twoThreads.value).toBeCloseTo((2 / 2_870_112) * 1e9, 1);
     expect([twoThreads.unit, twoThreads.machine, twoThreads.benchmark]).toEqual([
@@ -70,8 +70,8 @@ describe('prepareCsv', () => {
     expect(p.format).toBe('will-it-scale');
     const ms = validate(p.text, origin).measurements;
     expect(ms.map((m) => [m.variant, m.value])).toEqual([
-      ['tasks=1', 1000],
-      ['tasks=4', 2000],
+      ['threads=1', 1000],
+      ['threads=4', 2000],
     ]);
   });
 

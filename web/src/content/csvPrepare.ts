@@ -341,7 +341,7 @@ export function prepareCsv(input: string, options: ImportOptions = DETECT): Prep
 
 function willItScaleNotes(fixed: Partial<Record<Fixable, string>>): string[] {
   return [
-    'Recognised will-it-scale output (tasks, then ops/s per mode): each row becomes one op_latency per mode.',
+    'Recognised will-it-scale output (tasks, then ops/s per mode): each row becomes one op_latency per mode, its variant threads=<tasks> with processes=on (processes mode) or off (threads mode), as the kit’s wis-tlb-flush rows say it.',
     `Throughput converted to latency: ${THROUGHPUT_RULE}, in ns, with threads = the row's tasks.`,
     ...(fixed.machine ? [] : ['No machine given: set one below (it is “unstated” until then).']),
     ...Object.entries(fixed).map(([col, v]) => `${col} = “${v}” for every row.`),
@@ -366,7 +366,13 @@ function willItScale(
       out.push([
         fixed.machine ?? 'unstated',
         fixed.benchmark ?? 'will-it-scale',
-        [fixed.variant, m === 'processes' || m === 'threads' ? `mode=${m}` : '', `tasks=${tasks}`]
+        // In the words of the kit's wis-tlb-flush1/2 rows (content/benchmarks.json), so a
+        // will-it-scale table with its benchmark fixed fits as it is.
+        [
+          fixed.variant,
+          `threads=${tasks}`,
+          m === 'processes' ? 'processes=on' : m === 'threads' ? 'processes=off' : '',
+        ]
           .filter(Boolean)
           .join(';'),
         fixed.metric ?? 'op_latency',

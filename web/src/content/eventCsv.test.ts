@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isLoadError } from './csv';
-import { describeEventIssues, parseMeasuredEvents, type MeasuredEvents } from './eventCsv';
+import {
+  describeEventIssues,
+  missingEventColumns,
+  parseMeasuredEvents,
+  suggestEventMapping,
+  type MeasuredEvents,
+} from './eventCsv';
 
 const header = 'time_ns,cpu,event,duration_ns,machine,source';
 const ok = (text: string): MeasuredEvents => {
@@ -52,5 +58,41 @@ describe('parseMeasuredEvents', () => {
   it('refuses what is not a CSV, as the dataset importer does', () => {
     const m = parseMeasuredEvents('just one line without a delimiter', 'e.csv');
     expect(isLoadError(m)).toBe(true);
+  });
+});
+
+describe('a per-event CSV named otherwise, read by a mapping', () => {
+  const text = 'ts (ns),core,what,took,box\n600,0,tlb_flush,400,vm-1\n1500,1,ipi,,vm-1\n';
+
+  it('suggests the columns it knows other names for, and not a time of unknown unit', () => {
+    const m = suggestEventMapping(['timestamp', 'core', 'Event Name', 'dur_ns', 'Host', 'tool']);
+    expect(m).toEqual({ time_ns: -1, cpu: 1, event: 2, duration_ns: 3, machine: 4, source: 5 });
+  });
+
+  it('reads the mapped columns, with a value fixed for every row', () => {
+    const reading = {
+      mapping: { time_ns: 0, cpu: 1, event: 2, duration_ns: 3, machine: 4, source: -1 },
+      fixed: { source: 'bpftrace' },
+    };
+    expect(missingEventColumns(reading)).toEqual([]);
+    const m = parseMeasuredEvents(text, 'o.csv', reading);
+    if (isLoadError(m)) throw new Error(m.message);
+    expect(m.events.map((e) => [e.time, e.cpu, e.event, e.duration, e.row])).toEqual([
+      [600, 0, 'tlb_flush', 400, 2],
+      [1500, 1, 'ipi', 0, 3],
+    ]);
+    expect(m.labels).toEqual(['measured on vm-1 (bpftrace)']);
+  });
+
+  it('names what is still unmapped', () => {
+    const reading = {
+      mapping: { time_ns: -1, cpu: 1, event: 2, duration_ns: -1, machine: 4, source: -1 },
+      fixed: {},
+    };
+    expect(missingEventColumns(reading)).toEqual(['time_ns', 'source']);
+    const m = parseMeasuredEvents(text, 'o.csv', reading);
+    expect(isLoadError(m) && m.message).toBe(
+      'o.csv: no column chosen for `time_ns`, `source`; pick one or give a value for every row.',
+    );
   });
 });

@@ -61,19 +61,85 @@ export function measuredLabel(machine: string, source: string): string {
   return `measured on ${machine} (${source})`;
 }
 
-/** Parses a per-event CSV, or says why the whole file is refused. */
-export function parseMeasuredEvents(text: string, file = 'events.csv'): MeasuredEvents | LoadError {
+/**
+ * Other names tools give the columns. Only names that say nanoseconds stand for the time
+ * columns: a `timestamp` in seconds read as ns would put every event at the window's start,
+ * so such a column is mapped by the reader, who knows its unit.
+ */
+const EVENT_SYNONYMS: Record<EventColumn, readonly string[]> = {
+  time_ns: ['time_ns', 'ts_ns', 'timestamp_ns', 'start_ns', 't_ns', 'time_(ns)', 'start_(ns)'],
+  cpu: ['cpu', 'core', 'cpu_id', 'cpuid', 'on_cpu'],
+  event: ['event', 'name', 'event_name', 'tracepoint', 'kind', 'type'],
+  duration_ns: ['duration_ns', 'dur_ns', 'duration_(ns)', 'latency_ns', 'len_ns', 'elapsed_ns'],
+  machine: ['machine', 'host', 'hostname', 'system'],
+  source: ['source', 'tool', 'tracer', 'origin'],
+};
+
+/** Each column's index in the file's header (-1: none), as the overlay's mapping shows it. */
+export type EventMapping = Record<EventColumn, number>;
+
+/** Columns a file may give one value for all its rows instead of a column. */
+export const EVENT_FIXABLE = ['event', 'machine', 'source'] as const;
+export type EventFixable = (typeof EVENT_FIXABLE)[number];
+
+/** How to read a file whose columns are named otherwise: the mapping and fixed values. */
+export interface EventReading {
+  mapping: EventMapping;
+  fixed: Partial<Record<EventFixable, string>>;
+}
+
+/** The columns found by name or a known other name; the first match wins. */
+export function suggestEventMapping(headers: readonly string[]): EventMapping {
+  const h = headers.map(norm);
+  const out = {} as EventMapping;
+  for (const c of EVENT_COLUMNS) {
+    const exact = h.indexOf(c);
+    out[c] = exact >= 0 ? exact : h.findIndex((x) => EVENT_SYNONYMS[c].includes(x));
+  }
+  return out;
+}
+
+const fixedValue = (reading: EventReading | undefined, c: EventColumn): string | undefined => {
+  const v = (reading?.fixed as Partial<Record<EventColumn, string>> | undefined)?.[c]?.trim();
+  return v ? v : undefined;
+};
+
+/** The required columns neither mapped nor given a fixed value. */
+export function missingEventColumns(reading: EventReading): EventColumn[] {
+  return EVENT_COLUMNS.filter(
+    (c) => reading.mapping[c] < 0 && !OPTIONAL.includes(c) && !fixedValue(reading, c),
+  );
+}
+
+/**
+ * Parses a per-event CSV, or says why the whole file is refused. Without `reading` the columns
+ * are found by name (what a link hand-off or an exact file needs); with it, as mapped.
+ */
+export function parseMeasuredEvents(
+  text: string,
+  file = 'events.csv',
+  reading?: EventReading,
+): MeasuredEvents | LoadError {
   const table = parseCsvText(text);
   if (isLoadError(table)) return table;
   const at = new Map<string, number>();
-  table.headers.forEach((h, i) => {
-    if (!at.has(norm(h))) at.set(norm(h), i);
-  });
-  const missing = EVENT_COLUMNS.filter((c) => !at.has(c) && !OPTIONAL.includes(c));
+  if (reading) {
+    for (const c of EVENT_COLUMNS)
+      if (reading.mapping[c] >= 0 && !fixedValue(reading, c)) at.set(c, reading.mapping[c]);
+  } else {
+    table.headers.forEach((h, i) => {
+      if (!at.has(norm(h))) at.set(norm(h), i);
+    });
+  }
+  const missing = EVENT_COLUMNS.filter(
+    (c) => !at.has(c) && !OPTIONAL.includes(c) && !fixedValue(reading, c),
+  );
   if (missing.length) {
     return {
       kind: 'missing-column',
-      message: `${file}: no ${missing.map((c) => `\`${c}\``).join(', ')} column; the header needs ${EVENT_COLUMNS.join(',')} (duration_ns may be left out).`,
+      message: reading
+        ? `${file}: no column chosen for ${missing.map((c) => `\`${c}\``).join(', ')}; pick one${missing.some((c) => (EVENT_FIXABLE as readonly string[]).includes(c)) ? ' or give a value for every row' : ''}.`
+        : `${file}: no ${missing.map((c) => `\`${c}\``).join(', ')} column; the header needs ${EVENT_COLUMNS.join(',')} (duration_ns may be left out).`,
     };
   }
   const issues: Issue[] = [...table.issues];
@@ -86,6 +152,8 @@ export function parseMeasuredEvents(text: string, file = 'events.csv'): Measured
     if (table.broken.has(r)) continue;
     const row = table.rowOf(r);
     const cell = (c: EventColumn) => {
+      const f = fixedValue(reading, c);
+      if (f !== undefined) return f;
       const j = at.get(c);
       return j === undefined ? '' : table.cell(r, j).trim();
     };

@@ -7,7 +7,7 @@ import type { ImportedRecording } from './client';
 import { busiestSender } from './focus';
 import type { ParsedRecording } from './protocol';
 import type { RecordingWindow } from './window';
-import { FORMAT_NAMES, type RowExtras } from './types';
+import { FORMAT_NAMES, type FlagInstants, type RowExtras } from './types';
 
 export interface RecordedRun extends RunResult {
   recording: {
@@ -24,6 +24,8 @@ export interface RecordedRun extends RunResult {
     source?: { machine: string; command: string } | null;
     /** The CPU that sent the most IPIs (-1 if none): the lane labels' initiator. */
     initiator: number;
+    /** Single events' irqs-off / preempt-off flags, drawn as instants (null: rows kept remote). */
+    flagged: FlagInstants | null;
     /**
      * Set when the rows stay in the import's worker (trace.remote): `extras` is empty and a
      * row's are asked of it.
@@ -86,6 +88,7 @@ export function asRun(
       provenance,
       source,
       initiator: p.initiator ?? busiestSender(trace),
+      flagged: p.flagged ?? null,
       ...(p.window ? { window: p.window } : {}),
     },
   };

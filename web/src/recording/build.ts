@@ -29,7 +29,20 @@ import {
   REASON_WRONG_CPU,
 } from './payload';
 import { RowColumns } from './rowColumns';
-import { excerpt, type LineIssue, type RawEvent } from './types';
+import {
+  excerpt,
+  FLAG_IRQS_OFF,
+  FLAG_PREEMPT_OFF,
+  type FlagInstants,
+  type LineIssue,
+  type RawEvent,
+} from './types';
+
+/**
+ * Flag instants kept for drawing: a million-line recording flags most of its events, and the
+ * timeline draws at most a few thousand marks a window anyway; past this they are counted only.
+ */
+export const FLAG_INSTANTS_KEPT = 200_000;
 
 /** Events the builder gives meaning to; every other name is counted as unknown. */
 export const KNOWN_EVENTS = new Set([
@@ -99,6 +112,8 @@ export interface Built {
   };
   /** Seconds of the first event's timestamp (times are ns after it). */
   startSeconds: number;
+  /** Single events' own irqs-off / preempt-off flags, as instants. */
+  flagged: FlagInstants;
 }
 
 interface CsdFrame {
@@ -132,6 +147,11 @@ export class RecordingBuilder {
   private base: [number, number] | null = null;
   private maxCpu = -1;
   private sections: Parameters<RecordingBuilder['section']>[0][] = [];
+  private flagTimes: number[] = [];
+  private flagCpus: number[] = [];
+  private flagBits: number[] = [];
+  private flagLines: number[] = [];
+  private flagDropped = 0;
   readonly tasks: Record<number, string> = {};
   readonly unknown: Record<string, number> = {};
   readonly issues: LineIssue[] = [];
@@ -171,7 +191,7 @@ export class RecordingBuilder {
     if (s.task < 0 && e.pid > 0 && e.name !== 'sched_switch') {
       s.task = this.push(t, e.cpu, EventKind.TaskRun, e.pid, e.line);
     }
-    if (e.flags) this.flags(e);
+    if (e.flags) this.flags(e, t);
     switch (e.name) {
       case 'sched_switch':
         return this.schedSwitch(e, t, s);
@@ -218,7 +238,23 @@ export class RecordingBuilder {
       else this.counts.preemptBounded = true;
     }
     for (const q of this.pending.values()) this.counts.unpairedSends += q.length;
+    // The rows' times are shifted to start at their first; the flag instants by the same.
+    let t0 = Infinity;
+    for (let i = 0; i < this.rows.length; i++) t0 = Math.min(t0, this.rows.time[i]);
+    if (!Number.isFinite(t0)) t0 = 0;
+    const flagged: FlagInstants = {
+      time: Float64Array.from(this.flagTimes, (t) => t - t0),
+      cpu: Uint16Array.from(this.flagCpus),
+      bits: Uint8Array.from(this.flagBits),
+      line: Int32Array.from(this.flagLines),
+      dropped: this.flagDropped,
+    };
+    this.flagTimes = [];
+    this.flagCpus = [];
+    this.flagBits = [];
+    this.flagLines = [];
     return {
+      flagged,
       columns: this.sorted(),
       cpus: Math.max(1, this.maxCpu + 1),
       tasks: this.tasks,
@@ -412,15 +448,31 @@ export class RecordingBuilder {
   /**
    * One event's flags say only that interrupts (or preemption) were off as it fired: joining
    * flagged events into a span claimed 1.44 ms of irqs off across separate handlers ~15 µs
-   * apart. So they are counted, and spans come from disable/enable events alone. (Not drawn
-   * as a mark per event: that doubled a recording's rows, and took a small one past the
-   * timeline's SVG limit.)
+   * apart. So they are counted, and spans come from disable/enable events alone. Each is kept
+   * as an instant beside the rows (not as a row: a row per flagged event doubled a recording's
+   * rows, and took a small one past the timeline's SVG limit), drawn as a small mark.
    */
-  private flags(e: RawEvent) {
+  private flags(e: RawEvent, t: number) {
     const f = e.flags as string;
     this.counts.hasFlags = true;
-    if (f[0] === 'd' || f[0] === 'D') this.counts.irqsFlagged++;
-    if (f[3] !== undefined && f[3] !== '.' && f[3] !== '0') this.counts.preemptFlagged++;
+    let bits = 0;
+    if (f[0] === 'd' || f[0] === 'D') {
+      this.counts.irqsFlagged++;
+      bits |= FLAG_IRQS_OFF;
+    }
+    if (f[3] !== undefined && f[3] !== '.' && f[3] !== '0') {
+      this.counts.preemptFlagged++;
+      bits |= FLAG_PREEMPT_OFF;
+    }
+    if (!bits) return;
+    if (this.flagTimes.length >= FLAG_INSTANTS_KEPT) {
+      this.flagDropped++;
+      return;
+    }
+    this.flagTimes.push(t);
+    this.flagCpus.push(e.cpu);
+    this.flagBits.push(bits);
+    this.flagLines.push(e.line);
   }
 
   private sectionStart(e: RawEvent, t: number, s: CpuState) {

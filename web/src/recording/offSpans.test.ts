@@ -98,3 +98,22 @@ test("an irqsoff tracer's section is one span of the latency its header states",
   const span = [...c.kind.keys()].find((i) => c.kind[i] === EventKind.IrqsOff);
   expect(c.cpu[span as number]).toBe(1);
 });
+
+test('flagged events are kept as instants at their own times and CPUs, as counted', () => {
+  const rec = parseRecording(text, loaded);
+  const f = rec.flagged;
+  const irqs = [...f.bits].filter((b) => b & 1).length;
+  const preempt = [...f.bits].filter((b) => b & 2).length;
+  expect(irqs + f.dropped).toBe(rec.summary.irqs_off_marks);
+  expect(preempt).toBe(rec.summary.preempt_off_marks);
+  // Each instant is its line's: the flags column there says so, on that CPU.
+  for (const k of [0, Math.floor(f.line.length / 2), f.line.length - 1]) {
+    const l = lines[f.line[k] - 1];
+    expect(Number(/\[(\d+)\]/.exec(l)?.[1])).toBe(f.cpu[k]);
+    expect(flagsOf(l)?.[0] === 'd').toBe((f.bits[k] & 1) === 1);
+  }
+  // On the rows' time axis: a flagged tlb_flush sits at its own row's time.
+  const row = [...rec.columns.line].indexOf(f.line[0]);
+  if (row >= 0) expect(f.time[0]).toBeCloseTo(rec.columns.time[row], 3);
+  expect(Math.max(...f.time)).toBeLessThanOrEqual(rec.summary.sim_time_ns + 1);
+});

@@ -6,7 +6,7 @@ import type { PrebuiltView } from '../model/prebuilt';
 import type { QueryMessage, QueryRequest } from '../workers/protocol';
 import type { RecordingColumns } from './build';
 import type { RecordingSummary } from './summary';
-import type { LineIssue, RecordingFormat } from './types';
+import type { FlagInstants, LineIssue, RecordingFormat } from './types';
 
 export interface ParseRequest {
   type: 'parse';
@@ -40,6 +40,8 @@ export interface ParsedRecording {
   remote?: { rows: number; end: number } | null;
   /** The CPU that sends the most IPIs (-1 if none), found where the rows are. */
   initiator?: number;
+  /** Single events' irqs-off / preempt-off flags as instants (absent when the rows are remote). */
+  flagged?: FlagInstants;
 }
 
 /** Row `row`'s source line, flush reason and pages, and the kind and arg that say its task. */

@@ -30,6 +30,23 @@ export interface RawEvent {
 }
 
 /** A line that could not be read, named by number. */
+/**
+ * Events whose flags column said interrupts (bit 1) or preemption (bit 2) were off as they fired:
+ * instants, in the trace's time (ns from its first row), drawn as small marks on their CPU's lane.
+ */
+export interface FlagInstants {
+  time: Float64Array;
+  cpu: Uint16Array;
+  bits: Uint8Array;
+  /** 1-based input line. */
+  line: Int32Array;
+  /** Flagged events beyond the ones kept (FLAG_INSTANTS_KEPT): counted, not drawn. */
+  dropped: number;
+}
+
+export const FLAG_IRQS_OFF = 1;
+export const FLAG_PREEMPT_OFF = 2;
+
 export interface LineIssue {
   line: number;
   message: string;

@@ -138,7 +138,7 @@ async function parse(req: ParseRequest) {
       });
       return;
     }
-    const recording = { ...described(r), columns: r.columns };
+    const recording = { ...described(r), columns: r.columns, flagged: r.flagged };
     // The timeline's model too: for a recording of a million rows it takes seconds, which
     // the page would otherwise spend on its main thread.
     let view = null;

@@ -32,6 +32,8 @@ import { renderAggregates, type CanvasItem } from './marks/aggregates';
 import { arrowPixels, joinArrowMarkers, renderArrows, renderArrowsCanvas } from './marks/arrows';
 import { LENS_ROW, renderLens } from './marks/lens';
 import { renderMeasured } from './marks/measured';
+import { renderFlagInstants } from './marks/flagInstants';
+import type { FlagInstants } from '../recording/types';
 import { renderOverlay } from './marks/overlay';
 import { renderSpans } from './marks/spans';
 import { layoutGenerations, renderSteps } from './marks/steps';
@@ -75,6 +77,8 @@ export interface TimelineState {
   initiator: number;
   /** Per-event measurements drawn under their CPU lanes (marks/measured.ts). */
   measured?: MeasuredEvents | null;
+  /** A recording's events flagged irqs-off / preempt-off, as instants (marks/flagInstants.ts). */
+  flagged?: FlagInstants | null;
   /** A counterexample's numbered steps (marks/checkSteps.ts). */
   steps?: readonly StepMark[] | null;
   /** Words on single rows (a step's ASID numbers; marks/rowLabels.ts). */
@@ -358,6 +362,7 @@ export function renderTimeline(
   );
   renderRowLabels(layer(top, 'row-labels'), state.labels ?? [], scales, columns);
   renderMeasured(layer(top, 'measured'), state.measured ?? null, scales, pos);
+  renderFlagInstants(layer(top, 'flag-instants'), state.flagged ?? null, scales, pos);
   renderLens(layer(top, 'lenses'), state.lens ?? [], scales, state.lensSubject ?? NO_KINDS);
   renderOverlay(clippedLayer(top, 'overlay', clipId), scales, columns, {
     cursor: state.cursor,

@@ -3,7 +3,8 @@
 import { sources, type Dataset } from '../../content/datasets';
 import { MODEL_SOURCE } from '../../model/overlay';
 import { download } from '../../app/download';
-import { measurementsToCsv } from '../../content/csvExport';
+import { datasetToCsv } from '../../content/csvExport';
+import { cliFlags } from '../../content/cliFlags';
 
 /** Rows drawn per dataset: a 20,000-row import would take seconds to render in full. */
 export const SHOWN_MEASUREMENTS = 200;
@@ -16,14 +17,6 @@ const KEPT_WORDS: Record<Kept, string> = {
   kept: '(imported; kept in this browser until you remove it)',
   'this visit': '(imported; kept for this visit only)',
 };
-
-/** `--map column=header` for each column the file names otherwise (the CLI finds the rest). */
-export function mapFlags(mapping: Readonly<Record<string, string>>): string {
-  return Object.entries(mapping)
-    .filter(([col, header]) => header.trim().toLowerCase() !== col)
-    .map(([col, header]) => `--map ${col}=${/^[\w.-]+$/.test(header) ? header : `'${header}'`}`)
-    .join(' ');
-}
 
 export function DatasetTable({
   dataset,
@@ -59,7 +52,7 @@ export function DatasetTable({
             aria-label={`Export ${dataset.file} as CSV`}
             onClick={() =>
               download(
-                new Blob([measurementsToCsv(ms)], { type: 'text/csv;charset=utf-8' }),
+                new Blob([datasetToCsv(dataset)], { type: 'text/csv;charset=utf-8' }),
                 dataset.file.replace(/(\.csv)?$/i, '-export.csv'),
               )
             }
@@ -80,11 +73,11 @@ export function DatasetTable({
               .
             </>
           )}
-          {mapFlags(dataset.imported.mapping) && (
+          {cliFlags(dataset.imported) && (
             <>
               {' '}
-              The CLI reads the same columns with{' '}
-              <code data-testid="cli-map">{mapFlags(dataset.imported.mapping)}</code>.
+              The CLI reads the file the same way with{' '}
+              <code data-testid="cli-map">{cliFlags(dataset.imported)}</code>.
             </>
           )}
         </p>
