@@ -331,7 +331,18 @@ export function ExplorerView(props: Props) {
           <>
             <section className="intro">
               <h2 data-run-title>{titleForRun(a.title, a.trace.cpus)}</h2>
-              {guide.index === null && !url.check && <Prose text={a.description} folded />}
+              {guide.index === null &&
+                !url.check &&
+                (url.compare ? (
+                  // Comparing, the two runs' lanes need the first screen: the scenario's
+                  // story is one click away.
+                  <details className="prose-more">
+                    <summary>About this scenario</summary>
+                    <Prose text={a.description} />
+                  </details>
+                ) : (
+                  <Prose text={a.description} folded />
+                ))}
               {guide.index === null && !url.check && guide.steps.length > 0 && (
                 <p>
                   <button type="button" onClick={() => guide.go(0)}>
