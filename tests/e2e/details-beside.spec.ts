@@ -65,7 +65,7 @@ async function clickShowsDetails(page: Page, mark: Locator, kind: string | RegEx
 test.describe('at 1440×900', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('a click on an event opens its details beside it; Escape and the close button close them', async ({
+  test('a click on an event opens its details beside it; they follow a step and close with Escape, their button or a pick in the log', async ({
     sim,
   }, testInfo) => {
     await sim.open({ scenario: 'x86-munmap-shootdown' });
@@ -94,6 +94,18 @@ test.describe('at 1440×900', () => {
     await expect(details).toHaveCount(0);
     await expect(sim.page.locator('.details [data-inspector="kind"]')).toHaveText('IpiHandler');
     await expect(sim.page.locator('.timeline').first()).toBeFocused();
+
+    // Stepping moves the details with the selection; a row picked in the event log, down the
+    // page, shows its event in the inspector there instead.
+    await clickShowsDetails(sim.page, mark, 'IpiHandler');
+    const when = details.locator('dd').nth(2);
+    const first = await when.innerText();
+    await sim.page.getByRole('button', { name: 'Next event' }).click();
+    await expect(when).not.toHaveText(first);
+    expectInViewport(sim.page, await boxOf(details), 'the details after a step');
+    await sim.page.locator('.event-log tbody tr').first().click();
+    await expect(details).toHaveCount(0);
+    await expect(sim.page.locator('.details [data-inspector="kind"]')).toHaveText(/./);
     expect(sim.consoleErrors).toEqual([]);
   });
 

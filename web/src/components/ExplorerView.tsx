@@ -143,6 +143,19 @@ export function ExplorerView(props: Props) {
     (side === 'A' ? x.selectRow : x.selectRowB)(row);
     setBeside(row === null ? null : { click: pointer.current });
   };
+  // A choice in the log, the flush table or the summary, down the page, shows its event in the
+  // inspector there: details beside the timeline, off screen, would be seen by nobody.
+  const fromBelow =
+    (select: (row: number) => void) =>
+    (row: number): void => {
+      setBeside(null);
+      select(row);
+    };
+  // Stepping moves the details with the selection, to the new event's outline.
+  const step = (by: 1 | -1) => {
+    setBeside((d) => d && { click: null });
+    x.step(by);
+  };
   // What an exported picture says about itself; read at export time (the link is the page's
   // address then).
   const exportText = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => () => {
@@ -389,7 +402,7 @@ export function ExplorerView(props: Props) {
                 <Transport
                   playing={x.playing}
                   onPlay={() => x.setPlaying((p) => !p)}
-                  onStep={x.step}
+                  onStep={step}
                   rate={x.rate}
                   onRate={x.setRate}
                   spacing={x.spacing}
@@ -497,15 +510,15 @@ export function ExplorerView(props: Props) {
                       match={x.match}
                       selectedA={x.selected}
                       selectedB={x.selectedB}
-                      onSelectA={x.selectRow}
-                      onSelectB={x.selectRowB}
+                      onSelectA={fromBelow(x.selectRow)}
+                      onSelectB={fromBelow(x.selectRowB)}
                     />
                   )}
                 </>
               ) : isRecorded(a) ? (
                 <RecordingSummary run={a} />
               ) : (
-                <SummaryPanel summary={a.summary} trace={a.trace} onShow={x.selectRow} />
+                <SummaryPanel summary={a.summary} trace={a.trace} onShow={fromBelow(x.selectRow)} />
               )}
               <p className="export">
                 <PerfettoButton run={a} label="A" window={x.view.get} />
@@ -519,10 +532,10 @@ export function ExplorerView(props: Props) {
                   trace={a.trace}
                   window={x.logWindow}
                   selected={x.selected}
-                  onSelect={x.selectRow}
+                  onSelect={fromBelow(x.selectRow)}
                   b={b?.trace ?? null}
                   selectedB={x.selectedB}
-                  onSelectB={x.selectRowB}
+                  onSelectB={fromBelow(x.selectRowB)}
                   match={x.match}
                 />
               </div>

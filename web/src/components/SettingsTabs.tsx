@@ -1,6 +1,6 @@
-// A/B: the two runs' settings as tabs, so B's are one click away at the top of the sidebar
-// rather than below the whole of A's long column. Both panels stay in the page (a hidden one
-// keeps its values for the link and the tests that read them).
+// A/B: the two runs' settings as tabs, so B's are one click away near the top of the sidebar
+// rather than below the whole of A's long column. The hidden panel stays mounted, so that
+// switching tabs keeps each control's state (an input being typed into, a scroll position).
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import './settingsTabs.css';
 
