@@ -60,6 +60,7 @@ test('compare shows both runs and their difference as the simulator computes it'
 }) => {
   await sim.open({ set: ['preempt=pinned'] });
   await sim.page.keyboard.press('c');
+  await sim.page.getByRole('tab', { name: 'Settings B' }).click();
   await sim.page.locator('[data-setting="preempt"]').nth(1).selectOption('preemptible_wait');
   await sim.waitForIdle();
   await expect(sim.page.locator('.timeline')).toHaveCount(2);
@@ -79,6 +80,7 @@ test('compare shows both runs and their difference as the simulator computes it'
 test('zooming or panning A moves B with it: both stay on one time axis', async ({ sim }) => {
   await sim.open({ set: ['preempt=pinned'] });
   await sim.page.keyboard.press('c');
+  await sim.page.getByRole('tab', { name: 'Settings B' }).click();
   await sim.page.locator('[data-setting="preempt"]').nth(1).selectOption('preemptible_wait');
   await sim.waitForIdle();
   const ticks = (i: number) =>

@@ -122,6 +122,7 @@ test('an A/B comparison reopens with both sides and the same comparison', async 
 }) => {
   await sim.open({ set: ['preempt=pinned'] });
   await sim.page.keyboard.press('c');
+  await sim.page.getByRole('tab', { name: 'Settings B' }).click();
   await sim.page.locator('[data-setting="preempt"]').nth(1).selectOption('preemptible_wait');
   await sim.page.getByLabel('Seed').fill('7');
   await sim.waitForIdle();

@@ -19,6 +19,7 @@ import { useGuideB } from '../app/useRemoteGuide';
 import { CheckPanel } from './CheckPanel';
 import { CompareSummary } from './CompareSummary';
 import { Controls } from './Controls';
+import { DetailsPopover } from './DetailsPopover';
 import { Distribution } from './Distribution';
 import { ErrorBoundary } from './ErrorBoundary';
 import { EventLog } from './EventLog';
@@ -39,6 +40,7 @@ import { ModelRecording } from './ModelRecording';
 import { RunProblem } from './RunProblem';
 import { RunStatus } from './RunStatus';
 import { ScenarioFile } from './ScenarioFile';
+import { SettingsTabs } from './SettingsTabs';
 import { useTooLargeToShare } from '../app/linkSource';
 import { StateView } from './StateView';
 import { SummaryPanel } from './SummaryPanel';
@@ -104,8 +106,8 @@ export function ExplorerView(props: Props) {
       asidStep && b && !b.trace.remote ? asidLabels(b.trace, guideB.highlight ?? []) : undefined,
     [asidStep, b, guideB.highlight],
   );
-  // The tlb_gen charts: off by default in a comparison step (A and B need the height for
-  // their lanes) unless the step points at generations; the reader's choice holds for the step.
+  // The tlb_gen charts: off by default when comparing (A's and B's lanes both need the first
+  // screen) unless the step points at generations; the reader's choice holds for the step.
   const [gensPick, setGensPick] = useState<{ key: string; on: boolean } | null>(null);
   // A run kept in its worker builds the charts' model there when asked (a pass over the run
   // and up to tens of MB): off until the reader turns them on.
@@ -113,7 +115,8 @@ export function ExplorerView(props: Props) {
     gensPick?.key === lensKey
       ? gensPick.on
       : !a?.trace.remote &&
-        (!guide.step?.compare || guide.step.highlight.includes('TlbGenIncremented'));
+        (!(guide.step ? guide.step.compare : url.compare) ||
+          !!guide.step?.highlight.includes('TlbGenIncremented'));
   // The kernel history: open while the A settings name a kernel, unless the reader closed it;
   // the reader's choice holds until the kernel changes.
   const kernelAt = chosenKernel(KERNELS, url.overrides)?.index ?? null;
@@ -131,6 +134,28 @@ export function ExplorerView(props: Props) {
     workload,
     url.seed,
   );
+  // The details beside the timeline: open from a click on an event until closed or the
+  // selection is cleared; `click` is where, for a long span's details to sit by the point.
+  const [figure, setFigure] = useState<HTMLDivElement | null>(null);
+  const pointer = useRef<{ x: number; y: number; scrollX: number; scrollY: number } | null>(null);
+  const [beside, setBeside] = useState<{ click: typeof pointer.current } | null>(null);
+  const selectOn = (side: 'A' | 'B') => (row: number | null) => {
+    (side === 'A' ? x.selectRow : x.selectRowB)(row);
+    setBeside(row === null ? null : { click: pointer.current });
+  };
+  // A choice in the log, the flush table or the summary, down the page, shows its event in the
+  // inspector there: details beside the timeline, off screen, would be seen by nobody.
+  const fromBelow =
+    (select: (row: number) => void) =>
+    (row: number): void => {
+      setBeside(null);
+      select(row);
+    };
+  // Stepping moves the details with the selection, to the new event's outline.
+  const step = (by: 1 | -1) => {
+    setBeside((d) => d && { click: null });
+    x.step(by);
+  };
   // What an exported picture says about itself; read at export time (the link is the page's
   // address then).
   const exportText = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => () => {
@@ -173,7 +198,7 @@ export function ExplorerView(props: Props) {
         cursor={x.cursor}
         onCursorChange={x.setCursor}
         selected={side === 'A' ? x.selected : x.selectedB}
-        onSelect={side === 'A' ? x.selectRow : x.selectRowB}
+        onSelect={selectOn(side)}
         highlight={side === 'A' ? (cx.highlight ?? guide.highlight) : guideB.highlight}
         lit={side === 'A' ? (cx.highlight ? null : guide.lit) : guideB.lit}
         steps={side === 'A' ? cx.marks : null}
@@ -214,6 +239,57 @@ export function ExplorerView(props: Props) {
       />
     </ErrorBoundary>
   );
+  // The selected event's inspector: beside the event on the timeline after a click there
+  // (DetailsPopover.tsx), else in its place under the summary.
+  const inspectorOf = (a: RunResult) => (
+    <>
+      {b && x.selectedB !== null ? (
+        <Inspector
+          trace={b.trace}
+          selected={x.selectedB}
+          cursor={x.cursor}
+          onSelect={x.selectRowB}
+          side="B"
+        >
+          {x.match && <MatchNote match={x.match} side="B" row={x.selectedB} onShow={x.selectRow} />}
+        </Inspector>
+      ) : (
+        <Inspector
+          trace={a.trace}
+          selected={x.selected}
+          cursor={x.cursor}
+          onSelect={x.selectRow}
+          side={b ? 'A' : undefined}
+        >
+          {x.match && x.selected !== null && (
+            <MatchNote match={x.match} side="A" row={x.selected} onShow={x.selectRowB} />
+          )}
+        </Inspector>
+      )}
+      {isRecorded(a) && x.selectedB === null && <RecordedRow run={a} row={x.selected} />}
+    </>
+  );
+  const besideOpen = beside !== null && (x.selected !== null || x.selectedB !== null);
+  const controlsA = (
+    <Controls
+      name="A"
+      overrides={url.overrides}
+      onChange={(overrides) => onUrl({ ...url, overrides })}
+      arch={a?.info.arch ?? 'x86'}
+      effective={a?.info.settings}
+      stepSet={guide.step?.set}
+    />
+  );
+  const controlsB = (
+    <Controls
+      name="B"
+      overrides={url.overridesB}
+      onChange={(overridesB) => onUrl({ ...url, overridesB })}
+      arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
+      effective={b?.info.settings}
+      stepSet={guide.step?.compare ?? undefined}
+    />
+  );
   return (
     <div className={sidebar.open ? 'layout' : 'layout sidebar-closed'}>
       <aside id="settings-sidebar" aria-label="Settings">
@@ -237,24 +313,7 @@ export function ExplorerView(props: Props) {
               onLoad={x.setRecording}
               remoteAbove={url.remoteAbove ?? undefined}
             />
-            <Controls
-              name="A"
-              overrides={url.overrides}
-              onChange={(overrides) => onUrl({ ...url, overrides })}
-              arch={a?.info.arch ?? 'x86'}
-              effective={a?.info.settings}
-              stepSet={guide.step?.set}
-            />
-            {url.compare && (
-              <Controls
-                name="B"
-                overrides={url.overridesB}
-                onChange={(overridesB) => onUrl({ ...url, overridesB })}
-                arch={b?.info.arch ?? a?.info.arch ?? 'x86'}
-                effective={b?.info.settings}
-                stepSet={guide.step?.compare ?? undefined}
-              />
-            )}
+            {url.compare ? <SettingsTabs a={controlsA} b={controlsB} /> : controlsA}
           </>
         )}
       </aside>
@@ -286,7 +345,18 @@ export function ExplorerView(props: Props) {
           <>
             <section className="intro">
               <h2 data-run-title>{titleForRun(a.title, a.trace.cpus)}</h2>
-              {guide.index === null && !url.check && <Prose text={a.description} folded />}
+              {guide.index === null &&
+                !url.check &&
+                (url.compare ? (
+                  // Comparing, the two runs' lanes need the first screen: the scenario's
+                  // story is one click away.
+                  <details className="prose-more">
+                    <summary>About this scenario</summary>
+                    <Prose text={a.description} />
+                  </details>
+                ) : (
+                  <Prose text={a.description} folded />
+                ))}
               {guide.index === null && !url.check && guide.steps.length > 0 && (
                 <p>
                   <button type="button" onClick={() => guide.go(0)}>
@@ -317,12 +387,23 @@ export function ExplorerView(props: Props) {
                   {url.check && checkPanel}
                 </Narration>
               )}
-              <div className="figure">
+              <div
+                className="figure"
+                ref={setFigure}
+                onPointerDownCapture={(e) => {
+                  pointer.current = {
+                    x: e.clientX,
+                    y: e.clientY,
+                    scrollX: window.scrollX,
+                    scrollY: window.scrollY,
+                  };
+                }}
+              >
                 {guide.index === null && <Legend trace={a.trace} />}
                 <Transport
                   playing={x.playing}
                   onPlay={() => x.setPlaying((p) => !p)}
-                  onStep={x.step}
+                  onStep={step}
                   rate={x.rate}
                   onRate={x.setRate}
                   spacing={x.spacing}
@@ -367,6 +448,18 @@ export function ExplorerView(props: Props) {
                 </Transport>
                 {timeline(a, 'A', url.overrides)}
                 {b && timeline(b, 'B', x.overridesB)}
+                {besideOpen && (
+                  <ErrorBoundary label="the inspector" resetKey={a.trace.version}>
+                    <DetailsPopover
+                      figure={figure}
+                      click={beside.click}
+                      selection={`${x.selected}:${x.selectedB}`}
+                      onClose={() => setBeside(null)}
+                    >
+                      {inspectorOf(a)}
+                    </DetailsPopover>
+                  </ErrorBoundary>
+                )}
                 {guide.step?.dataset && <MeasuredTable id={guide.step.dataset} />}
                 {guide.step?.recording && <RecordingBeside id={guide.step.recording} />}
                 {guide.index !== null && <Legend trace={a.trace} />}
@@ -418,15 +511,15 @@ export function ExplorerView(props: Props) {
                       match={x.match}
                       selectedA={x.selected}
                       selectedB={x.selectedB}
-                      onSelectA={x.selectRow}
-                      onSelectB={x.selectRowB}
+                      onSelectA={fromBelow(x.selectRow)}
+                      onSelectB={fromBelow(x.selectRowB)}
                     />
                   )}
                 </>
               ) : isRecorded(a) ? (
                 <RecordingSummary run={a} />
               ) : (
-                <SummaryPanel summary={a.summary} trace={a.trace} onShow={x.selectRow} />
+                <SummaryPanel summary={a.summary} trace={a.trace} onShow={fromBelow(x.selectRow)} />
               )}
               <p className="export">
                 <PerfettoButton run={a} label="A" window={x.view.get} />
@@ -434,55 +527,16 @@ export function ExplorerView(props: Props) {
               </p>
             </ErrorBoundary>
             <ErrorBoundary label="the inspector" resetKey={a.trace.version}>
-              <div className="details">
-                <div>
-                  {b && x.selectedB !== null ? (
-                    <Inspector
-                      trace={b.trace}
-                      selected={x.selectedB}
-                      cursor={x.cursor}
-                      onSelect={x.selectRowB}
-                      side="B"
-                    >
-                      {x.match && (
-                        <MatchNote
-                          match={x.match}
-                          side="B"
-                          row={x.selectedB}
-                          onShow={x.selectRow}
-                        />
-                      )}
-                    </Inspector>
-                  ) : (
-                    <Inspector
-                      trace={a.trace}
-                      selected={x.selected}
-                      cursor={x.cursor}
-                      onSelect={x.selectRow}
-                      side={b ? 'A' : undefined}
-                    >
-                      {x.match && x.selected !== null && (
-                        <MatchNote
-                          match={x.match}
-                          side="A"
-                          row={x.selected}
-                          onShow={x.selectRowB}
-                        />
-                      )}
-                    </Inspector>
-                  )}
-                  {isRecorded(a) && x.selectedB === null && (
-                    <RecordedRow run={a} row={x.selected} />
-                  )}
-                </div>
+              <div className={besideOpen ? 'details inspector-beside' : 'details'}>
+                <div>{!besideOpen && inspectorOf(a)}</div>
                 <EventLog
                   trace={a.trace}
                   window={x.logWindow}
                   selected={x.selected}
-                  onSelect={x.selectRow}
+                  onSelect={fromBelow(x.selectRow)}
                   b={b?.trace ?? null}
                   selectedB={x.selectedB}
-                  onSelectB={x.selectRowB}
+                  onSelectB={fromBelow(x.selectRowB)}
                   match={x.match}
                 />
               </div>

@@ -4,6 +4,7 @@ import { scenarios } from '../content/scenarios';
 import { writeUrl, type UrlState, type View } from '../app/url';
 import { withModel } from '../app/modelVersion';
 import type { ThemeChoice } from '../app/theme';
+import './header.css';
 
 interface Props {
   url: UrlState;
@@ -29,7 +30,7 @@ export function Header(props: Props) {
   const { url, scenarioId, onUrl, onHelp, talk, onTalk, theme, onTheme, children } = props;
   const explore = url.view === 'explore';
   return (
-    <header>
+    <header className={explore ? 'explore' : undefined}>
       <h1>tlbscope</h1>
       <nav aria-label="Views" className="views">
         {VIEWS.map(([view, label]) => {
@@ -50,7 +51,7 @@ export function Header(props: Props) {
         })}
       </nav>
       {explore && (
-        <>
+        <div className="header-run">
           <label>
             Scenario{' '}
             <select
@@ -92,7 +93,7 @@ export function Header(props: Props) {
           >
             Compare A/B
           </button>
-        </>
+        </div>
       )}
       {children}
       <select
