@@ -317,7 +317,9 @@ export function ExplorerView(props: Props) {
                 </Narration>
               )}
               <div className="figure">
-                {guide.index === null && <Legend trace={a.trace} />}
+                {guide.index === null && (
+                  <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />
+                )}
                 <Transport
                   playing={x.playing}
                   onPlay={() => x.setPlaying((p) => !p)}
@@ -368,7 +370,9 @@ export function ExplorerView(props: Props) {
                 {b && timeline(b, 'B', x.overridesB)}
                 {guide.step?.dataset && <MeasuredTable id={guide.step.dataset} />}
                 {guide.step?.recording && <RecordingBeside id={guide.step.recording} />}
-                {guide.index !== null && <Legend trace={a.trace} />}
+                {guide.index !== null && (
+                  <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />
+                )}
               </div>
             </div>
             {canHistory && historyOn && (

@@ -33,6 +33,7 @@ import { arrowPixels, joinArrowMarkers, renderArrows, renderArrowsCanvas } from 
 import { LENS_ROW, renderLens } from './marks/lens';
 import { renderMeasured } from './marks/measured';
 import { renderOverlay } from './marks/overlay';
+import { hideTicksUnderCursor } from './marks/cursorTicks';
 import { renderSpans } from './marks/spans';
 import { layoutGenerations, renderSteps } from './marks/steps';
 import { renderViolations } from './marks/violations';
@@ -369,6 +370,7 @@ export function renderTimeline(
   // Above the overlay: a highlighted instant's filled box would hide the step's number.
   renderCheckSteps(layer(top, 'cx-steps'), state.steps ?? [], scales, columns);
   renderAxis(layer(top, 'axis'), scales, pos);
+  hideTicksUnderCursor(els.top);
 
   return {
     mode: svgMode ? 'svg' : 'canvas',
@@ -417,6 +419,7 @@ export function renderInteraction(
     differs: state.differs,
     matched: state.matched,
   });
+  hideTicksUnderCursor(els.top);
 }
 
 /** One line about what the view leaves out, or '' when everything is drawn as marks. */
