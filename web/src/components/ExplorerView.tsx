@@ -399,7 +399,9 @@ export function ExplorerView(props: Props) {
                   };
                 }}
               >
-                {guide.index === null && <Legend trace={a.trace} />}
+                {guide.index === null && (
+                  <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />
+                )}
                 <Transport
                   playing={x.playing}
                   onPlay={() => x.setPlaying((p) => !p)}
@@ -462,7 +464,9 @@ export function ExplorerView(props: Props) {
                 )}
                 {guide.step?.dataset && <MeasuredTable id={guide.step.dataset} />}
                 {guide.step?.recording && <RecordingBeside id={guide.step.recording} />}
-                {guide.index !== null && <Legend trace={a.trace} />}
+                {guide.index !== null && (
+                  <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />
+                )}
               </div>
             </div>
             {canHistory && historyOn && (

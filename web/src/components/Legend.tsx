@@ -1,29 +1,55 @@
-// What each mark means, for the kinds this run actually has. Every entry pairs a swatch with
-// words, so nothing relies on colour alone.
+// What each mark means, for the kinds the figure actually draws: every timeline in it (A and
+// B) and a counterexample's numbered steps. Every entry pairs a swatch with words, so nothing
+// relies on colour alone.
 import { memo, useMemo } from 'react';
-import { legendEntries, legendOfKinds, type LegendEntry } from '../model/legend';
+import {
+  drawnKinds,
+  legendOfFigure,
+  type DrawnKinds,
+  type LegendEntry,
+  type StepBadge,
+} from '../model/legend';
+import type { StepMark } from '../model/check';
 import { useRunFacts } from '../app/useRemoteRun';
 import { BANDS, bandOf } from '../model/markShape';
 import { CROSS } from '../viz/marks/violations';
+import { DATA_KIND } from '../viz/marks/arrows';
 import { EventKind, type Trace } from '../trace/trace';
 
-export const Legend = memo(function Legend({ trace }: { trace: Trace }) {
-  return trace.remote ? <RemoteLegend trace={trace} /> : <LocalLegend trace={trace} />;
+export const Legend = memo(function Legend({
+  trace,
+  also,
+  steps,
+}: {
+  trace: Trace;
+  /** The other timeline of an A/B figure. */
+  also?: Trace | null;
+  /** A counterexample's numbered steps drawn on the timeline. */
+  steps?: readonly StepMark[] | null;
+}) {
+  const a = useDrawnKinds(trace, trace);
+  // Without a B side, its hook asks after A again (answered from the same shared question).
+  const b = useDrawnKinds(also ?? null, also ?? trace);
+  const entries = useMemo(() => {
+    // A run kept in its worker answers once its facts arrive: until then, no legend rather
+    // than one that leaves its marks out.
+    if (!a || (also && !b)) return [];
+    return legendOfFigure(b ? [a, b] : [a], steps ?? []);
+  }, [a, b, also, steps]);
+  return <Entries entries={entries} />;
 });
 
-function LocalLegend({ trace }: { trace: Trace }) {
-  const entries = useMemo(() => legendEntries(trace), [trace]);
-  return <Entries entries={entries} />;
-}
-
-/** A run kept in its worker: the kinds it has and its unpaired sends, counted there. */
-function RemoteLegend({ trace }: { trace: Trace }) {
-  const facts = useRunFacts(trace);
-  const entries = useMemo(
-    () => (facts ? legendOfKinds(new Set(facts.kinds), facts.unpaired) : []),
+/** What a timeline of `trace` can draw: counted here, or by its worker for a run kept there. */
+function useDrawnKinds(trace: Trace | null, asked: Trace): DrawnKinds | null {
+  const local = useMemo(() => (trace && !trace.remote ? drawnKinds(trace) : null), [trace]);
+  // For a page-held trace this asks nothing.
+  const facts = useRunFacts(asked);
+  const remote = useMemo(
+    () => (facts ? { kinds: new Set(facts.kinds), unpaired: facts.unpaired } : null),
     [facts],
   );
-  return <Entries entries={entries} />;
+  if (!trace) return null;
+  return trace.remote ? remote : local;
 }
 
 function Entries({ entries }: { entries: readonly LegendEntry[] }) {
@@ -60,8 +86,16 @@ function Entries({ entries }: { entries: readonly LegendEntry[] }) {
             </li>
           );
         }
+        if (e.mark === 'step') {
+          return (
+            <li key={`step-${e.step}`} data-legend-kind={`cx-step-${e.step}`}>
+              <StepSwatch step={e.step} />
+              {e.label}
+            </li>
+          );
+        }
         return (
-          <li key={e.mark}>
+          <li key={e.mark} data-legend-kind={DATA_KIND[e.mark]}>
             <svg width="22" height="10" aria-hidden="true">
               <line className={`arrow arrow-${e.mark}`} x1="0" y1="5" x2="22" y2="5" />
             </svg>
@@ -70,5 +104,18 @@ function Entries({ entries }: { entries: readonly LegendEntry[] }) {
         );
       })}
     </ul>
+  );
+}
+
+/** A numbered badge as the timeline draws it (same classes, so the same colours). */
+function StepSwatch({ step }: { step: StepBadge }) {
+  const cls = step === 'plain' ? 'cx-step' : `cx-step ${step}`;
+  return (
+    <svg width="18" height="18" viewBox="-9 -9 18 18" aria-hidden="true">
+      <g className={cls}>
+        <circle r="8" />
+        <text y="3.5">{step === 'violation' ? '!' : 'n'}</text>
+      </g>
+    </svg>
   );
 }

@@ -36,6 +36,7 @@ import { TimelineOverview } from './TimelineOverview';
 import type { WindowStore } from '../app/windowStore';
 import type { RowLabel } from '../model/asidLabels';
 import '../viz/timeline.css';
+import '../viz/labels.css';
 
 export interface TimelineProps {
   trace: Trace;

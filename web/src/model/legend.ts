@@ -2,6 +2,7 @@
 // exported diagrams, so the two say the same thing.
 import { EventKind, type Trace } from '../trace/trace';
 import { unpairedSends } from './ipis';
+import type { StepMark } from './check';
 
 const SPANS: [EventKind, string][] = [
   [EventKind.TaskRun, 'task running'],
@@ -22,7 +23,57 @@ const SPANS: [EventKind, string][] = [
 
 export type LegendEntry =
   | { mark: 'span'; kind: EventKind; label: string }
-  | { mark: 'ipi' | 'ack' | 'unpaired' | 'violation'; label: string };
+  | { mark: 'ipi' | 'ack' | 'unpaired' | 'violation'; label: string }
+  | { mark: 'step'; step: StepBadge; label: string };
+
+/** A counterexample's numbered badge (viz/marks/checkSteps.ts), by what its style says. */
+export type StepBadge = 'plain' | 'racing' | 'violation';
+
+/** What one diagram's data draws: a run's kinds and unpaired IPI sends. */
+export interface DrawnKinds {
+  kinds: ReadonlySet<number>;
+  unpaired: number;
+}
+
+/** The kinds `trace` has and its unpaired IPI sends (what its timeline can draw). */
+export function drawnKinds(trace: Pick<Trace, 'n' | 'kind' | 'parent'>): DrawnKinds {
+  const kinds = new Set<number>();
+  for (let i = 0; i < trace.n; i++) kinds.add(trace.kind[i]);
+  return { kinds, unpaired: kinds.has(EventKind.IpiSent) ? unpairedSends(trace) : 0 };
+}
+
+/**
+ * The legend of a figure of several timelines (A and B) and a counterexample's numbered steps:
+ * every mark kind any of them draws, each once, in the order of the single-run legend, then
+ * the step badges whose styles are drawn.
+ */
+export function legendOfFigure(
+  runs: readonly DrawnKinds[],
+  steps: readonly Pick<StepMark, 'race' | 'violation'>[] = [],
+): LegendEntry[] {
+  const kinds = new Set<number>();
+  let unpaired = 0;
+  for (const r of runs) {
+    for (const k of r.kinds) kinds.add(k);
+    unpaired += r.unpaired;
+  }
+  const out = legendOfKinds(kinds, unpaired);
+  const badges: [StepBadge, boolean, string][] = [
+    [
+      'plain',
+      steps.some((s) => s.race === null && !s.violation),
+      'a step of the counterexample, numbered',
+    ],
+    [
+      'racing',
+      steps.some((s) => s.race !== null && !s.violation),
+      'a racing step (run in the opposite order to a normal run)',
+    ],
+    ['violation', steps.some((s) => s.violation), 'the step that breaks the invariant'],
+  ];
+  for (const [step, drawn, label] of badges) if (drawn) out.push({ mark: 'step', step, label });
+  return out;
+}
 
 export function legendEntries(trace: Pick<Trace, 'n' | 'kind' | 'parent'>): LegendEntry[] {
   const seen = new Set<number>();

@@ -2,7 +2,8 @@
 // screen), into elements of its own beside the live timeline (so the page's style sheets and
 // theme apply to it), then copied out with those styles inlined. Marks stay vector while the
 // view draws them as SVG; dense canvas lanes go in as an embedded raster image at `scale`.
-import { legendEntries, type LegendEntry } from '../model/legend';
+import { drawnKinds, legendOfFigure, type LegendEntry } from '../model/legend';
+import type { StepMark } from '../model/check';
 import { BANDS, bandOf } from '../model/markShape';
 import type { TimelineModel } from '../model/timelineModel';
 import { EventKind } from '../trace/trace';
@@ -93,7 +94,7 @@ export function exportTimelineSvg(
     const svg = composeDiagram(doc, {
       ...text,
       caption: note ? `${text.caption} Drawn as: ${note}.` : text.caption,
-      legend: legendOf(model, color),
+      legend: legendOf(model, state.steps ?? [], color),
       width,
       body: { height, layers },
       colors: diagramColors(box, color),
@@ -106,8 +107,13 @@ export function exportTimelineSvg(
   }
 }
 
-function legendOf(model: TimelineModel, color: (name: string) => string): LegendSwatch[] {
-  return swatchesOf(legendEntries(model.trace), color);
+function legendOf(
+  model: TimelineModel,
+  steps: readonly StepMark[],
+  color: (name: string) => string,
+): LegendSwatch[] {
+  // The same entries as the page's legend of this one timeline, its step badges included.
+  return swatchesOf(legendOfFigure([drawnKinds(model.trace)], steps), color);
 }
 
 /** A timeline diagram's colours: its panel's background and the page's text colours. */
@@ -142,6 +148,15 @@ export function swatchesOf(
         return { label: e.label, swatch: 'line', color: color('--arrow-unpaired'), dash: '1 2' };
       case 'violation':
         return { label: e.label, swatch: 'glyph', glyph: '✕', color: color('--k-irqs') };
+      case 'step':
+        return {
+          label: e.label,
+          swatch: 'glyph',
+          glyph: e.step === 'plain' ? '○' : '●',
+          color: color(
+            e.step === 'racing' ? '--k-flush' : e.step === 'violation' ? '--k-irqs' : '--fg',
+          ),
+        };
     }
   });
 }

@@ -35,6 +35,7 @@ import { renderMeasured } from './marks/measured';
 import { renderFlagInstants } from './marks/flagInstants';
 import type { FlagInstants } from '../recording/types';
 import { renderOverlay } from './marks/overlay';
+import { hideTicksUnderCursor } from './marks/cursorTicks';
 import { renderSpans } from './marks/spans';
 import { layoutGenerations, renderSteps } from './marks/steps';
 import { renderViolations } from './marks/violations';
@@ -374,6 +375,7 @@ export function renderTimeline(
   // Above the overlay: a highlighted instant's filled box would hide the step's number.
   renderCheckSteps(layer(top, 'cx-steps'), state.steps ?? [], scales, columns);
   renderAxis(layer(top, 'axis'), scales, pos);
+  hideTicksUnderCursor(els.top);
 
   return {
     mode: svgMode ? 'svg' : 'canvas',
@@ -422,6 +424,7 @@ export function renderInteraction(
     differs: state.differs,
     matched: state.matched,
   });
+  hideTicksUnderCursor(els.top);
 }
 
 /** One line about what the view leaves out, or '' when everything is drawn as marks. */

@@ -86,7 +86,7 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
             </a>
           </FitLine>
           <FitBox className="embed-diagram">
-            <Legend trace={a.trace} />
+            <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />
             {timeline(a, 'A', url.overrides)}
             {b && timeline(b, 'B', url.overridesB)}
           </FitBox>

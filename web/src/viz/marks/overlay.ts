@@ -118,4 +118,4 @@ export function renderOverlay(
 }
 
 /** About the widest a character of the cursor's time label gets (11–12 px sans-serif). */
-const LABEL_CHAR_PX = 8;
+export const LABEL_CHAR_PX = 8;
