@@ -2,6 +2,7 @@
 // a one-line caption saying what it shows and where the numbers come from, and minimal step
 // controls. It fills the frame it is given (FitBox) and never takes focus by itself, so the
 // host page keeps its keys until the viewer clicks into the diagram.
+import { useEffect, useMemo, useState } from 'react';
 import type { CounterexampleView } from '../../app/useCounterexample';
 import type { Explorer } from '../../app/useExplorer';
 import type { UrlState } from '../../app/url';
@@ -12,6 +13,7 @@ import { Legend } from '../Legend';
 import { RunProblem } from '../RunProblem';
 import { Timeline } from '../Timeline';
 import { FitBox, FitLine } from './FitBox';
+import { lanesShown, maxSqueeze, squeezeAt } from './squeeze';
 import './embed.css';
 
 const subjects = new WeakMap<readonly string[], ReadonlySet<string>>();
@@ -21,6 +23,34 @@ function lensSubjectOf(kinds: readonly string[] | undefined): ReadonlySet<string
   let s = subjects.get(kinds);
   if (!s) subjects.set(kinds, (s = new Set(kinds)));
   return s;
+}
+
+/**
+ * The least the diagram is scaled by, so that its smallest text reaches 10 CSS px, the least a
+ * slide's audience reads: the timeline's labels are 10 px (embed.css raises the smaller ones)
+ * but for the counts inside the tlb_gen chart's lag bars, 8 px. Below it the embed shows less
+ * instead (squeeze.ts).
+ */
+const minScale = (generations: boolean) => (generations ? 10 / 8 : 1);
+
+/**
+ * How far the diagram is squeezed to fit the frame: back to none whenever the frame or the
+ * step changes, then one level more each time FitBox reports it too tall.
+ */
+function useSqueeze(key: unknown, cpus: number) {
+  const [state, setState] = useState({ key, level: 0 });
+  const level = state.key === key ? state.level : 0;
+  useEffect(() => {
+    const reset = () => setState((s) => ({ key: s.key, level: 0 }));
+    window.addEventListener('resize', reset);
+    return () => window.removeEventListener('resize', reset);
+  }, []);
+  const more = () =>
+    setState((s) => {
+      const l = s.key === key ? s.level : 0;
+      return l >= maxSqueeze(cpus) ? s : { key, level: l + 1 };
+    });
+  return { squeeze: squeezeAt(level, cpus), level, more };
 }
 
 interface Props {
@@ -36,6 +66,14 @@ interface Props {
 export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
   const { a, b, guide } = x;
   const steps = cx.cx?.steps.length ?? 0;
+  const cpus = a?.trace.cpus ?? 1;
+  const initiator = a ? initiatorOf(a.trace) : -1;
+  const { squeeze, level, more } = useSqueeze(`${guide.index}|${cx.current}|${url.compare}`, cpus);
+  const subject = guide.frame?.cpus;
+  const focus = useMemo(
+    () => lanesShown(cpus, subject, initiator, squeeze.lanes),
+    [cpus, subject, initiator, squeeze.lanes],
+  );
   const timeline = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => (
     <ErrorBoundary label={`timeline ${side}`} resetKey={r.trace.version}>
       <Timeline
@@ -53,11 +91,12 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
         steps={side === 'A' ? cx.marks : null}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}
-        focus={guide.frame?.cpus}
+        focus={focus}
+        generations={squeeze.generations}
         lens={side === 'A' && guide.lens.length ? guide.lens : null}
         lensSubject={side === 'A' ? lensSubjectOf(guide.step?.lens) : undefined}
         spacing={x.spacing}
-        initiator={initiatorOf(r.trace)}
+        initiator={side === 'A' ? initiator : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
       />
     </ErrorBoundary>
@@ -65,12 +104,16 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
   const machine = a && typeof a.summary.machine === 'string' ? a.summary.machine : 'default';
   const settings = url.overrides.join(' ');
   return (
-    <div className="embed" data-step={guide.index === null ? '' : String(guide.index + 1)}>
+    <div
+      className="embed"
+      data-squeeze={level}
+      data-step={guide.index === null ? '' : String(guide.index + 1)}
+    >
       <RunProblem label="A" state={x.runA.state} file={fileName} />
       {url.compare && <RunProblem label="B" state={x.runB.state} file={fileName} />}
       {a && (
         <>
-          <FitLine className="embed-caption">
+          <FitLine className="embed-caption" minPx={10}>
             <strong data-embed-title>{guide.step ? guide.step.title : a.title}</strong>
             <span className="embed-wide"> · {fileName.replace(/^.*\//, '')}</span>
             <span className="embed-wide"> · simulated by the tlbscope model</span>
@@ -85,8 +128,13 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
               <span className="embed-wide">open in </span>tlbscope ↗
             </a>
           </FitLine>
-          <FitBox className="embed-diagram">
-            <Legend trace={a.trace} />
+          <FitBox
+            className="embed-diagram"
+            minScale={minScale(squeeze.generations)}
+            onOverflow={more}
+            content={level}
+          >
+            {squeeze.legend && <Legend trace={a.trace} />}
             {timeline(a, 'A', url.overrides)}
             {b && timeline(b, 'B', url.overridesB)}
           </FitBox>

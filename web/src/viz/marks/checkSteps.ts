@@ -45,6 +45,12 @@ export function renderCheckSteps(
       prev = p.x;
       placed.push(p);
     }
+    // A run pushed past the plot's right edge (a narrow frame) backs up to end inside it.
+    let next = right + GAP;
+    for (let i = lane.length - 1; i >= 0 && lane[i].x > next - GAP; i--) {
+      lane[i].x = next - GAP;
+      next = lane[i].x;
+    }
   }
   g.selectAll<SVGGElement, Placed>('g.cx-step')
     .data(placed, (d) => String(d.m.n))
