@@ -63,6 +63,8 @@ export interface TimelineProps {
   lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
   /** A run kept in its worker: the guided step's highlighted rows, as its worker sent them. */
   lit?: LitRows | null;
+  /** Height of a lane's sub-track in px (default 10): an embed stretches lanes to its frame. */
+  trackHeight?: number;
   /** Each mm's tlb_gen chart under the lanes (default on). */
   generations?: boolean;
   spacing?: Spacing;
@@ -153,6 +155,7 @@ function drawnState(
     lens: p.lens ?? undefined,
     lensSubject: p.lensSubject,
     generations: p.generations ?? true,
+    trackHeight: p.trackHeight,
     initiator: p.initiator ?? -1,
     measured: p.measured ?? null,
     steps: p.steps ?? null,
@@ -251,7 +254,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
   // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
-  const SCENE = 16;
+  const SCENE = 17;
   const inputs = () => {
     const { props: p, model: m, collapsed: c, fold: f, width: w, win } = live.current;
     const [v0, v1] = viewOf();
@@ -272,6 +275,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       p.generations,
       p.steps,
       p.labels,
+      p.trackHeight,
       p.cursor,
       p.selected,
       p.differs,
@@ -342,6 +346,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     lensSubject,
     generations,
     labels,
+    trackHeight,
   } = props;
   useEffect(() => {
     schedule();
@@ -360,6 +365,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     lensSubject,
     generations,
     labels,
+    trackHeight,
     initiator,
     schedule,
   ]);

@@ -70,6 +70,8 @@ export interface TimelineState {
   /** Latency-lens intervals drawn under their lanes (marks/lens.ts), and the kinds a step names. */
   lens?: readonly LensInterval[];
   lensSubject?: ReadonlySet<string>;
+  /** Height of a lane's sub-track in px (default TRACK_HEIGHT): an embed fills a tall frame. */
+  trackHeight?: number;
   /** Draw each mm's tlb_gen chart under the lanes (default); off gives the lanes the height. */
   generations?: boolean;
   initiator: number;
@@ -165,7 +167,14 @@ export function renderTimeline(
   const columns: Columns = { trace, pos };
   const below = new Map<number, number>();
   for (const [cpu, n] of lensRows(state.lens ?? [])) below.set(cpu, n * LENS_ROW);
-  const layout = toLayout(trace.cpus, state.collapsed, SIZES, state.fold, below);
+  const track = state.trackHeight ?? TRACK_HEIGHT;
+  const layout = toLayout(
+    trace.cpus,
+    state.collapsed,
+    { ...SIZES, trackHeight: track },
+    state.fold,
+    below,
+  );
   const p0 = pos.toPos(state.window[0]);
   const p1 = Math.max(pos.toPos(state.window[1]), p0 + 1e-9);
   const gens = layoutGenerations(
@@ -174,12 +183,12 @@ export function renderTimeline(
     layout,
     layout.height,
   );
-  const scales = toScales(layout, [p0, p1], state.width, gens.height);
+  const scales = toScales(layout, [p0, p1], state.width, gens.height, track);
   const { width, height, plot } = scales;
   const plotW = plot[1] - plot[0];
   const vy0 = Math.max(0, Math.floor(state.view?.[0] ?? 0));
   const vy1 = Math.max(vy0, Math.min(height, Math.ceil(state.view?.[1] ?? height)));
-  const inView = (y: number) => y + TRACK_HEIGHT > vy0 && y < vy1;
+  const inView = (y: number) => y + track > vy0 && y < vy1;
 
   // Which sub-tracks are on screen, and is the view small enough for SVG marks?
   const cpuTracks: { cpu: number; track: number; ix: IntervalIndex }[] = [];
@@ -193,7 +202,7 @@ export function renderTimeline(
         const tracks: IntervalIndex[] = [];
         for (let c = r.first; c <= r.last; c++) tracks.push(index.tracks[c * TRACKS + t]);
         const pyramid = groupPyramid(index, r.first, r.last, t);
-        aggregates.push({ y: r.y + t * TRACK_HEIGHT, tracks, pyramid });
+        aggregates.push({ y: r.y + t * track, tracks, pyramid });
       }
     }
   }
@@ -220,24 +229,24 @@ export function renderTimeline(
     const pyramid = svgMode ? null : trackPyramid(index, cpu, track);
     const pyramidBins = pyramid && binsFromPyramid(pyramid, [p0, p1], plotW);
     if (pyramidBins) {
-      items.push({ y, h: TRACK_HEIGHT - 2, bins: pyramidBins });
+      items.push({ y, h: track - 2, bins: pyramidBins });
       continue;
     }
     const lod = toLod([ix], [p0, p1], plotW, { maxRows: svgMode ? Infinity : plotW / 3 });
-    if (lod.mode === 'bins') items.push({ y, h: TRACK_HEIGHT - 2, bins: lod.bins });
+    if (lod.mode === 'bins') items.push({ y, h: track - 2, bins: lod.bins });
     else if (svgMode) for (const i of lod.rows) svgRows.push(i);
-    else items.push({ y, h: TRACK_HEIGHT - 2, rows: lod.rows });
+    else items.push({ y, h: track - 2, rows: lod.rows });
   }
   for (const a of aggregates) {
     if (!inView(a.y)) continue;
     // Zoomed out, a collapsed group reads its precomputed bins: cost follows pixels, not rows.
     const bins = a.pyramid && binsFromPyramid(a.pyramid, [p0, p1], plotW);
     if (bins) {
-      items.push({ y: a.y + 1, h: TRACK_HEIGHT - 2, bins });
+      items.push({ y: a.y + 1, h: track - 2, bins });
       continue;
     }
     const lod = toLod(a.tracks, [p0, p1], plotW, { maxRows: 0 });
-    if (lod.mode === 'bins') items.push({ y: a.y + 1, h: TRACK_HEIGHT - 2, bins: lod.bins });
+    if (lod.mode === 'bins') items.push({ y: a.y + 1, h: track - 2, bins: lod.bins });
   }
 
   // Arrows touching the window.

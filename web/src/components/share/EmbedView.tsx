@@ -2,7 +2,7 @@
 // a one-line caption saying what it shows and where the numbers come from, and minimal step
 // controls. It fills the frame it is given (FitBox) and never takes focus by itself, so the
 // host page keeps its keys until the viewer clicks into the diagram.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { CounterexampleView } from '../../app/useCounterexample';
 import type { Explorer } from '../../app/useExplorer';
 import type { UrlState } from '../../app/url';
@@ -13,7 +13,8 @@ import { Legend } from '../Legend';
 import { RunProblem } from '../RunProblem';
 import { Timeline } from '../Timeline';
 import { FitBox, FitLine } from './FitBox';
-import { lanesShown, maxSqueeze, squeezeAt } from './squeeze';
+import { lanesShown } from './squeeze';
+import { useFrameFit } from './useFrameFit';
 import './embed.css';
 
 const subjects = new WeakMap<readonly string[], ReadonlySet<string>>();
@@ -33,26 +34,6 @@ function lensSubjectOf(kinds: readonly string[] | undefined): ReadonlySet<string
  */
 const minScale = (generations: boolean) => (generations ? 10 / 8 : 1);
 
-/**
- * How far the diagram is squeezed to fit the frame: back to none whenever the frame or the
- * step changes, then one level more each time FitBox reports it too tall.
- */
-function useSqueeze(key: unknown, cpus: number) {
-  const [state, setState] = useState({ key, level: 0 });
-  const level = state.key === key ? state.level : 0;
-  useEffect(() => {
-    const reset = () => setState((s) => ({ key: s.key, level: 0 }));
-    window.addEventListener('resize', reset);
-    return () => window.removeEventListener('resize', reset);
-  }, []);
-  const more = () =>
-    setState((s) => {
-      const l = s.key === key ? s.level : 0;
-      return l >= maxSqueeze(cpus) ? s : { key, level: l + 1 };
-    });
-  return { squeeze: squeezeAt(level, cpus), level, more };
-}
-
 interface Props {
   x: Explorer;
   url: UrlState;
@@ -68,8 +49,11 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
   const steps = cx.cx?.steps.length ?? 0;
   const cpus = a?.trace.cpus ?? 1;
   const initiator = a ? initiatorOf(a.trace) : -1;
-  const { squeeze, level, more } = useSqueeze(`${guide.index}|${cx.current}|${url.compare}`, cpus);
   const subject = guide.frame?.cpus;
+  // The lanes a stretch would grow: the step's subject (or every CPU), on each timeline shown.
+  const open = (subject?.length || (cpus > 32 ? 0 : cpus)) * (url.compare ? 2 : 1);
+  const fit = useFrameFit(`${guide.index}|${cx.current}|${url.compare}`, cpus, open);
+  const { squeeze, level } = fit;
   const focus = useMemo(
     () => lanesShown(cpus, subject, initiator, squeeze.lanes),
     [cpus, subject, initiator, squeeze.lanes],
@@ -93,6 +77,7 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
         matched={side === 'A' ? x.matchedA : x.matchedB}
         focus={focus}
         generations={squeeze.generations}
+        trackHeight={fit.track}
         lens={side === 'A' && guide.lens.length ? guide.lens : null}
         lensSubject={side === 'A' ? lensSubjectOf(guide.step?.lens) : undefined}
         spacing={x.spacing}
@@ -131,7 +116,8 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
           <FitBox
             className="embed-diagram"
             minScale={minScale(squeeze.generations)}
-            onOverflow={more}
+            onOverflow={fit.overflow}
+            onRoom={fit.room}
             content={level}
           >
             {squeeze.legend && <Legend trace={a.trace} />}

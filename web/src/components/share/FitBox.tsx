@@ -9,8 +9,11 @@ import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 const MIN_WIDTH = 620;
 /** Narrowest layout when the legibility floor overrides MIN_WIDTH: two axis ticks still fit. */
 const NARROWEST = 360;
-/** Largest magnification, so a big frame shows a larger diagram rather than a blurry one. */
-const MAX_SCALE = 2;
+/**
+ * Largest magnification: a projector-sized frame shows 30 px type, no more (the SVG stays
+ * sharp, and the timeline's canvas draws at the scale it is shown at).
+ */
+const MAX_SCALE = 3;
 
 export function fitScale(
   box: { w: number; h: number },
@@ -26,6 +29,11 @@ export function fitScale(
   return Math.max(minScale, Math.min(tall, box.w / NARROWEST));
 }
 
+/** The largest scale a frame of this width allows, whatever the height. */
+export function widest(box: { w: number }): number {
+  return Math.min(MAX_SCALE, box.w / MIN_WIDTH);
+}
+
 /** Whether content of this height fits the box only below `minScale`. */
 export function overflows(box: { w: number; h: number }, contentHeight: number, minScale: number) {
   return box.h > 0 && contentHeight > 0 && box.h / contentHeight < minScale - 0.005;
@@ -36,17 +44,25 @@ export function FitBox({
   className,
   minScale = 0,
   onOverflow,
+  onRoom,
   content,
 }: {
   children: ReactNode;
   className?: string;
   minScale?: number;
   onOverflow?: () => void;
+  /**
+   * Height left blank under the content at the largest scale its width allows, in its own px;
+   * negative when it is taller than the frame at that scale (the height then sets the scale).
+   */
+  onRoom?: (px: number) => void;
   /** Changes when the caller changed what it shows: measure again even if the size did not. */
   content?: unknown;
 }) {
   const over = useRef(onOverflow);
   over.current = onOverflow;
+  const room = useRef(onRoom);
+  room.current = onRoom;
   const outer = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const [scale, setScale] = useState(1);
@@ -62,6 +78,7 @@ export function FitBox({
         const s = fitScale(box, i.offsetHeight, minScale);
         setScale((old) => (Math.abs(old - s) < 0.005 ? old : s));
         if (overflows(box, i.offsetHeight, minScale)) over.current?.();
+        else room.current?.(box.h / widest(box) - i.offsetHeight);
       });
     };
     const observer = new ResizeObserver(fit);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lanesShown, maxSqueeze, squeezeAt } from './squeeze';
+import { lanesShown, MAX_TRACK, maxSqueeze, squeezeAt, stretchTrack, TRACK } from './squeeze';
 
 describe('making room in a small embed', () => {
   it('drops the tlb_gen chart, then the legend, then folds one lane at a time', () => {
@@ -26,5 +26,20 @@ describe('making room in a small embed', () => {
     expect(lanesShown(4, [], 0, null)).toBeUndefined();
     expect(lanesShown(4, [], 0, 4)).toBeUndefined();
     expect(lanesShown(4, [1], 0, 2)).toEqual([1]);
+  });
+});
+
+describe('filling a tall frame', () => {
+  it('spends the blank height on the open lanes, five sub-tracks each', () => {
+    expect(stretchTrack(TRACK, 100, 2)).toBe(TRACK + 10);
+    // ...up to a cap, whatever the room.
+    expect(stretchTrack(TRACK, 10_000, 1)).toBe(MAX_TRACK);
+  });
+  it('gives the height back when the lanes outgrew the frame, down to the usual height', () => {
+    expect(stretchTrack(30, -100, 2)).toBe(20);
+    expect(stretchTrack(12, -500, 2)).toBe(TRACK);
+  });
+  it('leaves a machine with no lane to stretch alone', () => {
+    expect(stretchTrack(TRACK, 300, 0)).toBe(TRACK);
   });
 });

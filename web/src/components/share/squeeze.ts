@@ -49,3 +49,21 @@ export function lanesShown(
   for (let c = 0; c < cpus; c++) add(c);
   return order.slice(0, Math.max(1, lanes)).sort((a, b) => a - b);
 }
+
+/** A lane's sub-track height at rest, and the most an embed stretches it to. */
+export const TRACK = 10;
+export const MAX_TRACK = 4 * TRACK;
+/** Sub-tracks per CPU lane (model/lanes.ts TRACKS). */
+const TRACKS_PER_LANE = 5;
+
+/**
+ * The sub-track height that spends `room` px of blank frame (at the largest scale the frame's
+ * width allows) on the `lanes` open CPU lanes over all timelines shown, or gives back what
+ * they took when `room` is negative: a sparse step on a projector fills the frame rather than
+ * leaving its lower part empty, and type is never made smaller to make lanes taller. Capped,
+ * so one lane does not become a wall of colour.
+ */
+export function stretchTrack(track: number, room: number, lanes: number): number {
+  if (lanes <= 0) return track;
+  return Math.max(TRACK, Math.min(MAX_TRACK, track + room / (lanes * TRACKS_PER_LANE)));
+}

@@ -5,7 +5,7 @@ import type { Selection } from 'd3';
 import { LENS_NAMES, type LensInterval } from '../../model/lens';
 import { TRACKS } from '../../model/lanes';
 import { set, setText } from '../dom';
-import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+import { formatNs, type Scales } from '../scales';
 
 /** Height of one row of brackets under a lane. */
 export const LENS_ROW = 20;
@@ -40,7 +40,7 @@ export function renderLens(
     .each(function (iv) {
       const x0 = Math.max(left, x(iv.start));
       const x1 = Math.min(right, x(iv.end));
-      const y = layout.laneTop(iv.cpu) + TRACKS * TRACK_HEIGHT + 2 + iv.level * LENS_ROW;
+      const y = layout.laneTop(iv.cpu) + TRACKS * scales.track + 2 + iv.level * LENS_ROW;
       const mid = y + 3;
       set(this, 'class', `lens lens-${iv.kind}`);
       set(this, 'data-lens', iv.kind);

@@ -4,7 +4,7 @@
 import type { Selection } from 'd3';
 import type { RowLabel } from '../../model/asidLabels';
 import { trackOf, type Columns } from '../columns';
-import { TRACK_HEIGHT, type Scales } from '../scales';
+import { type Scales } from '../scales';
 
 export function renderRowLabels(
   g: Selection<SVGGElement, unknown, null, undefined>,
@@ -28,7 +28,7 @@ export function renderRowLabels(
     .attr('data-row', (d) => d.row)
     .attr('data-cpu', (d) => trace.cpu[d.row])
     .attr('x', (d) => d.x + 11)
-    .attr('y', (d) => d.y + TRACK_HEIGHT / 2 + 3.5)
+    .attr('y', (d) => d.y + scales.track / 2 + 3.5)
     .text((d) => d.text);
   return shown.length;
 }
