@@ -52,7 +52,7 @@ export function lanesShown(
 
 /** A lane's sub-track height at rest, and the most an embed stretches it to. */
 export const TRACK = 10;
-export const MAX_TRACK = 4 * TRACK;
+export const MAX_TRACK = 5 * TRACK;
 /** Sub-tracks per CPU lane (model/lanes.ts TRACKS). */
 const TRACKS_PER_LANE = 5;
 
