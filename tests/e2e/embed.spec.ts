@@ -184,8 +184,10 @@ test('the host drives the embed: ready, goto, next, prev, set, play, pause, and 
   await send(page, { command: 'prev' });
   await expect(frame.locator('.embed')).toHaveAttribute('data-step', '3');
   const title = await frame.locator('[data-embed-title]').textContent();
-  const steps = (await events(page)).filter((e) => e.event === 'step');
-  expect(steps.at(-1)).toMatchObject({ event: 'step', step: 3, title });
+  // The step event follows the step's run, which may finish after the attribute changed.
+  await expect
+    .poll(async () => (await events(page)).filter((e) => e.event === 'step').at(-1))
+    .toMatchObject({ event: 'step', step: 3, title });
 
   await send(page, { command: 'set', key: 'cpus', value: '6' });
   await expect

@@ -33,12 +33,13 @@ import { arrowPixels, joinArrowMarkers, renderArrows, renderArrowsCanvas } from 
 import { LENS_ROW, renderLens } from './marks/lens';
 import { renderMeasured } from './marks/measured';
 import { renderOverlay } from './marks/overlay';
+import { magnifierHeight, renderMagnifier, toMagnified, type Magnified } from './marks/magnifier';
 import { renderSpans } from './marks/spans';
 import { layoutGenerations, renderSteps } from './marks/steps';
 import { renderViolations } from './marks/violations';
 import { renderRowLabels } from './marks/rowLabels';
 import type { RowLabel } from '../model/asidLabels';
-import { SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
+import { LANE_LABEL_WIDTH, RIGHT_PAD, SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
 
 export const SVG_LIMIT = 400;
 const NO_KINDS: ReadonlySet<string> = new Set();
@@ -70,6 +71,8 @@ export interface TimelineState {
   /** Latency-lens intervals drawn under their lanes (marks/lens.ts), and the kinds a step names. */
   lens?: readonly LensInterval[];
   lensSubject?: ReadonlySet<string>;
+  /** A step's named stretch `[start, end]` in ns, drawn enlarged when too narrow to see. */
+  magnify?: readonly [number, number] | null;
   /** Height of a lane's sub-track in px (default TRACK_HEIGHT): an embed fills a tall frame. */
   trackHeight?: number;
   /** Draw each mm's tlb_gen chart under the lanes (default); off gives the lanes the height. */
@@ -158,6 +161,21 @@ function paletteOf(canvas: HTMLCanvasElement): (name: string) => string {
   return p.color;
 }
 
+/** The step's named stretch, if it is too narrow to see at this window and width. */
+function magnifiedIn(
+  { trace, pos }: TimelineModel,
+  state: TimelineState,
+  [p0, p1]: [number, number],
+): Magnified | null {
+  const m = state.magnify;
+  if (!m || trace.cpus > 32) return null;
+  const plotW = Math.max(10, state.width - RIGHT_PAD - LANE_LABEL_WIDTH);
+  const px = ((pos.toPos(m[1]) - pos.toPos(m[0])) / (p1 - p0)) * plotW;
+  const fold = state.fold;
+  const folding = !!fold && fold.size > 0 && fold.size < trace.cpus;
+  return toMagnified(trace, m, px, (c) => folding && !!fold?.has(c));
+}
+
 export function renderTimeline(
   els: TimelineElements,
   model: TimelineModel,
@@ -168,6 +186,12 @@ export function renderTimeline(
   const below = new Map<number, number>();
   for (const [cpu, n] of lensRows(state.lens ?? [])) below.set(cpu, n * LENS_ROW);
   const track = state.trackHeight ?? TRACK_HEIGHT;
+  const p0 = pos.toPos(state.window[0]);
+  const p1 = Math.max(pos.toPos(state.window[1]), p0 + 1e-9);
+  const magnified = magnifiedIn(model, state, [p0, p1]);
+  const magnifiedLast = magnified?.cpus[magnified.cpus.length - 1] ?? -1;
+  const lensBelow = below.get(magnifiedLast) ?? 0;
+  if (magnified) below.set(magnifiedLast, lensBelow + magnifierHeight(magnified, track));
   const layout = toLayout(
     trace.cpus,
     state.collapsed,
@@ -175,8 +199,6 @@ export function renderTimeline(
     state.fold,
     below,
   );
-  const p0 = pos.toPos(state.window[0]);
-  const p1 = Math.max(pos.toPos(state.window[1]), p0 + 1e-9);
   const gens = layoutGenerations(
     state.generations === false ? [] : model.generations.mms,
     model.lagIndex,
@@ -377,6 +399,7 @@ export function renderTimeline(
   });
   // Above the overlay: a highlighted instant's filled box would hide the step's number.
   renderCheckSteps(layer(top, 'cx-steps'), state.steps ?? [], scales, columns);
+  renderMagnifier(layer(top, 'magnifier'), magnified, scales, columns, lensBelow);
   renderAxis(layer(top, 'axis'), scales, pos);
 
   return {

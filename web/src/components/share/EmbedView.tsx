@@ -80,6 +80,7 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
         trackHeight={fit.track}
         lens={side === 'A' && guide.lens.length ? guide.lens : null}
         lensSubject={side === 'A' ? lensSubjectOf(guide.step?.lens) : undefined}
+        magnify={guide.step?.magnify}
         spacing={x.spacing}
         initiator={side === 'A' ? initiator : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}

@@ -24,8 +24,12 @@ export function useFrameFit(key: unknown, cpus: number, openLanes: number) {
   const room = (px: number) =>
     setState((s0) => {
       const s = current(s0);
-      if (s.level > 0) return s;
-      const track = stretchTrack(s.track, px, openLanes);
+      // A few px either way is left as it is: the lanes' width changes with the scale, the
+      // legend may wrap differently, and chasing that would rock the diagram back and forth.
+      if (s.level > 0 || Math.abs(px) < 12) return s;
+      // Half the room at a time: other rows may grow with the lanes (a magnified stretch has
+      // one per CPU it concerns), and a full step would then overshoot and swing back.
+      const track = stretchTrack(s.track, px / 2, openLanes);
       return Math.abs(track - s.track) < 0.25 ? s : { ...s, track };
     });
   return {
