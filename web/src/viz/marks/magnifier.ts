@@ -109,7 +109,8 @@ export function renderMagnifier(
       .append('text')
       .attr('x', xi(t))
       .attr('y', top + HEAD - 9)
-      .attr('text-anchor', 'middle')
+      // A label at the inset's edge is set inside it, not across its frame.
+      .attr('text-anchor', xi(t) > r - 20 ? 'end' : xi(t) < l + 20 ? 'start' : 'middle')
       .text(formatNs(t));
   }
   const times = ((r - l) / (sx1 - sx0)).toFixed(0);
