@@ -20,6 +20,9 @@ pub struct Step {
     pub window: Option<[u64; 2]>,
     /// Event kinds to emphasise, by name.
     pub highlight: Vec<String>,
+    /// `[start, end]` in ns: a stretch of the window the text points at that may be too
+    /// narrow to see in it; the page draws it magnified beside the lanes.
+    pub magnify: Option<[u64; 2]>,
     /// Restrict `highlight` to these CPUs (empty = all). With `expand`, the CPUs the page
     /// shows as lanes; the others are folded.
     pub cpus: Vec<u16>,
@@ -81,6 +84,14 @@ pub fn check_run(
         SimError::new(format!("steps[{index}].{field}"), msg).at_line(step.line)
     };
     let [t0, t1] = step.window.unwrap_or([0, run_end_ns]);
+    if let Some([a, b]) = step.magnify {
+        if a < t0 || b > t1 {
+            return Err(err(
+                "magnify",
+                format!("[{a}, {b}] ns lies outside the step's window [{t0}, {t1}] ns"),
+            ));
+        }
+    }
     if let Some([_, end]) = step.window {
         if end > run_end_ns {
             return Err(err(

@@ -53,6 +53,8 @@ pub(super) struct StepSection {
     pub(super) text: Option<String>,
     /// `[start_ns, end_ns]` of the visible window; default: the whole run.
     pub(super) window: Option<Vec<i64>>,
+    /// `[start_ns, end_ns]` inside the window, drawn magnified (a few ns in a µs view).
+    pub(super) magnify: Option<Vec<i64>>,
     /// Event kinds to emphasise (names as in `EventKind`, e.g. `IpiSent`).
     #[serde(default)]
     pub(super) highlight: Vec<String>,

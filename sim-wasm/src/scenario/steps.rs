@@ -24,6 +24,18 @@ pub(super) fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step
             }
         },
     };
+    let magnify = match st.magnify {
+        None => None,
+        Some(w) => match w[..] {
+            [a, b] if 0 <= a && a < b && b <= MAX_NS => Some([a as u64, b as u64]),
+            _ => {
+                return Err(SimError::new(
+                    p("magnify"),
+                    format!("must be [start_ns, end_ns] with 0 <= start < end, got {w:?}"),
+                ))
+            }
+        },
+    };
     for name in &st.highlight {
         if EventKind::from_name(name).is_none() {
             let known: Vec<String> = EventKind::ALL.iter().map(|k| format!("{k:?}")).collect();
@@ -97,6 +109,7 @@ pub(super) fn validate_step(i: usize, st: StepSection, cpus: u16) -> Result<Step
         text: required("text", st.text)?,
         window,
         highlight: st.highlight,
+        magnify,
         cpus: step_cpus,
         expand,
         lens: st.lens,

@@ -216,6 +216,7 @@ export function ExplorerView(props: Props) {
         lensAsk={side === 'A' ? lensAskA : lensAskB}
         generations={gensOn}
         lensSubject={side === 'A' ? lensSubject : undefined}
+        magnify={guide.step?.magnify}
         spacing={x.spacing}
         initiator={isRecorded(r) ? r.recording.initiator : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}

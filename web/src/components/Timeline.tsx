@@ -65,6 +65,10 @@ export interface TimelineProps {
   lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
   /** A run kept in its worker: the guided step's highlighted rows, as its worker sent them. */
   lit?: LitRows | null;
+  /** A guided step's named stretch in ns, drawn enlarged when too narrow (Step.magnify). */
+  magnify?: readonly [number, number] | null;
+  /** Height of a lane's sub-track in px (default 10): an embed stretches lanes to its frame. */
+  trackHeight?: number;
   /** Each mm's tlb_gen chart under the lanes (default on). */
   generations?: boolean;
   spacing?: Spacing;
@@ -157,6 +161,8 @@ function drawnState(
     lens: p.lens ?? undefined,
     lensSubject: p.lensSubject,
     generations: p.generations ?? true,
+    trackHeight: p.trackHeight,
+    magnify: p.magnify,
     initiator: p.initiator ?? -1,
     measured: p.measured ?? null,
     flagged: p.flagged ?? null,
@@ -256,7 +262,7 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
   // drawn) costs nothing.
   const drawn = useRef<unknown[]>([]);
   // The scene (marks, frame, generation tracks) first; then what only the overlay shows.
-  const SCENE = 16;
+  const SCENE = 18;
   const inputs = () => {
     const { props: p, model: m, collapsed: c, fold: f, width: w, win } = live.current;
     const [v0, v1] = viewOf();
@@ -278,6 +284,8 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
       p.generations,
       p.steps,
       p.labels,
+      p.trackHeight,
+      p.magnify,
       p.cursor,
       p.selected,
       p.differs,
@@ -349,6 +357,8 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     lensSubject,
     generations,
     labels,
+    trackHeight,
+    magnify,
   } = props;
   useEffect(() => {
     schedule();
@@ -368,6 +378,8 @@ function TimelineView(props: TimelineProps & { model: TimelineModel; pending: bo
     lensSubject,
     generations,
     labels,
+    trackHeight,
+    magnify,
     initiator,
     schedule,
   ]);

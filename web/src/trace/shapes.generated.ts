@@ -298,6 +298,11 @@ export type Step = {
    */
   highlight: Array<string>;
   /**
+   * `[start, end]` in ns: a stretch of the window the text points at that may be too
+   * narrow to see in it; the page draws it magnified beside the lanes.
+   */
+  magnify: [number, number] | null;
+  /**
    * Restrict `highlight` to these CPUs (empty = all). With `expand`, the CPUs the page
    * shows as lanes; the others are folded.
    */

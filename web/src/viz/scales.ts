@@ -19,6 +19,8 @@ export interface Scales {
   /** Position → x in CSS pixels. Domain is the visible window in positions. */
   x: ScaleLinear<number, number>;
   layout: LaneLayout;
+  /** Height of one sub-track (TRACK_HEIGHT, taller in an embed with height to spare). */
+  track: number;
   /** Top of a sub-track in the lane showing `cpu`. */
   trackY: (cpu: number, track: number) => number;
   width: number;
@@ -33,6 +35,7 @@ export function toScales(
   width: number,
   /** Height of what is drawn under the CPU lanes (the generation tracks). */
   below = 0,
+  track = TRACK_HEIGHT,
 ): Scales {
   const plot: [number, number] = [
     LANE_LABEL_WIDTH,
@@ -42,11 +45,12 @@ export function toScales(
   return {
     x,
     layout,
+    track,
     // A folded CPU's marks are not drawn; what reaches it (an arrow) ends mid-strip.
-    trackY: (cpu, track) =>
+    trackY: (cpu, t) =>
       layout.folded(cpu)
         ? layout.laneTop(cpu) + (SIZES.headerHeight - TRACK_HEIGHT) / 2
-        : layout.laneTop(cpu) + track * TRACK_HEIGHT,
+        : layout.laneTop(cpu) + t * track,
     width,
     height: layout.height + below + 4,
     plot,

@@ -36,12 +36,13 @@ import { renderFlagInstants } from './marks/flagInstants';
 import type { FlagInstants } from '../recording/types';
 import { renderOverlay } from './marks/overlay';
 import { hideTicksUnderCursor } from './marks/cursorTicks';
+import { magnifierHeight, renderMagnifier, toMagnified, type Magnified } from './marks/magnifier';
 import { renderSpans } from './marks/spans';
 import { layoutGenerations, renderSteps } from './marks/steps';
 import { renderViolations } from './marks/violations';
 import { renderRowLabels } from './marks/rowLabels';
 import type { RowLabel } from '../model/asidLabels';
-import { SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
+import { LANE_LABEL_WIDTH, RIGHT_PAD, SIZES, TRACK_HEIGHT, toScales, type Scales } from './scales';
 
 export const SVG_LIMIT = 400;
 const NO_KINDS: ReadonlySet<string> = new Set();
@@ -73,6 +74,10 @@ export interface TimelineState {
   /** Latency-lens intervals drawn under their lanes (marks/lens.ts), and the kinds a step names. */
   lens?: readonly LensInterval[];
   lensSubject?: ReadonlySet<string>;
+  /** A step's named stretch `[start, end]` in ns, drawn enlarged when too narrow to see. */
+  magnify?: readonly [number, number] | null;
+  /** Height of a lane's sub-track in px (default TRACK_HEIGHT): an embed fills a tall frame. */
+  trackHeight?: number;
   /** Draw each mm's tlb_gen chart under the lanes (default); off gives the lanes the height. */
   generations?: boolean;
   initiator: number;
@@ -161,6 +166,21 @@ function paletteOf(canvas: HTMLCanvasElement): (name: string) => string {
   return p.color;
 }
 
+/** The step's named stretch, if it is too narrow to see at this window and width. */
+function magnifiedIn(
+  { trace, pos }: TimelineModel,
+  state: TimelineState,
+  [p0, p1]: [number, number],
+): Magnified | null {
+  const m = state.magnify;
+  if (!m || trace.cpus > 32) return null;
+  const plotW = Math.max(10, state.width - RIGHT_PAD - LANE_LABEL_WIDTH);
+  const px = ((pos.toPos(m[1]) - pos.toPos(m[0])) / (p1 - p0)) * plotW;
+  const fold = state.fold;
+  const folding = !!fold && fold.size > 0 && fold.size < trace.cpus;
+  return toMagnified(trace, m, px, (c) => folding && !!fold?.has(c));
+}
+
 export function renderTimeline(
   els: TimelineElements,
   model: TimelineModel,
@@ -170,21 +190,32 @@ export function renderTimeline(
   const columns: Columns = { trace, pos };
   const below = new Map<number, number>();
   for (const [cpu, n] of lensRows(state.lens ?? [])) below.set(cpu, n * LENS_ROW);
-  const layout = toLayout(trace.cpus, state.collapsed, SIZES, state.fold, below);
+  const track = state.trackHeight ?? TRACK_HEIGHT;
   const p0 = pos.toPos(state.window[0]);
   const p1 = Math.max(pos.toPos(state.window[1]), p0 + 1e-9);
+  const magnified = magnifiedIn(model, state, [p0, p1]);
+  const magnifiedLast = magnified?.cpus[magnified.cpus.length - 1] ?? -1;
+  const lensBelow = below.get(magnifiedLast) ?? 0;
+  if (magnified) below.set(magnifiedLast, lensBelow + magnifierHeight(magnified, track));
+  const layout = toLayout(
+    trace.cpus,
+    state.collapsed,
+    { ...SIZES, trackHeight: track },
+    state.fold,
+    below,
+  );
   const gens = layoutGenerations(
     state.generations === false ? [] : model.generations.mms,
     model.lagIndex,
     layout,
     layout.height,
   );
-  const scales = toScales(layout, [p0, p1], state.width, gens.height);
+  const scales = toScales(layout, [p0, p1], state.width, gens.height, track);
   const { width, height, plot } = scales;
   const plotW = plot[1] - plot[0];
   const vy0 = Math.max(0, Math.floor(state.view?.[0] ?? 0));
   const vy1 = Math.max(vy0, Math.min(height, Math.ceil(state.view?.[1] ?? height)));
-  const inView = (y: number) => y + TRACK_HEIGHT > vy0 && y < vy1;
+  const inView = (y: number) => y + track > vy0 && y < vy1;
 
   // Which sub-tracks are on screen, and is the view small enough for SVG marks?
   const cpuTracks: { cpu: number; track: number; ix: IntervalIndex }[] = [];
@@ -198,7 +229,7 @@ export function renderTimeline(
         const tracks: IntervalIndex[] = [];
         for (let c = r.first; c <= r.last; c++) tracks.push(index.tracks[c * TRACKS + t]);
         const pyramid = groupPyramid(index, r.first, r.last, t);
-        aggregates.push({ y: r.y + t * TRACK_HEIGHT, tracks, pyramid });
+        aggregates.push({ y: r.y + t * track, tracks, pyramid });
       }
     }
   }
@@ -225,24 +256,24 @@ export function renderTimeline(
     const pyramid = svgMode ? null : trackPyramid(index, cpu, track);
     const pyramidBins = pyramid && binsFromPyramid(pyramid, [p0, p1], plotW);
     if (pyramidBins) {
-      items.push({ y, h: TRACK_HEIGHT - 2, bins: pyramidBins });
+      items.push({ y, h: track - 2, bins: pyramidBins });
       continue;
     }
     const lod = toLod([ix], [p0, p1], plotW, { maxRows: svgMode ? Infinity : plotW / 3 });
-    if (lod.mode === 'bins') items.push({ y, h: TRACK_HEIGHT - 2, bins: lod.bins });
+    if (lod.mode === 'bins') items.push({ y, h: track - 2, bins: lod.bins });
     else if (svgMode) for (const i of lod.rows) svgRows.push(i);
-    else items.push({ y, h: TRACK_HEIGHT - 2, rows: lod.rows });
+    else items.push({ y, h: track - 2, rows: lod.rows });
   }
   for (const a of aggregates) {
     if (!inView(a.y)) continue;
     // Zoomed out, a collapsed group reads its precomputed bins: cost follows pixels, not rows.
     const bins = a.pyramid && binsFromPyramid(a.pyramid, [p0, p1], plotW);
     if (bins) {
-      items.push({ y: a.y + 1, h: TRACK_HEIGHT - 2, bins });
+      items.push({ y: a.y + 1, h: track - 2, bins });
       continue;
     }
     const lod = toLod(a.tracks, [p0, p1], plotW, { maxRows: 0 });
-    if (lod.mode === 'bins') items.push({ y: a.y + 1, h: TRACK_HEIGHT - 2, bins: lod.bins });
+    if (lod.mode === 'bins') items.push({ y: a.y + 1, h: track - 2, bins: lod.bins });
   }
 
   // Arrows touching the window.
@@ -374,6 +405,7 @@ export function renderTimeline(
   });
   // Above the overlay: a highlighted instant's filled box would hide the step's number.
   renderCheckSteps(layer(top, 'cx-steps'), state.steps ?? [], scales, columns);
+  renderMagnifier(layer(top, 'magnifier'), magnified, scales, columns, lensBelow);
   renderAxis(layer(top, 'axis'), scales, pos);
   hideTicksUnderCursor(els.top);
 

@@ -34,7 +34,7 @@ export function DataEmbed({ chart: wanted, onChart, onIgnored, fullLink }: Props
   const machines = [...new Set(chart.series.map((s) => s.machine))].join(', ');
   return (
     <div className="embed data-embed" data-state={pending ? 'busy' : 'idle'}>
-      <FitLine className="embed-caption">
+      <FitLine className="embed-caption" minPx={10}>
         <strong data-embed-title>
           {chart.benchmark} · {chart.metric}
         </strong>

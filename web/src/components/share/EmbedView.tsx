@@ -2,6 +2,7 @@
 // a one-line caption saying what it shows and where the numbers come from, and minimal step
 // controls. It fills the frame it is given (FitBox) and never takes focus by itself, so the
 // host page keeps its keys until the viewer clicks into the diagram.
+import { useMemo } from 'react';
 import type { CounterexampleView } from '../../app/useCounterexample';
 import type { Explorer } from '../../app/useExplorer';
 import type { UrlState } from '../../app/url';
@@ -12,6 +13,8 @@ import { Legend } from '../Legend';
 import { RunProblem } from '../RunProblem';
 import { Timeline } from '../Timeline';
 import { FitBox, FitLine } from './FitBox';
+import { lanesShown } from './squeeze';
+import { useFrameFit } from './useFrameFit';
 import './embed.css';
 
 const subjects = new WeakMap<readonly string[], ReadonlySet<string>>();
@@ -22,6 +25,14 @@ function lensSubjectOf(kinds: readonly string[] | undefined): ReadonlySet<string
   if (!s) subjects.set(kinds, (s = new Set(kinds)));
   return s;
 }
+
+/**
+ * The least the diagram is scaled by, so that its smallest text reaches 10 CSS px, the least a
+ * slide's audience reads: the timeline's labels are 10 px (embed.css raises the smaller ones)
+ * but for the counts inside the tlb_gen chart's lag bars, 8 px. Below it the embed shows less
+ * instead (squeeze.ts).
+ */
+const minScale = (generations: boolean) => (generations ? 10 / 8 : 1);
 
 interface Props {
   x: Explorer;
@@ -36,6 +47,17 @@ interface Props {
 export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
   const { a, b, guide } = x;
   const steps = cx.cx?.steps.length ?? 0;
+  const cpus = a?.trace.cpus ?? 1;
+  const initiator = a ? initiatorOf(a.trace) : -1;
+  const subject = guide.frame?.cpus;
+  // The lanes a stretch would grow: the step's subject (or every CPU), on each timeline shown.
+  const open = (subject?.length || (cpus > 32 ? 0 : cpus)) * (url.compare ? 2 : 1);
+  const fit = useFrameFit(`${guide.index}|${cx.current}|${url.compare}`, cpus, open);
+  const { squeeze, level } = fit;
+  const focus = useMemo(
+    () => lanesShown(cpus, subject, initiator, squeeze.lanes),
+    [cpus, subject, initiator, squeeze.lanes],
+  );
   const timeline = (r: RunResult, side: 'A' | 'B', overrides: readonly string[]) => (
     <ErrorBoundary label={`timeline ${side}`} resetKey={r.trace.version}>
       <Timeline
@@ -53,11 +75,14 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
         steps={side === 'A' ? cx.marks : null}
         differs={x.differing ? (side === 'A' ? x.differing.a : x.differing.b) : undefined}
         matched={side === 'A' ? x.matchedA : x.matchedB}
-        focus={guide.frame?.cpus}
+        focus={focus}
+        generations={squeeze.generations}
+        trackHeight={fit.track}
         lens={side === 'A' && guide.lens.length ? guide.lens : null}
         lensSubject={side === 'A' ? lensSubjectOf(guide.step?.lens) : undefined}
+        magnify={guide.step?.magnify}
         spacing={x.spacing}
-        initiator={initiatorOf(r.trace)}
+        initiator={side === 'A' ? initiator : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
       />
     </ErrorBoundary>
@@ -65,12 +90,16 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
   const machine = a && typeof a.summary.machine === 'string' ? a.summary.machine : 'default';
   const settings = url.overrides.join(' ');
   return (
-    <div className="embed" data-step={guide.index === null ? '' : String(guide.index + 1)}>
+    <div
+      className="embed"
+      data-squeeze={level}
+      data-step={guide.index === null ? '' : String(guide.index + 1)}
+    >
       <RunProblem label="A" state={x.runA.state} file={fileName} />
       {url.compare && <RunProblem label="B" state={x.runB.state} file={fileName} />}
       {a && (
         <>
-          <FitLine className="embed-caption">
+          <FitLine className="embed-caption" minPx={10}>
             <strong data-embed-title>{guide.step ? guide.step.title : a.title}</strong>
             <span className="embed-wide"> · {fileName.replace(/^.*\//, '')}</span>
             <span className="embed-wide"> · simulated by the tlbscope model</span>
@@ -85,8 +114,14 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
               <span className="embed-wide">open in </span>tlbscope ↗
             </a>
           </FitLine>
-          <FitBox className="embed-diagram">
-            <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />
+          <FitBox
+            className="embed-diagram"
+            minScale={minScale(squeeze.generations)}
+            onOverflow={fit.overflow}
+            onRoom={fit.room}
+            content={level}
+          >
+            {squeeze.legend && <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />}
             {timeline(a, 'A', url.overrides)}
             {b && timeline(b, 'B', url.overridesB)}
           </FitBox>

@@ -5,7 +5,7 @@ import type { BaseType, Selection } from 'd3';
 import { ARROW_ACK, ARROW_IPI, ARROW_UNPAIRED, type Arrows } from '../../model/ipis';
 import type { Columns } from '../columns';
 import { set } from '../dom';
-import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+import { formatNs, type Scales } from '../scales';
 import type { MarkState } from './spans';
 
 /** Arrow kind → its CSS / marker name. */
@@ -53,9 +53,9 @@ function endpoints(a: Arrows, j: number, scales: Scales, { pos }: Columns) {
   const ipi = a.kind[j] !== ARROW_ACK;
   return {
     x1: scales.x(pos.rowStart(a.fromRow[j])),
-    y1: scales.trackY(a.fromCpu[j], ipi ? 4 : 3) + TRACK_HEIGHT / 2,
+    y1: scales.trackY(a.fromCpu[j], ipi ? 4 : 3) + scales.track / 2,
     x2: scales.x(pos.rowStart(a.toRow[j])),
-    y2: scales.trackY(a.toCpu[j], ipi ? 3 : 4) + TRACK_HEIGHT / 2,
+    y2: scales.trackY(a.toCpu[j], ipi ? 3 : 4) + scales.track / 2,
   };
 }
 

@@ -7,7 +7,7 @@ import type { Selection } from 'd3';
 import { TRACKS } from '../../model/lanes';
 import type { PosMap } from '../../model/spacing';
 import { FLAG_IRQS_OFF, FLAG_PREEMPT_OFF, type FlagInstants } from '../../recording/types';
-import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+import { formatNs, type Scales } from '../scales';
 import { set } from '../dom';
 import { measuredMarks, type MeasuredMark } from './measured';
 
@@ -39,7 +39,7 @@ export function renderFlagInstants(
     ? measuredMarks(
         events as Parameters<typeof measuredMarks>[0],
         (ns) => scales.x(pos.toPos(ns)),
-        (cpu) => (cpuRows.has(cpu) ? scales.layout.laneTop(cpu) + TRACKS * TRACK_HEIGHT + 1 : null),
+        (cpu) => (cpuRows.has(cpu) ? scales.layout.laneTop(cpu) + TRACKS * scales.track + 1 : null),
         scales.plot,
       )
     : [];

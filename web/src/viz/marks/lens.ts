@@ -8,7 +8,7 @@ import { placeLabels } from '../labelLayout';
 import { textWidth } from '../textWidth';
 import { TRACKS } from '../../model/lanes';
 import { set, setText } from '../dom';
-import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+import { formatNs, type Scales } from '../scales';
 
 /** Height of one row of brackets under a lane. */
 export const LENS_ROW = 20;
@@ -45,7 +45,7 @@ export function renderLens(
     .each(function (iv, i) {
       const x0 = Math.max(left, x(iv.start));
       const x1 = Math.min(right, x(iv.end));
-      const top = layout.laneTop(iv.cpu) + TRACKS * TRACK_HEIGHT + 2;
+      const top = layout.laneTop(iv.cpu) + TRACKS * scales.track + 2;
       const y = top + iv.level * LENS_ROW;
       const mid = y + 3;
       set(this, 'class', `lens lens-${iv.kind}`);

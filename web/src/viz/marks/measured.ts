@@ -10,7 +10,7 @@ import { TRACKS } from '../../model/lanes';
 import type { PosMap } from '../../model/spacing';
 import type { MeasuredEvents } from '../../content/eventCsv';
 import { measuredLabel } from '../../content/eventCsv';
-import { formatNs, LANE_GAP, TRACK_HEIGHT, type Scales } from '../scales';
+import { formatNs, LANE_GAP, type Scales } from '../scales';
 import { set } from '../dom';
 
 /** The most measured marks drawn in one window; beyond, a lane keeps one per pixel column. */
@@ -109,7 +109,7 @@ export function renderMeasured(
   const marks = measuredMarks(
     events,
     (ns) => x(pos.toPos(ns)),
-    (cpu) => (cpu < cpus ? layout.laneTop(cpu) + TRACKS * TRACK_HEIGHT + 2 : null),
+    (cpu) => (cpu < cpus ? layout.laneTop(cpu) + TRACKS * scales.track + 2 : null),
     scales.plot,
   );
   // Each lane with measured marks is labelled, with the first one's machine and source.

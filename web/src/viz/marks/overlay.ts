@@ -4,7 +4,7 @@
 import type { Selection } from 'd3';
 import { EventKind, kindName } from '../../trace/trace';
 import { trackOf, type Columns } from '../columns';
-import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+import { formatNs, type Scales } from '../scales';
 
 export interface OverlayState {
   cursor: number | null;
@@ -44,7 +44,7 @@ export function renderOverlay(
       x: x0 + (x1 - x0) / 2 - w / 2 - 1.5,
       y: scales.trackY(trace.cpu[i], trackOf(trace.kind[i])) - grow,
       w: w + 3,
-      h: TRACK_HEIGHT + 2 * grow,
+      h: scales.track + 2 * grow,
       instant: filled,
     };
   };

@@ -8,7 +8,7 @@ import type { Selection } from 'd3';
 import type { RowLabel } from '../../model/asidLabels';
 import { trackOf, type Columns } from '../columns';
 import { placeLabels } from '../labelLayout';
-import { TRACK_HEIGHT, type Scales } from '../scales';
+import { type Scales } from '../scales';
 import { textWidth } from '../textWidth';
 
 /** Where a label starts, right of its mark (px). */
@@ -44,7 +44,7 @@ export function renderRowLabels(
     const s = spots[i];
     return s ? [{ ...l, x: s.x, moved: Math.abs(s.x - (l.at + OFFSET)) > 0.5 }] : [];
   });
-  const baseline = (d: (typeof shown)[number]) => d.y + TRACK_HEIGHT / 2 + 3.5;
+  const baseline = (d: (typeof shown)[number]) => d.y + scales.track / 2 + 3.5;
   g.selectAll<SVGLineElement, (typeof shown)[number]>('line.row-leader')
     .data(
       shown.filter((d) => d.moved),

@@ -5,7 +5,7 @@ import { bandBox } from '../../model/markShape';
 import { kindName } from '../../trace/trace';
 import { trackOf, type Columns } from '../columns';
 import { set } from '../dom';
-import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+import { formatNs, type Scales } from '../scales';
 
 export interface MarkState {
   selected: number | null;
@@ -48,7 +48,7 @@ export function renderSpans(
       const x0 = x(pos.rowStart(i));
       set(this, 'x', String(x0));
       const k0 = trace.kind[i];
-      const band = bandBox(k0, scales.trackY(trace.cpu[i], trackOf(k0)) + 1, TRACK_HEIGHT - 2);
+      const band = bandBox(k0, scales.trackY(trace.cpu[i], trackOf(k0)) + 1, scales.track - 2);
       set(this, 'y', String(band.y));
       set(this, 'width', String(Math.max(1, x(pos.rowEnd(i)) - x0)));
       set(this, 'height', String(band.h));

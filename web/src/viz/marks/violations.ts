@@ -9,7 +9,7 @@
 import type { Selection } from 'd3';
 import { candidates, type IntervalIndex } from '../../model/intervals';
 import type { Columns } from '../columns';
-import { formatNs, TRACK_HEIGHT, type Scales } from '../scales';
+import { formatNs, type Scales } from '../scales';
 
 export const MAX_VIOLATIONS = 1500;
 
@@ -116,7 +116,7 @@ export function renderViolations(
     const it = {
       row,
       x: x(pos.rowStart(row)),
-      y: scales.trackY(cpu, 0) + TRACK_HEIGHT / 2 + 1,
+      y: scales.trackY(cpu, 0) + scales.track / 2 + 1,
       more: 0,
     };
     if (thin) {
