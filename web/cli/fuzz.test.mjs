@@ -3,6 +3,7 @@
 // error, and a mix that really exercises runs, budget stops and refusals.
 import { describe, expect, it } from 'vitest';
 import { formatStats, fuzz, makeCase } from '../../bench/fuzz-wasm.mjs';
+import { restamp } from '../../bench/fuzz/recordings.mjs';
 
 describe('the WASM build under generated input', () => {
   it('never traps, hangs or gives an unlocated error', async () => {
@@ -30,6 +31,15 @@ describe('the WASM build under generated input', () => {
     expect(links.outcomes.ok, linkReport).toBeGreaterThan(20);
     expect(links.outcomes['link-ignored'], linkReport).toBeGreaterThan(20);
   }, 120_000);
+
+  it('damages the timestamp of a line grown huge in one pass', () => {
+    // /\d+\.\d+/ retried at each of these million digits, scanning the rest of them each time.
+    const nines = '9'.repeat(1e6);
+    expect(restamp(`${nines} 12.5: x 3.25`, 'nan')).toBe(`${nines} nan: x 3.25`);
+    expect(restamp(`a-1 [000] 12.50: ${nines}`, '7')).toBe(`a-1 [000] 7: ${nines}`);
+    expect(restamp(nines, '7')).toBe(nines);
+    expect(restamp('1.', '7')).toBe('1.');
+  });
 
   it('replays a case from its seed and index', () => {
     expect(makeCase(7, 42)).toEqual(makeCase(7, 42));
