@@ -32,6 +32,20 @@ describe('the WASM build under generated input', () => {
     expect(links.outcomes['link-ignored'], linkReport).toBeGreaterThan(20);
   }, 120_000);
 
+  it('reads dropped pictures and host messages without a throw, hang or lost link', async () => {
+    for (const [cls, cases, seen] of [
+      ['png', 150, ['opened', 'no-link']],
+      ['svg', 60, ['opened', 'no-link']],
+      ['host', 150, ['command-next', 'error', 'ignore', 'untrusted']],
+    ]) {
+      const s = await fuzz({ cases, seed: 3, cls, hangMs: 30_000 });
+      const report = formatStats(s);
+      expect(s.hangs, report).toEqual([]);
+      expect(s.failures, report).toEqual([]);
+      for (const o of seen) expect(s.outcomes[o], `${o}\n${report}`).toBeGreaterThan(0);
+    }
+  }, 180_000);
+
   it('damages the timestamp of a line grown huge in one pass', () => {
     // /\d+\.\d+/ retried at each of these million digits, scanning the rest of them each time.
     const nines = '9'.repeat(1e6);
@@ -47,10 +61,15 @@ describe('the WASM build under generated input', () => {
     expect(makeCase(7, 499).kind).toBe('big');
     expect(makeCase(7, 42, 'links')).toEqual(makeCase(7, 42, 'links'));
     expect(makeCase(7, 42, 'recordings').kind).toBe('recording');
-    expect(['scenarios', 'recordings', 'links'].map((c, i) => makeCase(7, i, 'all').kind)).toEqual([
+    expect(makeCase(7, 42, 'png')).toEqual(makeCase(7, 42, 'png'));
+    expect(makeCase(7, 42, 'host').origin).toBe(makeCase(7, 42, 'host').origin);
+    expect([0, 1, 2, 3, 4, 5].map((i) => makeCase(7, i, 'all').kind)).toEqual([
       makeCase(7, 0).kind,
       'recording',
       'link',
+      'png',
+      'svg',
+      'host',
     ]);
   });
 });
