@@ -14,8 +14,7 @@
 // promises an answer, or a whole file whose link does not read back, is a finding.
 //
 //   npm run fuzz -- [--class scenarios|recordings|links|png|svg|host|all] [--cases N] [--seed S]
-//                   [--hang-ms MS]
-//                   [--seconds T]   # stop after T seconds (then --cases is the most it tries)
+//                   [--hang-ms MS] [--seconds T]   # stop after T seconds (--cases: the most)
 //   npm run fuzz -- --class C --seed S --show I   # print case I (to reproduce a finding)
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
