@@ -8,16 +8,22 @@
 // Prints cases tried, outcomes, traps, hangs, max memory and speed.
 // Input classes (--class): scenarios (the above), recordings (kernel recordings, damaged, through
 // the importer's parser that `tlbscope import` uses), links (query strings through the page's
-// URL state decoder, with lz-string `src` texts), or all three in turn (the default).
+// URL state decoder, with lz-string `src` texts), png and svg (pictures dropped on the page,
+// through its reader of the state link they carry), host (an embed's host messages, through
+// its reader of them), or all six in turn (the default). An exception where the page's code
+// promises an answer, or a whole file whose link does not read back, is a finding.
 //
-//   npm run fuzz -- [--class scenarios|recordings|links|all] [--cases N] [--seed S] [--hang-ms MS]
-//                   [--seconds T]   # stop after T seconds (then --cases is the most it tries)
+//   npm run fuzz -- [--class scenarios|recordings|links|png|svg|host|all] [--cases N] [--seed S]
+//                   [--hang-ms MS] [--seconds T]   # stop after T seconds (--cases: the most)
 //   npm run fuzz -- --class C --seed S --show I   # print case I (to reproduce a finding)
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inspect } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { hostCase, OWN_ORIGIN } from './fuzz/host.mjs';
 import { linkCase } from './fuzz/links.mjs';
+import { DROP_HERE, pngCase, svgCase } from './fuzz/pictures.mjs';
 import { recordingCase } from './fuzz/recordings.mjs';
 import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
 
@@ -389,9 +395,17 @@ function mangled(r, text) {
   return t;
 }
 
-export const CLASSES = ['scenarios', 'recordings', 'links'];
+export const CLASSES = ['scenarios', 'recordings', 'links', 'png', 'svg', 'host'];
+/** Classes that run the web app's TypeScript, not the WASM build. */
+const WEB = {
+  recording: runRecording,
+  link: runLink,
+  png: runPicture,
+  svg: runPicture,
+  host: runHost,
+};
 
-/** The class of case `i`: `cls` itself, or with `all` the three in turn. */
+/** The class of case `i`: `cls` itself, or with `all` each in turn. */
 export function classOf(cls, i) {
   return cls === 'all' ? CLASSES[i % CLASSES.length] : cls;
 }
@@ -405,6 +419,9 @@ export function makeCase(seed, i, cls = 'scenarios') {
   const c = classOf(cls, i);
   if (c === 'recordings') return { kind: 'recording', ...recordingCase(r) };
   if (c === 'links') return { kind: 'link', search: linkCase(r, SCENARIOS) };
+  if (c === 'png') return { kind: 'png', ...pngCase(r, SCENARIOS) };
+  if (c === 'svg') return { kind: 'svg', ...svgCase(r, SCENARIOS) };
+  if (c === 'host') return { kind: 'host', ...hostCase(r) };
   return scenarioCase(r, i);
 }
 
@@ -455,11 +472,23 @@ async function webModules() {
     const { register } = await import('node:module');
     register('../web/cli/tsLoader.mjs', import.meta.url);
     register('./fuzz/loader.mjs', import.meta.url);
-    const [parse, url] = await Promise.all([
+    // The page's SVG reader parses the <metadata> with DOMParser, which Node lacks.
+    if (!globalThis.DOMParser) {
+      const { JSDOM } = await import('jsdom');
+      globalThis.DOMParser = new JSDOM('').window.DOMParser;
+    }
+    const mods = await Promise.all([
       import('../web/src/recording/parse.ts'),
       import('../web/src/app/url.ts'),
+      import('../web/src/app/dropLink.ts'),
+      import('../web/src/app/embedApi.ts'),
+      import('../web/src/app/linkCap.ts'),
+      import('../web/src/viz/exportSvg.ts'),
+      import('../web/src/viz/pngText.ts'),
+      import('../web/src/viz/exportTimeline.ts'),
+      import('../web/src/app/settings.ts'),
     ]);
-    web = { ...parse, ...url };
+    web = Object.assign({}, ...mods);
   }
   return web;
 }
@@ -499,17 +528,93 @@ function runLink(m, c) {
   }
 }
 
+/** How long a message the page shows may be: it quotes at most a few hundred characters. */
+const MESSAGE_MAX = 2000;
+
+/**
+ * A dropped picture: the page's reader answers with a view to open or a message, never throws;
+ * a whole file tlbscope could have written gives back its link.
+ */
+function runPicture(m, c) {
+  const png = c.kind === 'png';
+  try {
+    // Of an SVG the page reads only the head.
+    const bytes = png ? c.bytes : c.bytes.subarray(0, m.svgHeadBytes(m.LINK_CAP));
+    const to = m.dropAnswer(c.name, png, bytes, c.size, DROP_HERE);
+    if ('message' in to && !(to.message.length > 0 && to.message.length <= MESSAGE_MAX))
+      return { outcome: 'bad-error', detail: `a message of ${to.message.length} characters` };
+    if (c.expect !== null) {
+      const found = png
+        ? m.readPngText(bytes, m.PNG_LINK_KEY, m.LINK_CAP)
+        : m.svgStateLink(bytes, m.LINK_CAP, c.size);
+      const got = found && ('text' in found ? found.text : found.link);
+      const ok =
+        c.expect === '' && !png
+          ? found === null
+          : got === c.expect || (found && 'tooLarge' in found && c.expect.length > m.LINK_CAP / 2);
+      if (!ok)
+        return {
+          outcome: 'round-trip',
+          detail: `its link ${JSON.stringify(c.expect.slice(0, 80))} read back as ${JSON.stringify(found).slice(0, 200)}`,
+        };
+    }
+    if ('href' in to) return { outcome: 'opened', detail: '' };
+    const kind = /no tlbscope state link/.test(to.message)
+      ? 'no-link'
+      : /over the .* a tlbscope link may have/.test(to.message)
+        ? 'too-large'
+        : 'refused';
+    return { outcome: kind, detail: '' };
+  } catch (e) {
+    return { outcome: 'js-error', detail: String(e?.stack ?? e) };
+  }
+}
+
+/**
+ * A host message: read without a throw (its catch-all answer counts as one), any error short,
+ * and a setting it accepts written into a link that the page reads back whole.
+ */
+function runHost(m, c) {
+  if (!c.cloned) return { outcome: 'not-postable', detail: '' };
+  try {
+    const read = m.readHostMessage(c.origin, c.data, c.allowed, OWN_ORIGIN);
+    if (read.kind === 'error') {
+      if (/^unreadable message/.test(read.message))
+        return { outcome: 'js-error', detail: read.message };
+      if (!(read.message.length > 0 && read.message.length <= MESSAGE_MAX))
+        return { outcome: 'bad-error', detail: `an error of ${read.message.length} characters` };
+    }
+    if (read.kind === 'command' && read.command.command === 'set') {
+      const { key, value } = read.command;
+      const p = m.parseUrl('?scenario=x86-lazy-tlb&embed=1');
+      const url = { ...p.url, overrides: m.withValue(p.url.overrides, key, value) };
+      const again = m.parseUrl(m.writeUrl(url, p.view));
+      if (again.ignored.length > 0)
+        return {
+          outcome: 'round-trip',
+          detail: `set ${key}=${value.slice(0, 80)} accepted, its link ignored: ${again.ignored[0]}`,
+        };
+    }
+    return {
+      outcome: read.kind === 'command' ? `command-${read.command.command}` : read.kind,
+      detail: '',
+    };
+  } catch (e) {
+    return { outcome: 'js-error', detail: String(e?.stack ?? e) };
+  }
+}
+
 async function workerMain() {
   const { loadWasm, wasmMemoryBytes } = await import('../web/cli/wasm.mjs');
   const { seed, cls } = workerData;
-  let wasm = cls === 'recordings' || cls === 'links' ? null : await loadWasm({ fresh: true });
+  let wasm = cls === 'scenarios' || cls === 'all' ? await loadWasm({ fresh: true }) : null;
   if (cls !== 'scenarios') await webModules();
   parentPort.on('message', async ({ i }) => {
     const c = makeCase(seed, i, cls);
     const t0 = performance.now();
-    if (c.kind === 'recording' || c.kind === 'link') {
+    if (c.kind in WEB) {
       const m = await webModules();
-      const { outcome, detail } = c.kind === 'link' ? runLink(m, c) : runRecording(m, c);
+      const { outcome, detail } = WEB[c.kind](m, c);
       parentPort.postMessage({ i, kind: c.kind, outcome, detail, ms: performance.now() - t0 });
       return;
     }
@@ -696,6 +801,14 @@ async function main(argv) {
   if (show >= 0) {
     const c = makeCase(seed, show, cls);
     if (c.kind === 'link') process.stdout.write(`# link\n${c.search}\n`);
+    else if (c.kind === 'png' || c.kind === 'svg')
+      process.stdout.write(
+        `# ${c.kind} ${JSON.stringify(c.name)}, ${c.bytes.length} bytes (size ${c.size}), base64:\n${Buffer.from(c.bytes).toString('base64')}\n`,
+      );
+    else if (c.kind === 'host')
+      process.stdout.write(
+        `# host message from ${c.origin} (allowed ${c.allowed})${c.cloned ? '' : `, not postable: ${c.why}`}\n${inspect(c.data, { depth: 4, maxArrayLength: 20, maxStringLength: 200 })}\n`,
+      );
     else if (c.kind === 'recording')
       process.stdout.write(
         `# recording ${JSON.stringify(c.name)}, chunks of ${c.chunk}\n${c.text}\n`,

@@ -36,6 +36,11 @@ describe('host commands', () => {
       error: 'set pcid=x: pcid is one of on, off',
     });
     expect(parseCommand({ type: 'tlbscope', command: 'set', key: 'k' })).toHaveProperty('error');
+    // What the page's link could not hold: it would be dropped from the link the page writes.
+    for (const value of ['b=1', '4 4', '\n'])
+      expect(parseCommand({ type: 'tlbscope', command: 'set', key: 'costs.x', value })).toEqual({
+        error: `set costs.x=${value}: costs.x's value may not hold "=" or blanks`,
+      });
     expect(parseCommand({ type: 'tlbscope', command: 'explode' })).toEqual({
       error: 'unknown command "explode"; the commands are goto, next, prev, play, pause, set',
     });

@@ -39,6 +39,9 @@ export function settingProblem(o: string): string | null {
   const i = o.indexOf('=');
   const key = o.slice(0, i);
   const value = o.slice(i + 1);
+  // What a link cannot hold (it reads `key=value` with neither in the value) is refused here
+  // too, for the embed's host, whose settings the page writes into its link.
+  if (/[=\s]/.test(value)) return `${key}'s value may not hold "=" or blanks`;
   const s = SETTINGS.find((x) => x.key === key);
   // The controls offer a few of the simulator's settings; the rest (run budgets, workload
   // knobs, costs.<name> from a fit, dotted machine./design./workload. fields) go to the

@@ -1,5 +1,6 @@
 import { compressToEncodedURIComponent } from 'lz-string';
 import { describe, expect, it } from 'vitest';
+import { scenarioLink } from '../model/fitted';
 import { checkAgainstRun, checkLink } from './linkCheck';
 import { unpackSource } from './unpackSource';
 import {
@@ -118,6 +119,23 @@ describe('url state', () => {
       expect(p.url.seed).toBe(1);
       expect(p.ignored).toEqual([expect.stringContaining('seed=')]);
     }
+  });
+
+  it('keeps the fitted costs and dotted fields the fit panel links with', () => {
+    // The fit's "open with the fitted machine" link: its costs.* were dropped as malformed.
+    const link = scenarioLink('x86-munmap-shootdown', [
+      'machine=skylake-desktop-4',
+      'costs.ipi_delivery_ns=812.5',
+      'workload.flushes=5',
+    ]);
+    const p = parseUrl(link);
+    expect(p.ignored).toEqual([]);
+    expect(p.url.overrides).toEqual([
+      'machine=skylake-desktop-4',
+      'costs.ipi_delivery_ns=812.5',
+      'workload.flushes=5',
+    ]);
+    expect(parseUrl('?set=bogus.x%3D1&set=costs.x%3Da%3Db').ignored).toHaveLength(2);
   });
 
   it('names every part of a broken link it ignores and keeps the rest', () => {

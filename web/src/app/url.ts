@@ -328,7 +328,8 @@ function flag(q: URLSearchParams, name: string): boolean {
 }
 
 function setting(s: string, name: string, ignored: string[]): boolean {
-  if (/^[a-z_0-9]+=[^=\s]+$/.test(s)) return true;
+  // A dotted key is a field of a section: a fit's `costs.<name>`, `workload.flushes`.
+  if (/^(?:(?:machine|design|workload|costs)\.)?[a-z_0-9]+=[^=\s]+$/.test(s)) return true;
   ignored.push(`${name}=${clip(s)}: a setting is written key=value`);
   return false;
 }

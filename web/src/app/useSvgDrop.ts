@@ -3,10 +3,9 @@
 // points into this same app. Drops a drop zone has taken (the Data view's CSV import) are
 // left alone.
 import { useEffect, useState } from 'react';
-import { reopenTarget, svgHeadBytes, svgStateLink } from '../viz/exportSvg';
-import { PNG_LINK_KEY } from '../viz/exportTimeline';
-import { readPngText } from '../viz/pngText';
-import { LINK_CAP, linkTooLong } from './linkCap';
+import { svgHeadBytes } from '../viz/exportSvg';
+import { dropAnswer } from './dropLink';
+import { LINK_CAP } from './linkCap';
 
 /** Larger than any exported SVG with an embedded canvas image; refuses a huge file early. */
 const MAX_SVG_BYTES = 64 * 1024 * 1024;
@@ -45,29 +44,14 @@ export function useSvgDrop(): { message: string; dismiss: () => void } {
       // Of an SVG only its head is read: the link sits at the start, before any drawing.
       (png ? file : file.slice(0, svgHeadBytes(LINK_CAP))).arrayBuffer().then(
         (buffer) => {
-          const bytes = new Uint8Array(buffer);
-          // Both readers stop at the link cap without decoding what lies past it.
-          const found = png
-            ? readPngText(bytes, PNG_LINK_KEY, LINK_CAP)
-            : svgStateLink(bytes, LINK_CAP, file.size);
-          if (!found) {
-            setMessage(
-              `${file.name} has no tlbscope state link in its ${png ? 'PNG text' : '<metadata>'}: it was not exported by tlbscope, so there is no view to reopen.`,
-            );
-            return;
-          }
-          if ('tooLarge' in found) {
-            setMessage(`${file.name}: ${linkTooLong(found.tooLarge, 'its state link')}.`);
-            return;
-          }
-          const link = 'text' in found ? found.text : found.link;
-          const long = linkTooLong(link.length, 'its state link');
-          if (long) {
-            setMessage(`${file.name}: ${long}.`);
-            return;
-          }
-          const to = reopenTarget(link, window.location.href);
-          if ('error' in to) setMessage(`${file.name}: ${to.error}`);
+          const to = dropAnswer(
+            file.name,
+            png,
+            new Uint8Array(buffer),
+            file.size,
+            window.location.href,
+          );
+          if ('message' in to) setMessage(to.message);
           else window.location.assign(to.href);
         },
         () => setMessage(`${file.name} could not be read.`),

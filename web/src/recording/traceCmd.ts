@@ -4,8 +4,10 @@
 import { notAnEvent } from './tracefs';
 import { stamped, type LineResult } from './types';
 
+// The instance name's gap and the command share no run of blanks (`:\s+\s*(.+)` tried every
+// split of it, cubic in its length: 50 s for a 4,096-character line): the command is trimmed.
 const LINE =
-  /^(?:(\S+):\s+)?\s*(.+)-(\d+)\s+\[(\d+)\]\s+(?:([^\s[\]]{4,6})\s+)?(\d+\.\d+):\s+([\w.-]+):\s*(.*)$/;
+  /^(?:(\S+):\s)?(.+)-(\d+)\s+\[(\d+)\]\s+(?:([^\s[\]]{4,6})\s+)?(\d+\.\d+):\s+([\w.-]+):\s*(.*)$/;
 
 export function parseTraceCmdLine(text: string, line: number): LineResult {
   if (/^\s*$/.test(text) || /^cpus=\d+\s*$/.test(text) || text.startsWith('#')) return 'skip';

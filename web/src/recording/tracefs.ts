@@ -6,10 +6,13 @@
 //   madvise_-19410     0d..2. 35363us : tlb_flush: pages:1 reason:local MM shootdown (3)
 import { stamped, type LineResult } from './types';
 
+// No two neighbouring parts of a pattern may match the same run of blanks (as `^\s*(.+)` and
+// `\s*[!+]?\s*` did): the engine then tries every way of sharing the run among them, and a
+// 4,096-character line of blanks took seconds to refuse. The command is trimmed instead.
 const DEFAULT =
-  /^\s*(.+)-(\d+)\s+(?:\(\s*[\d-]+\)\s+)?\[(\d+)\]\s+(?:([^\s[\]]{4,6})\s+)?(\d+\.\d+):\s+([\w.-]+):\s?(.*)$/;
+  /^(.+)-(\d+)\s+(?:\(\s*[\d-]+\)\s+)?\[(\d+)\]\s+(?:([^\s[\]]{4,6})\s+)?(\d+\.\d+):\s+([\w.-]+):\s?(.*)$/;
 const LATENCY =
-  /^\s*(.+)-(\d+)\s+(\d+)([^\s\d]\S{4})\s+(\d+)us\s*[!+#*@$>]?\s*:\s+([\w.-]+):\s?(.*)$/;
+  /^(.+)-(\d+)\s+(\d+)([^\s\d]\S{4})\s+(\d+)us\s*(?:[!+#*@$>]\s*)?:\s+([\w.-]+):\s?(.*)$/;
 
 /** Lines tracefs writes between events: buffer starts, lost-event notices. */
 function special(text: string): LineResult | null {
@@ -64,7 +67,7 @@ export function parseLatencyLine(text: string, line: number): LineResult {
 export function notAnEvent(text: string): string {
   if (/\s<-\S/.test(text))
     return 'function tracer output, not a trace event (no "name:" after the timestamp)';
-  if (/\[\d+\]\s+\S*\s*\d+\.\d+:?\s*$/.test(text))
+  if (/\[\d+\]\s+(?:\S+\s+)?\d+\.\d+:?\s*$/.test(text))
     return 'line ends after the timestamp (truncated?)';
   if (/\[\d+\]/.test(text))
     return 'has a [cpu] column but not "timestamp: event: fields" after it (truncated or another format?)';

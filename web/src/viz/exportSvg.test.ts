@@ -100,6 +100,20 @@ describe('stateLinkOf', () => {
     const huge = enc2(`<svg xmlns="http://www.w3.org/2000/svg"><metadata>${'y'.repeat(3_000_000)}`);
     expect(svgStateLink(huge, 128 * 1024)).toEqual({ tooLarge: huge.length - 40 });
   });
+
+  it('reads a head of roots that never end once: 800 KB of `<svg ` is no link, at once', () => {
+    // The root pattern retried from each of these 160,000 `<svg`: about ten minutes.
+    const roots = enc2('<svg '.repeat(160_000));
+    expect(svgStateLink(roots, 128 * 1024)).toBeNull();
+    // The root tag still ends at its first `>`, even one right after `<svg`.
+    const meta = '<metadata><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">';
+    const link = `${meta}<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:source>${LINK.replace(/&/g, '&amp;')}</dc:source></rdf:Description></rdf:RDF></metadata>`;
+    const xmlns = 'xmlns="http://www.w3.org/2000/svg"';
+    expect(
+      svgStateLink(enc2(`${'<svg '.repeat(1000)}<svg ${xmlns}>${link}</svg>`), 1e5),
+    ).toBeNull();
+    expect(svgStateLink(enc2(`<svg ${xmlns}>${link}</svg>`), 1e5)).toEqual({ link: LINK });
+  });
 });
 
 describe('reopenTarget', () => {
