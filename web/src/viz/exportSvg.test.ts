@@ -138,6 +138,16 @@ describe('reopenTarget', () => {
     expect('error' in js).toBe(true);
     expect('error' in reopenTarget('::not a url', here)).toBe(true);
   });
+
+  it('quotes at most a short piece of a long host or path', () => {
+    // The svg fuzz class's seed 1 case 18681: a path of thousands of characters was quoted whole.
+    const path = reopenTarget(`http://127.0.0.1:4173/${'a/'.repeat(3000)}?scenario=x`, here);
+    const host = reopenTarget(`http://${'b'.repeat(60)}.${'c'.repeat(60)}.example/?x=1`, here);
+    for (const r of [path, host]) {
+      expect('error' in r && r.error.length).toBeLessThan(700);
+      expect('error' in r && r.error).toContain('…');
+    }
+  });
 });
 
 describe('layout helpers', () => {

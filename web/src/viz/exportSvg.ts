@@ -284,22 +284,24 @@ function appPath(pathname: string): string {
  * directory), never to another site a file happens to name.
  */
 export function reopenTarget(link: string, here: string): { href: string } | { error: string } {
+  // A file names its host and path as it likes: the message quotes at most this much of each.
+  const short = (t: string, n = 120) => (t.length > n ? `${t.slice(0, n)}…` : t);
   let to: URL;
   let at: URL;
   try {
     to = new URL(link);
     at = new URL(here);
   } catch {
-    return { error: `The SVG's state link is not a valid URL: ${link.slice(0, 200)}` };
+    return { error: `The SVG's state link is not a valid URL: ${short(link, 200)}` };
   }
   if (to.protocol !== at.protocol || to.host !== at.host) {
     return {
-      error: `The SVG was exported from ${to.protocol}//${to.host}, not from this tlbscope (${at.protocol}//${at.host}); it was not opened. Its link: ${link.slice(0, 300)}`,
+      error: `The SVG was exported from ${short(`${to.protocol}//${to.host}`)}, not from this tlbscope (${short(`${at.protocol}//${at.host}`)}); it was not opened. Its link: ${short(link, 300)}`,
     };
   }
   if (appPath(to.pathname) !== appPath(at.pathname)) {
     return {
-      error: `The SVG was exported from ${to.pathname}, another page than this tlbscope (${at.pathname}); it was not opened. Its link: ${link.slice(0, 300)}`,
+      error: `The SVG was exported from ${short(to.pathname)}, another page than this tlbscope (${short(at.pathname)}); it was not opened. Its link: ${short(link, 300)}`,
     };
   }
   return { href: to.href };
