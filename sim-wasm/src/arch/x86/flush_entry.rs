@@ -8,45 +8,7 @@ use crate::config::Config;
 use crate::ids::{mul_sat, CpuId, MmId, Ns};
 use crate::machine::World;
 
-/// The CPUs whose caches hold a valid copy of one mm's `tlb_gen` line: an increment leaves
-/// the line in the writer's cache alone (it invalidates every other copy), a read adds the
-/// reader. A CPU outside the set pays `cacheline_transfer_ns` to get the line; a writer
-/// also pays it when other copies must be invalidated first.
-#[derive(Clone, Debug, Default)]
-pub struct LineHolders {
-    words: Vec<u64>,
-}
-
-impl LineHolders {
-    fn holds(&self, cpu: CpuId) -> bool {
-        let i = cpu.index();
-        self.words
-            .get(i / 64)
-            .is_some_and(|w| w >> (i % 64) & 1 == 1)
-    }
-
-    fn add(&mut self, cpu: CpuId) {
-        let i = cpu.index();
-        if self.words.len() <= i / 64 {
-            self.words.resize(i / 64 + 1, 0);
-        }
-        self.words[i / 64] |= 1 << (i % 64);
-    }
-
-    /// Nobody has touched the line yet: it comes from memory, whose cost is the path's own.
-    fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
-    }
-
-    /// `cpu` holds the only copy.
-    fn only(&self, cpu: CpuId) -> bool {
-        let i = cpu.index();
-        self.words
-            .iter()
-            .enumerate()
-            .all(|(k, &w)| w == if k == i / 64 { 1 << (i % 64) } else { 0 })
-    }
-}
+use super::cacheline::LineHolders;
 
 fn holders(w: &mut World, mm: MmId) -> &mut LineHolders {
     let lines = &mut w.arch_state.x86.tlb_gen_line;
@@ -72,8 +34,7 @@ pub fn read_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> bool {
 pub fn write_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> bool {
     let line = holders(w, mm);
     let moved = !line.is_empty() && !line.only(cpu);
-    line.words.iter_mut().for_each(|w| *w = 0);
-    line.add(cpu);
+    line.keep_only(cpu);
     moved
 }
 

@@ -9,6 +9,7 @@
 //!   `smp_call_function_many_cond`, and `flush_tlb_func`.
 //! * `checks.rs`: the x86 invariants I1, I2, I4, I5, I7, I8, I13.
 
+pub mod cacheline;
 pub mod checks;
 pub mod costs;
 pub mod flush;

@@ -92,7 +92,7 @@ pub struct X86State {
     /// Per CPU `cpu_tlbstate`.
     pub cpu_tlbstate: Vec<TlbState>,
     /// Per mm (by id): the CPUs whose caches hold `mm->context.tlb_gen` (`flush_entry.rs`).
-    pub tlb_gen_line: Vec<super::flush_entry::LineHolders>,
+    pub tlb_gen_line: Vec<super::cacheline::LineHolders>,
     /// INVLPGB: per mm (by id) its global ASID (0: none) and `asid_transition`.
     pub global_asid: Vec<u16>,
     pub asid_transition: Vec<bool>,
