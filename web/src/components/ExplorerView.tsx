@@ -401,7 +401,12 @@ export function ExplorerView(props: Props) {
                 }}
               >
                 {guide.index === null && (
-                  <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />
+                  <Legend
+                    trace={a.trace}
+                    also={b?.trace}
+                    steps={cx.marks}
+                    magnify={guide.step?.magnify}
+                  />
                 )}
                 <Transport
                   playing={x.playing}
@@ -466,7 +471,12 @@ export function ExplorerView(props: Props) {
                 {guide.step?.dataset && <MeasuredTable id={guide.step.dataset} />}
                 {guide.step?.recording && <RecordingBeside id={guide.step.recording} />}
                 {guide.index !== null && (
-                  <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />
+                  <Legend
+                    trace={a.trace}
+                    also={b?.trace}
+                    steps={cx.marks}
+                    magnify={guide.step?.magnify}
+                  />
                 )}
               </div>
             </div>

@@ -4,6 +4,7 @@
 import { memo, useMemo } from 'react';
 import {
   drawnKinds,
+  kindsIn,
   legendOfFigure,
   type DrawnKinds,
   type LegendEntry,
@@ -20,12 +21,15 @@ export const Legend = memo(function Legend({
   trace,
   also,
   steps,
+  magnify,
 }: {
   trace: Trace;
   /** The other timeline of an A/B figure. */
   also?: Trace | null;
   /** A counterexample's numbered steps drawn on the timeline. */
   steps?: readonly StepMark[] | null;
+  /** A step's stretch drawn enlarged (Step.magnify), whose inset may draw more kinds. */
+  magnify?: readonly [number, number] | null;
 }) {
   const a = useDrawnKinds(trace, trace);
   // Without a B side, its hook asks after A again (answered from the same shared question).
@@ -34,8 +38,12 @@ export const Legend = memo(function Legend({
     // A run kept in its worker answers once its facts arrive: until then, no legend rather
     // than one that leaves its marks out.
     if (!a || (also && !b)) return [];
-    return legendOfFigure(b ? [a, b] : [a], steps ?? []);
-  }, [a, b, also, steps]);
+    // The magnifier draws only page-held runs' rows.
+    const magnified = new Set<number>();
+    for (const t of [trace, also])
+      if (t && !t.remote) for (const k of kindsIn(t, magnify)) magnified.add(k);
+    return legendOfFigure(b ? [a, b] : [a], steps ?? [], magnified);
+  }, [a, b, trace, also, steps, magnify]);
   return <Entries entries={entries} />;
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventKind } from '../trace/trace';
-import { legendOfFigure } from './legend';
+import { kindsIn, legendOfFigure } from './legend';
 
 describe('legendOfFigure', () => {
   it('names what either timeline of an A/B figure draws, each once', () => {
@@ -22,5 +22,31 @@ describe('legendOfFigure', () => {
     expect(badges).toEqual(['plain', 'racing', 'violation']);
     expect(legendOfFigure([run], steps.slice(2)).filter((e) => e.mark === 'step')).toHaveLength(1);
     expect(legendOfFigure([run]).some((e) => e.mark === 'step')).toBe(false);
+  });
+
+  it("names the kinds a step's magnifier draws that the lanes leave out, after the lanes' own", () => {
+    const run = { kinds: new Set([EventKind.TaskRun]), unpaired: 0 };
+    const inset = new Set([EventKind.TaskPreempted, EventKind.TaskRun, EventKind.IpiSent]);
+    const spans = legendOfFigure([run], [], inset).flatMap((e) =>
+      e.mark === 'span' ? [e.kind] : [],
+    );
+    // TaskRun once; the IPI arrow has its own entry shape, never a bar.
+    expect(spans).toEqual([EventKind.TaskRun, EventKind.TaskPreempted]);
+  });
+});
+
+describe('kindsIn', () => {
+  it('takes the rows that overlap the range, and none without one', () => {
+    const trace = {
+      n: 3,
+      kind: new Uint8Array([EventKind.TaskRun, EventKind.Lazy, EventKind.TaskPreempted]),
+      time: new Float64Array([0, 100, 300]),
+      dur: new Float64Array([50, 150, 0]),
+    };
+    expect([...kindsIn(trace, [200, 260])]).toEqual([EventKind.Lazy]);
+    expect([...kindsIn(trace, [40, 300])].sort()).toEqual(
+      [EventKind.TaskRun, EventKind.Lazy, EventKind.TaskPreempted].sort(),
+    );
+    expect(kindsIn(trace, null).size).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 // What each mark means, for the kinds a run actually has: shared by the page's legend and the
 // exported diagrams, so the two say the same thing.
+import { kernelFunction } from './events';
 import { EventKind, type Trace } from '../trace/trace';
 import { unpairedSends } from './ipis';
 import type { StepMark } from './check';
@@ -50,6 +51,8 @@ export function drawnKinds(trace: Pick<Trace, 'n' | 'kind' | 'parent'>): DrawnKi
 export function legendOfFigure(
   runs: readonly DrawnKinds[],
   steps: readonly Pick<StepMark, 'race' | 'violation'>[] = [],
+  /** Kinds a step's magnifier draws besides the lanes' own (viz/marks/magnifier.ts). */
+  magnified: ReadonlySet<number> = new Set(),
 ): LegendEntry[] {
   const kinds = new Set<number>();
   let unpaired = 0;
@@ -58,6 +61,12 @@ export function legendOfFigure(
     unpaired += r.unpaired;
   }
   const out = legendOfKinds(kinds, unpaired);
+  // The inset also draws instants the lanes leave out (preempt_disable(), a preemption):
+  // named by their kernel function, after the lanes' own marks.
+  const named = new Set(out.flatMap((e) => (e.mark === 'span' ? [e.kind] : [])));
+  for (const k of [...magnified].sort((x, y) => x - y))
+    if (!named.has(k) && !NOT_SPANS.has(k))
+      out.push({ mark: 'span', kind: k, label: kernelFunction(k) });
   const badges: [StepBadge, boolean, string][] = [
     [
       'plain',
@@ -97,5 +106,25 @@ export function legendOfKinds(seen: ReadonlySet<number>, unpaired: number): Lege
   if (seen.has(EventKind.CsdUnlocked)) out.push({ mark: 'ack', label: 'csd unlocked (ack)' });
   if (seen.has(EventKind.InvariantViolated))
     out.push({ mark: 'violation', label: 'invariant violated' });
+  return out;
+}
+
+/** Kinds with a legend line of their own shape (arrows, the violation cross), not a bar. */
+const NOT_SPANS: ReadonlySet<number> = new Set([
+  EventKind.IpiSent,
+  EventKind.CsdUnlocked,
+  EventKind.InvariantViolated,
+]);
+
+/** The kinds of the rows within `range` (ns): what a step's magnifier may draw there. */
+export function kindsIn(
+  trace: Pick<Trace, 'n' | 'kind' | 'time' | 'dur'>,
+  range: readonly [number, number] | null | undefined,
+): Set<number> {
+  const out = new Set<number>();
+  if (!range) return out;
+  const [a, b] = range;
+  for (let i = 0; i < trace.n; i++)
+    if (trace.time[i] <= b && trace.time[i] + trace.dur[i] >= a) out.add(trace.kind[i]);
   return out;
 }

@@ -2,7 +2,7 @@
 // screen), into elements of its own beside the live timeline (so the page's style sheets and
 // theme apply to it), then copied out with those styles inlined. Marks stay vector while the
 // view draws them as SVG; dense canvas lanes go in as an embedded raster image at `scale`.
-import { drawnKinds, legendOfFigure, type LegendEntry } from '../model/legend';
+import { drawnKinds, kindsIn, legendOfFigure, type LegendEntry } from '../model/legend';
 import type { StepMark } from '../model/check';
 import { BANDS, bandOf } from '../model/markShape';
 import type { TimelineModel } from '../model/timelineModel';
@@ -94,7 +94,7 @@ export function exportTimelineSvg(
     const svg = composeDiagram(doc, {
       ...text,
       caption: note ? `${text.caption} Drawn as: ${note}.` : text.caption,
-      legend: legendOf(model, state.steps ?? [], color),
+      legend: legendOf(model, state.steps ?? [], kindsIn(model.trace, state.magnify), color),
       width,
       body: { height, layers },
       colors: diagramColors(box, color),
@@ -110,10 +110,11 @@ export function exportTimelineSvg(
 function legendOf(
   model: TimelineModel,
   steps: readonly StepMark[],
+  magnified: ReadonlySet<number>,
   color: (name: string) => string,
 ): LegendSwatch[] {
   // The same entries as the page's legend of this one timeline, its step badges included.
-  return swatchesOf(legendOfFigure([drawnKinds(model.trace)], steps), color);
+  return swatchesOf(legendOfFigure([drawnKinds(model.trace)], steps, magnified), color);
 }
 
 /** A timeline diagram's colours: its panel's background and the page's text colours. */

@@ -121,7 +121,14 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
             onRoom={fit.room}
             content={level}
           >
-            {squeeze.legend && <Legend trace={a.trace} also={b?.trace} steps={cx.marks} />}
+            {squeeze.legend && (
+              <Legend
+                trace={a.trace}
+                also={b?.trace}
+                steps={cx.marks}
+                magnify={guide.step?.magnify}
+              />
+            )}
             {timeline(a, 'A', url.overrides)}
             {b && timeline(b, 'B', url.overridesB)}
           </FitBox>

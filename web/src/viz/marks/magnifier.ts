@@ -96,7 +96,8 @@ export function renderMagnifier(
     .attr('height', h);
 
   // Its own axis: the range's ends and a few ticks between, and how much it is enlarged.
-  const ticks = xi.ticks(5);
+  // As many ticks as labels fit: a label like "1.436 µs" takes about 60 px.
+  const ticks = xi.ticks(Math.max(2, Math.min(5, Math.floor((r - l) / 90))));
   const axis = g.append('g').attr('class', 'magnifier-axis');
   for (const t of ticks) {
     axis
