@@ -17,7 +17,7 @@ test('a compare link matches the flushes of A and B and highlights what differs'
   const t2 = table.locator('tr[data-pair="CPU 0, mm 2, #1"]');
   await expect(t1).toHaveAttribute('data-differs', 'true');
   // T1's wait: preemptible in A, preemption off for all of it in B.
-  await expect(t1.locator('[data-diff="preempt"]')).toHaveText(/preemption off 418 ns → 27\.93 µs/);
+  await expect(t1.locator('[data-diff="preempt"]')).toHaveText(/preemption off 478 ns → 27\.99 µs/);
   // T2 flushes only after T1's flush returns in B.
   await expect(t2.locator('[data-diff="start"]')).toHaveText(/starts 26\.\d+ µs later in B/);
   await expect(sim.page.locator('[data-match-summary]')).toHaveText(

@@ -30,8 +30,9 @@ test('each source gets its own panel and axis, and the seed’s 1 % difference i
   const unaligned = seed.locator(
     'g.point[data-variant="flush_info=stack_unaligned"] [data-kind="measured"]',
   );
-  // 2.5278 vs 2.5508 µs: far apart on the seed's own axis, not squashed by the 14.5 µs point.
-  expect(Math.abs((await centreY(percpu)) - (await centreY(unaligned)))).toBeGreaterThan(80);
+  // 2.5278 vs 2.5508 µs: far apart on the seed's own axis (which also spans the predictions,
+  // 2.5511–2.5761 µs), not squashed by the 14.5 µs point (a few px).
+  expect(Math.abs((await centreY(percpu)) - (await centreY(unaligned)))).toBeGreaterThan(40);
   // The whole variant label, no leading "…".
   const label = local.locator('.x-axis text[data-variant="kernel=6.18.44-fc-v669;busy_threads=1"]');
   await expect(label).toHaveText('kernel=6.18.44-fc-v669;busy_threads=1');
