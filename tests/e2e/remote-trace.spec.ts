@@ -209,10 +209,32 @@ test("a run kept in the worker draws a panned window's rows, and the inspector e
   expect([...svgText.matchAll(/data-lens="/g)].length).toBe(drawnLens.length);
   expect(svgText).toContain(`a run of ${trace.n.toLocaleString('en-US')} rows kept in the`);
 
-  // Click a wide mark whose row has causes: the inspector shows it and its chain.
-  const pick =
-    drawn.find((d) => d.width >= 4 && trace.parent[d.row] >= 0) ?? drawn.find((d) => d.width >= 4)!;
-  await box.locator(`svg rect.mark.span[data-row="${pick.row}"]`).click();
+  // Click a wide mark whose row has causes, where no arrow crosses it (an IPI line drawn over a
+  // span takes the click, as it should): the inspector shows it and its chain.
+  const candidates = [
+    ...drawn.filter((d) => d.width >= 4 && trace.parent[d.row] >= 0),
+    ...drawn.filter((d) => d.width >= 4),
+  ].map((d) => d.row);
+  const open = await box.evaluate((el, rows) => {
+    for (const row of rows) {
+      const rect = el.querySelector(`svg rect.mark.span[data-row="${row}"]`);
+      if (!rect) continue;
+      rect.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      const b = rect.getBoundingClientRect();
+      for (const f of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+        const x = b.left + b.width * f;
+        const y = b.top + b.height / 2;
+        if (document.elementFromPoint(x, y) === rect)
+          return { row, x: b.width * f, y: b.height / 2 };
+      }
+    }
+    return null;
+  }, candidates);
+  expect(open, 'a wide span with a point no arrow covers').not.toBeNull();
+  const pick = { row: open!.row };
+  await box
+    .locator(`svg rect.mark.span[data-row="${pick.row}"]`)
+    .click({ position: { x: open!.x, y: open!.y } });
   await expect(page.locator('[data-inspector="kind"]')).toHaveText(kindName(trace.kind[pick.row]));
   const when = page.locator('.inspector dd').nth(2);
   await expect(when).toContainText(formatNs(trace.time[pick.row]));
