@@ -29,7 +29,6 @@ export interface RawEvent {
   body: string;
 }
 
-/** A line that could not be read, named by number. */
 /**
  * Events whose flags column said interrupts (bit 1) or preemption (bit 2) were off as they fired:
  * instants, in the trace's time (ns from its first row), drawn as small marks on their CPU's lane.
@@ -47,6 +46,7 @@ export interface FlagInstants {
 export const FLAG_IRQS_OFF = 1;
 export const FLAG_PREEMPT_OFF = 2;
 
+/** A line that could not be read, named by number. */
 export interface LineIssue {
   line: number;
   message: string;
