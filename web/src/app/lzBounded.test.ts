@@ -26,12 +26,12 @@ describe('bounded lz-string decompression', () => {
     expect(decompressBounded('', 1e7)).toBeNull();
   });
 
-  it('stops at the cap however far the text would unpack, and quickly', () => {
-    const packed = compressToEncodedURIComponent('y'.repeat(2_000_000));
-    expect(packed.length).toBeLessThan(10_000);
-    const t = performance.now();
-    expect(decompressBounded(packed, 1024 * 1024)).toEqual({ tooLarge: true });
-    expect(performance.now() - t).toBeLessThan(100);
-    expect(decompressBounded(packed, 2_000_000)).toBe('y'.repeat(2_000_000));
+  it('stops at the cap however far the text would unpack', () => {
+    // How fast it stops is bench/main-thread-tasks.mjs's "bomb" class, not a timed test.
+    const packed = compressToEncodedURIComponent('y'.repeat(300_000));
+    expect(packed.length).toBeLessThan(3_000);
+    expect(decompressBounded(packed, 64 * 1024)).toEqual({ tooLarge: true });
+    expect(decompressBounded(packed, 299_999)).toEqual({ tooLarge: true });
+    expect(decompressBounded(packed, 300_000)).toBe('y'.repeat(300_000));
   });
 });
