@@ -1,6 +1,7 @@
 // The diagram on a slide and on a projector: an embed at 480×270 keeps every text at 10 CSS px
 // or more (it shows less instead), an embed at 1920×1080 fills the frame's height, and talk
-// mode keeps the last CPU lane on screen. Each case attaches its screenshot to the report.
+// mode keeps the whole diagram on screen and, on a large screen, fills its height. Each case
+// attaches its screenshot to the report.
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, test } from './fixtures';
 
@@ -75,12 +76,15 @@ for (const theme of ['light', 'dark'] as const) {
       await page.goto(`./?${query}&embed=1&theme=${theme}`);
       await sim.waitForIdle();
       await expect(page.locator('.timeline g.lane').first()).toBeVisible();
-      // The drawing itself (legend and timeline), not the box it sits in.
+      // The drawing itself (legend and timeline), not the box it sits in: at least 85 % of the
+      // height and inside the frame, once the stretch has settled (it may overshoot a frame).
       await expect
-        .poll(async () => ((await page.locator('.fit-content').boundingBox())?.height ?? 0) / 1080)
-        .toBeGreaterThanOrEqual(0.85);
-      const box = await page.locator('.fit-content').boundingBox();
-      expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(1080);
+        .poll(async () => {
+          const box = await page.locator('.fit-content').boundingBox();
+          const h = box?.height ?? 0;
+          return h / 1080 >= 0.85 && (box?.y ?? 0) + h <= 1080 ? 'fills' : `${h} px from ${box?.y}`;
+        })
+        .toBe('fills');
       expect((await smallestText(page)).px).toBeGreaterThanOrEqual(16);
       await shoot(page, info, `embed-1920x1080-${what}-${theme}`);
       expect(sim.consoleErrors).toEqual([]);
@@ -91,18 +95,51 @@ for (const theme of ['light', 'dark'] as const) {
     [1024, 768],
     [1920, 1080],
   ] as const) {
-    test(`talk mode at ${w}×${h}, ${theme}: the last CPU lane on screen`, async ({ sim }, info) => {
-      const { page } = sim;
-      await page.setViewportSize({ width: w, height: h });
-      await page.goto(`./?${STEPS.dense}&talk=1&theme=${theme}`);
-      await sim.waitForIdle();
-      const lanes = page.locator('.timeline g.lane');
-      await expect(lanes).toHaveCount(4);
-      const last = await lanes.last().boundingBox();
-      expect((last?.y ?? Infinity) + (last?.height ?? 0)).toBeLessThanOrEqual(h);
-      expect(await page.evaluate(() => window.scrollY)).toBe(0);
-      await shoot(page, info, `talk-${w}x${h}-${theme}`);
-      expect(sim.consoleErrors).toEqual([]);
-    });
+    for (const [what, query] of Object.entries(STEPS)) {
+      test(`talk mode at ${w}×${h}, a ${what} step, ${theme}: the whole diagram on screen, filling it`, async ({
+        sim,
+      }, info) => {
+        const { page } = sim;
+        await page.setViewportSize({ width: w, height: h });
+        await page.goto(`./?${query}&talk=1&theme=${theme}`);
+        await sim.waitForIdle();
+        await expect(page.locator('.timeline g.lane').first()).toBeVisible();
+        // Settled: the fit moves the zoom and the lanes' height over a few frames.
+        const bottom = () =>
+          page.evaluate(() => {
+            const tls = [...document.querySelectorAll('.timeline')];
+            return Math.round(tls[tls.length - 1].getBoundingClientRect().bottom);
+          });
+        let last = -1;
+        await expect
+          .poll(async () => {
+            const was = last;
+            last = await bottom();
+            return last === was;
+          })
+          .toBe(true);
+        // The last CPU lane and everything under it (the tlb_gen chart) are on screen...
+        const lanes = page.locator('.timeline g.lane');
+        const lane = await lanes.last().boundingBox();
+        expect((lane?.y ?? Infinity) + (lane?.height ?? 0)).toBeLessThanOrEqual(h);
+        expect(last).toBeLessThanOrEqual(h);
+        // ...and on a large screen the diagram reaches down to its lower part, not half of it.
+        if (w >= 1600) expect(last).toBeGreaterThan(0.8 * h);
+        expect(await page.evaluate(() => window.scrollY)).toBe(0);
+        // Every legend swatch stands out from the page (an uncoloured kind was black on black).
+        const unseen = await page.evaluate(() => {
+          const bg = getComputedStyle(document.querySelector('.app')!).backgroundColor;
+          return [...document.querySelectorAll('.legend li')]
+            .filter((li) => {
+              const mark = li.querySelector('rect.span');
+              return mark && getComputedStyle(mark).fill === bg;
+            })
+            .map((li) => li.textContent);
+        });
+        expect(unseen).toEqual([]);
+        await shoot(page, info, `talk-${w}x${h}-${what}-${theme}`);
+        expect(sim.consoleErrors).toEqual([]);
+      });
+    }
   }
 }

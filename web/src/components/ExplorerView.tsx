@@ -1,6 +1,6 @@
 // The explorer page: settings in the sidebar; narration, legend, transport, the A (and B)
 // timelines, the summary or comparison, the inspector, event log and machine state.
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { CounterexampleView } from '../app/useCounterexample';
 import type { Explorer } from '../app/useExplorer';
 import type { MeasuredEvents } from '../content/eventCsv';
@@ -15,6 +15,7 @@ import type { RunResult } from '../sim/run';
 import { KERNELS } from '../app/kernels';
 import { chosenKernel, workloadOf } from '../model/kernelHistory';
 import { useKernelHistory } from '../app/useKernelHistory';
+import { useTalkFit } from './useTalkFit';
 import { useGuideB } from '../app/useRemoteGuide';
 import { CheckPanel } from './CheckPanel';
 import { CompareSummary } from './CompareSummary';
@@ -139,6 +140,17 @@ export function ExplorerView(props: Props) {
   const [figure, setFigure] = useState<HTMLDivElement | null>(null);
   const pointer = useRef<{ x: number; y: number; scrollX: number; scrollY: number } | null>(null);
   const [beside, setBeside] = useState<{ click: typeof pointer.current } | null>(null);
+  // Talk mode draws the timelines as large as the screen's height allows (components/talkFit.ts); a
+  // stretch grows the lanes the step opens, or every CPU's of a small machine.
+  const talkCpus = a?.trace.cpus ?? 1;
+  const talkLanes =
+    (guide.frame?.cpus?.length || (talkCpus > 32 ? 0 : talkCpus)) * (url.compare ? 2 : 1);
+  const talk = useTalkFit(
+    figure,
+    !!url.talk,
+    `${guide.index}|${url.compare}|${url.scenario}`,
+    talkLanes,
+  );
   const selectOn = (side: 'A' | 'B') => (row: number | null) => {
     (side === 'A' ? x.selectRow : x.selectRowB)(row);
     setBeside(row === null ? null : { click: pointer.current });
@@ -217,6 +229,7 @@ export function ExplorerView(props: Props) {
         generations={gensOn}
         lensSubject={side === 'A' ? lensSubject : undefined}
         magnify={guide.step?.magnify}
+        trackHeight={url.talk ? talk.track : undefined}
         spacing={x.spacing}
         initiator={isRecorded(r) ? r.recording.initiator : initiatorOf(r.trace)}
         onRendered={() => x.markRendered(r)}
@@ -391,6 +404,7 @@ export function ExplorerView(props: Props) {
               <div
                 className="figure"
                 ref={setFigure}
+                style={url.talk ? ({ '--talk-zoom': talk.zoom } as CSSProperties) : undefined}
                 onPointerDownCapture={(e) => {
                   pointer.current = {
                     x: e.clientX,
