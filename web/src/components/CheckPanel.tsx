@@ -31,6 +31,8 @@ interface Props {
   snapshot: Snapshot | null;
   /** In a guided step's words: the verdicts, narration and stepping, without the step list. */
   compact?: boolean;
+  /** Before a check: the button alone, its explanation a tooltip (while comparing). */
+  brief?: boolean;
 }
 
 function Verdict({
@@ -57,7 +59,8 @@ function Verdict({
 const settingsOf = (overrides: readonly string[]) =>
   overrides.join(' ') || 'the scenario’s own settings';
 
-export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot, compact }: Props) {
+export function CheckPanel(props: Props) {
+  const { url, onUrl, a, stateA, stateB, view, snapshot, compact, brief } = props;
   const list = useRef<HTMLOListElement>(null);
   // The step looked at stays in view in its list (scrolling the list only, not the page).
   useEffect(() => {
@@ -67,20 +70,24 @@ export function CheckPanel({ url, onUrl, a, stateA, stateB, view, snapshot, comp
   }, [view.current, view.cx]);
   if (!url.check) {
     const tooBig = a ? tooBigToCheck(a.info.settings) : 'the scenario has not run yet';
+    const what = `Every order of this scenario's pending events (at most ${MAX_CHECK_CPUS} CPUs, ${CHECK_LIMITS.maxStates.toLocaleString('en-US')} states, ${CHECK_LIMITS.maxSteps} steps): "holds" or the shortest interleaving that breaks an invariant.`;
     return (
       <section className="check-panel" aria-label="Interleaving check">
         <button
           type="button"
           disabled={tooBig !== null}
           onClick={() => onUrl({ ...url, check: true, cxStep: null })}
+          title={brief ? what : undefined}
         >
           Check all interleavings
         </button>{' '}
-        <span className="muted" data-check-why>
-          {tooBig
-            ? `Not available: ${tooBig}.`
-            : `Every order of this scenario's pending events (at most ${MAX_CHECK_CPUS} CPUs, ${CHECK_LIMITS.maxStates.toLocaleString('en-US')} states, ${CHECK_LIMITS.maxSteps} steps): "holds" or the shortest interleaving that breaks an invariant.`}
-        </span>
+        {/* Comparing, the explanation is the button's tooltip: its two lines pushed B's last
+            lane below a 1440×900 screen. */}
+        {(tooBig || !brief) && (
+          <span className="muted" data-check-why>
+            {tooBig ? `Not available: ${tooBig}.` : what}
+          </span>
+        )}
       </section>
     );
   }

@@ -250,6 +250,7 @@ export function ExplorerView(props: Props) {
         view={cx}
         snapshot={x.snapshot}
         compact={guide.index !== null}
+        brief={!!url.compare}
       />
     </ErrorBoundary>
   );
@@ -382,7 +383,11 @@ export function ExplorerView(props: Props) {
             {!isRecorded(a) && guide.index === null && checkPanel}
             {/* A guided step: its words beside the picture (or just above it on a narrow
                 page), so the sentence and what it describes are seen together. */}
-            <div className={guide.index !== null ? 'stage guided' : 'stage'}>
+            <div
+              className={['stage', guide.index !== null && 'guided', url.compare && 'comparing']
+                .filter(Boolean)
+                .join(' ')}
+            >
               {guide.index !== null && (
                 <Narration
                   steps={guide.steps}
