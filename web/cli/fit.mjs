@@ -167,13 +167,16 @@ export function formatFit(result, skipped = []) {
 }
 
 /**
- * The fitted machine as a TOML snippet that `--costs <file>` (or `--set`) applies.
+ * The fitted machine as a TOML snippet that `--costs <file>` (or `--set`) applies. Its first
+ * comment is the command that fitted it, with every flag that changed which rows were read or
+ * how (`flags`), so that running it again gives the same fit.
  * @param {FitResult} result
  * @param {string} what
+ * @param {FitFlags} [flags]
  */
-export function toToml(result, what) {
+export function toToml(result, what, flags = {}) {
   const lines = [
-    `# Fitted by \`tlbscope fit ${tomlString(what)}\`: rms residual ${result.rms_pct.toFixed(3)}% over ${result.residuals.length} rows.`,
+    `# Fitted by \`tlbscope fit ${[tomlString(what), ...fitFlags(flags)].join(' ')}\`: rms residual ${result.rms_pct.toFixed(3)}% over ${result.residuals.length} rows.`,
     `# Use: tlbscope run <scenario> --costs <this file>  (= --set machine=${result.preset} --set costs.<name>=<value> ...)`,
     '[machine]',
     `preset = "${result.preset}"`,
@@ -182,6 +185,34 @@ export function toToml(result, what) {
     ...result.params.map((p) => `${p.name} = ${p.value}`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * @typedef {{ map?: string[], fix?: string[], separator?: string, decimal?: string,
+ *   headerRow?: number, benchmark?: string, machine?: string, params?: string[],
+ *   maxRuns?: number }} FitFlags
+ */
+
+/**
+ * The flags of a fit as they are typed, each value quoted as the comment quotes the file name.
+ * @param {FitFlags} f
+ */
+export function fitFlags(f) {
+  /** @type {[string, string | number | undefined][]} */
+  const pairs = [
+    ...(f.map ?? []).map((m) => /** @type {[string, string]} */ (['--map', m])),
+    ...(f.fix ?? []).map((m) => /** @type {[string, string]} */ (['--fix', m])),
+    ['--separator', f.separator],
+    ['--decimal', f.decimal],
+    ['--header-row', f.headerRow],
+    ['--benchmark', f.benchmark],
+    ['--machine', f.machine],
+    ['--params', f.params?.join(',')],
+    ['--max-runs', f.maxRuns],
+  ];
+  return pairs.flatMap(([flag, v]) =>
+    v === undefined ? [] : [`${flag} ${typeof v === 'number' ? v : tomlString(v)}`],
+  );
 }
 
 /**

@@ -108,6 +108,28 @@ describe('fit', () => {
     expect(() => costsFileOverrides('[design]\n', 'f.toml')).toThrow(/f\.toml:1: unknown table/);
   });
 
+  it('names every flag that shaped the fit in the command its comment quotes', () => {
+    const result = {
+      preset: 'skylake-laptop-kvm',
+      rms_pct: 1,
+      residuals: [],
+      params: [{ name: 'tlb_refill_ns', value: 7 }],
+    };
+    const flags = {
+      fix: ['machine=my box', 'unit=ops/s'],
+      separator: ';',
+      decimal: ',',
+      headerRow: 3,
+      params: ['tlb_refill_ns', 'ipi_delivery_ns'],
+      out: 'ignored.toml',
+    };
+    const first = toToml(result, 'sheet.csv', flags).split('\n')[0];
+    expect(first).toContain(
+      'tlbscope fit "sheet.csv" --fix "machine=my box" --fix "unit=ops/s" --separator ";" --decimal "," --header-row 3 --params "tlb_refill_ns,ipi_delivery_ns"`',
+    );
+    expect(toToml(result, 'x.csv').split('\n')[0]).toContain('tlbscope fit "x.csv"`');
+  });
+
   it('writes a file name holding a newline and a table as a quoted string in its comment', () => {
     const result = {
       preset: 'skylake-laptop-kvm',

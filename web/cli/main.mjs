@@ -105,14 +105,14 @@ async function main(argv) {
       progress: (m) => err(`${m}\n`),
     });
     if (args.out) {
-      writeFileSync(args.out, toToml(result, target()));
+      writeFileSync(args.out, toToml(result, target(), args));
       err(`fit: wrote ${args.out}\n`);
     }
     if (args.format === 'json') {
       out(`${JSON.stringify({ ...result, skipped }, null, 2)}\n`);
     } else {
       out(formatFit(result, skipped));
-      if (!args.out) out(`\n${toToml(result, target())}`);
+      if (!args.out) out(`\n${toToml(result, target(), args)}`);
     }
     return 0;
   }
