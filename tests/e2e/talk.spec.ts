@@ -177,3 +177,23 @@ for (const [width, height] of [
     });
   }
 }
+
+test('a comparison step in talk mode: both timelines whole on a 1024×768 screen, with their A/B labels and no export buttons', async ({
+  sim,
+}) => {
+  const { page } = sim;
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('./?scenario=x86-lazy-tlb&step=6&talk=1');
+  await sim.waitForIdle();
+  const timelines = page.locator('.timeline');
+  await expect(timelines).toHaveCount(2);
+  await expect(timelines.nth(1).locator('.timeline-label')).toContainText('B:');
+  await expect(page.locator('.timeline .export-buttons').first()).toBeHidden();
+  await expect
+    .poll(async () => {
+      const box = await timelines.nth(1).boundingBox();
+      return (box?.y ?? Infinity) + (box?.height ?? 0);
+    })
+    .toBeLessThanOrEqual(768);
+  expect(sim.consoleErrors).toEqual([]);
+});
