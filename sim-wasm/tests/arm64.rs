@@ -1,4 +1,4 @@
-//! One test per arm64 mechanism (kernel-mechanics.md §5, §6), each on a small hand-built
+//! One test per arm64 mechanism (docs/model.md's arm64 sections), each on a small hand-built
 //! machine: broadcast vs local TLBI, the interconnect queue, `MAX_DVM_OPS`, the skip-broadcast
 //! check and its stale mask, the ASID allocator, and per-CPU access costs.
 

@@ -14,7 +14,7 @@ beforeAll(async () => {
   report = calibrate(wasm);
 });
 
-describe('calibration of the shipped presets against the seeds', () => {
+describe('calibration of the shipped presets against the published measurements', () => {
   it('predicts every seed row within the tolerance the issue states', () => {
     const bad = report.rows.filter((r) => r.status !== 'PASS' && r.status !== 'INFO');
     expect(bad.map((r) => `${r.id}: ${r.predicted} vs ${r.measured} ${r.unit}`)).toEqual([]);

@@ -1,7 +1,8 @@
-//! arm64 server presets beyond the seeds' machine: servers without FEAT_TLBIRANGE, whose ranged
-//! flushes are one broadcast TLBI per page. Nothing here is fitted to a measurement: the CPU
-//! counts, TLB geometry and features come from the vendors' documents, and every time is an
-//! estimate derived from `generic-arm64`'s (mid-range estimates) by a rule stated below.
+//! arm64 server presets beyond the 32-CPU machine of Andrea Arcangeli's 2020 measurements:
+//! servers without FEAT_TLBIRANGE, whose ranged flushes are one broadcast TLBI per page.
+//! Nothing here is fitted to a measurement: the CPU counts, TLB geometry and features come from
+//! the vendors' documents, and every time is an estimate derived from `generic-arm64`'s
+//! (mid-range estimates) by a rule stated below.
 //! The `tlbi_range` default of each preset is in `range.rs`. `presets.rs` turns each into a
 //! `Preset` (arm64, hashed TLB index) with `generic-arm64`'s costs passed in, so this file
 //! depends on the configuration types only.

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Traceability checks for content/datasets: every number transcribed from a seed mail must be
+ * Traceability checks for content/datasets: every number transcribed from a patch mail must be
  * findable in that mail, written the way the mail writes it, and every source must be described
  * in sources.json. See content/datasets/README.md for the schema.
  */
