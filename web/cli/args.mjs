@@ -27,6 +27,7 @@ export { USAGE } from './help.mjs';
  * @property {number} [headerRow]
  * @property {string[]} [params]
  * @property {number} [maxRuns]
+ * @property {number} [top]
  * @property {string} [race]
  * @property {number} [maxSteps]
  * @property {number} [maxStates]
@@ -65,6 +66,7 @@ export function parseArgs(argv) {
       'calibrate',
       'fit',
       'import',
+      'analyze',
       'history',
       'check',
     ].includes(command)
@@ -109,7 +111,7 @@ export function parseArgs(argv) {
       const allowed =
         command === 'calibrate'
           ? ['text', 'json', 'csv']
-          : command === 'settings' || command === 'check'
+          : command === 'settings' || command === 'check' || command === 'analyze'
             ? ['text', 'json']
             : command === 'fit' || command === 'history'
               ? ['text', 'json']
@@ -123,7 +125,7 @@ export function parseArgs(argv) {
       }
       out.format = v;
     } else if (a === '--costs') {
-      only(a, 'run', 'sweep', 'calibrate', 'history');
+      only(a, 'run', 'sweep', 'calibrate', 'history', 'analyze');
       out.costs = value();
     } else if (a === '--strict') {
       only(a, 'calibrate');
@@ -158,6 +160,14 @@ export function parseArgs(argv) {
       const v = value();
       out.params = v.split(',').filter(Boolean);
       if (out.params.length === 0) throw new UsageError(`--params ${v}: expected name,name,...`);
+    } else if (a === '--top') {
+      only(a, 'analyze');
+      const v = value();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 1000) {
+        throw new UsageError(`--top ${v}: expected an integer from 1 to 1000`);
+      }
+      out.top = n;
     } else if (a === '--max-runs') {
       only(a, 'fit', 'calibrate');
       const v = value();
@@ -243,7 +253,7 @@ export function parseArgs(argv) {
     out.format ??
     (command === 'sweep'
       ? 'csv'
-      : ['calibrate', 'fit', 'import', 'settings', 'history', 'check'].includes(command)
+      : ['calibrate', 'fit', 'import', 'analyze', 'settings', 'history', 'check'].includes(command)
         ? 'text'
         : 'json');
   return { ...out, format };

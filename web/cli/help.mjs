@@ -155,6 +155,26 @@ export const COMMANDS = [
     examples: ['tlbscope import content/recordings/madvise-touch-kvm-2cpu.trace'],
   },
   {
+    name: 'analyze',
+    synopsis: `tlbscope analyze <recording|scenario file|id> [--top N] [--set key=value ...]
+                 [--costs file] [--seed N] [--format text|json]`,
+    summary:
+      'Cuts every IPI shootdown of a recording or a model run into the parts of its critical path and prints the slowest, each with the part that dominated and what delayed it.',
+    options: [
+      ['--top N', 'how many of the slowest shootdowns to show, 1 to 1000 (default 5)'],
+      ['--set key=value', 'a setting of the scenario’s run (not for a recording)'],
+      ['--costs file', 'as for run (not for a recording)'],
+      ['--seed N', 'as for run'],
+      ['--format text|json', 'text (default) or JSON'],
+    ],
+    details:
+      'A shootdown’s parts, in order: its entry to the first IPI sent; the sends up to the one whose target acked last; that IPI’s delivery (send to handler entry), with what held it: interrupts off on the target, another handler running, the target idle, or the delivery itself; the handler until it unlocked the initiator’s csd (the ack); and the return after it (when the initiator’s own flush ends after every ack, the path runs through that instead). The parts of a path sum to the flush’s latency. A part whose events a recording lacks (no call_function or csd events) is printed as unknown, never estimated. Then each part’s percentiles over all shootdowns, and per CPU how often it acked last and why. An argument ending in .toml or naming no file is a scenario; any other file is read as a recording.',
+    examples: [
+      'tlbscope analyze content/recordings/madvise-touch-kvm-2cpu.trace',
+      'tlbscope analyze x86-munmap-shootdown --set cpus=16 --top 3',
+    ],
+  },
+  {
     name: 'history',
     synopsis: `tlbscope history <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
                  [--format text|json]`,

@@ -6,6 +6,7 @@
 //   tlbscope calibrate [--costs file] [--strict] [--leave-one-out] [--format text|json|csv]
 //   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file] [--leave-one-out]
 //   tlbscope import <recording> [--format text|json|perfetto]
+//   tlbscope analyze <recording|scenario file|id> [--top N] [--set ...] [--format text|json]
 //   tlbscope history <scenario file|id> [--set key=value ...] [--seed N] [--format text|json]
 //   tlbscope check <scenario file|id> | --race <id> [--set ...] [--max-steps N] [--format text|json]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { loadWasm, scenarioIds, readScenarioArg } from './wasm.mjs';
 import { parseArgs, UsageError, USAGE } from './args.mjs';
 import { commandHelp } from './help.mjs';
 import { importRecording, RecordingFailure, runPerfetto } from './recording.mjs';
+import { analyze } from './analyze.mjs';
 import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
@@ -117,6 +119,7 @@ async function main(argv) {
     return 0;
   }
   args.set = [...costs, ...args.set];
+  if (args.command === 'analyze') return analyze(wasm, target(), args);
   if (args.command === 'check') return runCheck(wasm, args);
   const { id, text, file } = readScenarioArg(target());
   if (args.command === 'history') {

@@ -26,7 +26,7 @@ async function writeAll(/** @type {Iterable<string>} */ chunks) {
   }
 }
 
-async function readRecording(/** @type {string} */ path) {
+export async function readRecording(/** @type {string} */ path) {
   if (!existsSync(path)) throw new RecordingFailure(`no such recording file: ${quote(path)}`);
   const m = await webModules();
   const parser = new m.RecordingParser(basename(path));

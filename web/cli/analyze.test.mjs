@@ -1,0 +1,58 @@
+// `tlbscope analyze` end to end: the real CLI process on a recording made with bench/kit on this
+// machine under load, and on a model run, read as a user reads them.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const cli = (...args) =>
+  spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+const LOADED = 'content/recordings/madvise-touch-kvm-2cpu-loaded.trace';
+
+// Each case spawns the CLI, which loads the TypeScript compiler: seconds on a busy machine.
+describe('tlbscope analyze', { timeout: 60_000 }, () => {
+  it("breaks a model run's shootdown into parts that sum to its latency, and names the last CPU", () => {
+    const r = cli('analyze', 'x86-munmap-shootdown', '--format', 'json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const a = JSON.parse(r.stdout);
+    expect(a.flushes).toBe(1);
+    const [b] = a.slowest;
+    expect(b.path.reduce((s, p) => s + p.ns, 0)).toBe(b.latency);
+    expect(b.targets[b.last].cpu).toBe(3);
+    expect(a.lastToAck).toEqual([
+      { cpu: 3, last: 1, by: { 'irqs-off': 0, handler: 0, idle: 0, delivery: 1, unknown: 0 } },
+    ]);
+    // --set reaches the run: 16 CPUs, 15 targets.
+    const wide = JSON.parse(
+      cli('analyze', 'x86-munmap-shootdown', '--set', 'cpus=16', '--format', 'json').stdout,
+    );
+    expect(wide.slowest[0].targets).toHaveLength(15);
+  });
+
+  it('reads a real recording: its slowest flush at its line, and no claim the trace cannot make', () => {
+    const r = cli('analyze', LOADED, '--top', '1');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const m = /Flush on CPU (\d+) at [\d.]+ ms, line (\d+): ([\d.]+) µs/.exec(r.stdout);
+    expect(m).not.toBeNull();
+    // The line named is the recording's "remote IPI send" tlb_flush of that CPU.
+    const line = readFileSync(LOADED, 'utf8').split('\n')[Number(m[2]) - 1];
+    expect(line).toContain(`[00${m[1]}]`);
+    expect(line).toContain('reason:remote IPI send');
+    // Its parts: entry, sends, delivery, handler, return, each with a time and a share.
+    expect(r.stdout).toMatch(/IPI delivery to CPU \d+\s+[\d.]+ µs\s+[\d.]+ %/);
+    // The kit records no irq_disable/irq_enable: whether interrupts were off is not claimed.
+    expect(r.stdout).toContain('whether its interrupts were off is not in the trace');
+    expect(r.stdout).not.toContain('interrupts on');
+    expect(r.stdout).toMatch(/\d+ flushes, \d+ of them with IPIs/);
+  });
+
+  it('refuses --set for a recording and a --top out of range, saying why', () => {
+    const r = cli('analyze', LOADED, '--set', 'cpus=4');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--set and --costs change a scenario’s run, not a recording');
+    const t = cli('analyze', LOADED, '--top', '0');
+    expect(t.status).toBe(2);
+    expect(t.stderr).toContain('--top 0: expected an integer from 1 to 1000');
+  });
+});

@@ -1,0 +1,160 @@
+// The auto-analysis of a trace's shootdowns, after `rtla timerlat -a`: the slowest flushes, each
+// with its critical path (flushBreakdown.ts), the part that dominated and its cause in words;
+// percentiles over every flush; and per CPU how often it was the last to ack, and why. The same
+// for a model run and a recording, so the two can be read part by part. Pure.
+import type { Trace } from '../trace/trace';
+import {
+  breakdownFlushes,
+  dominantPart,
+  type BreakdownOptions,
+  type DelayCause,
+  type FlushBreakdown,
+  type FlushPart,
+  type PartName,
+} from './flushBreakdown';
+
+export interface Percentiles {
+  samples: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export interface LastToAck {
+  cpu: number;
+  /** Flushes whose critical path ran through this CPU's ack. */
+  last: number;
+  /** Of those, by what delayed the IPI to it. */
+  by: Record<DelayCause['kind'], number>;
+}
+
+export interface FlushAnalysis {
+  flushes: number;
+  /** Of those, the ones that sent IPIs (a flush whose cpumask held no other CPU sends none). */
+  withIpis: number;
+  /** Flush latency (flush_tlb_mm_range, or the recording's shootdown span). */
+  latency: Percentiles | null;
+  /** Each part of the critical path, over the flushes where it is known. */
+  parts: Record<PartName, Percentiles | null>;
+  slowest: (FlushBreakdown & { dominant: FlushPart | null; why: string })[];
+  lastToAck: LastToAck[];
+  /** Flushes whose path has a part the trace cannot tell (an ack or a handler not recorded). */
+  unknown: number;
+}
+
+const PARTS: PartName[] = ['entry', 'sends', 'delivery', 'handler', 'local', 'return'];
+
+export function analyzeFlushes(trace: Trace, top = 5, opts: BreakdownOptions = {}): FlushAnalysis {
+  const all = breakdownFlushes(trace, opts);
+  const parts = Object.fromEntries(
+    PARTS.map((name) => [
+      name,
+      percentiles(
+        all
+          .flatMap((b) => b.path.filter((p) => p.name === name && p.ns !== null))
+          .map((p) => p.ns as number),
+      ),
+    ]),
+  ) as Record<PartName, Percentiles | null>;
+  const perCpu = new Map<number, LastToAck>();
+  for (const b of all) {
+    if (b.last === null) continue;
+    const t = b.targets[b.last];
+    let row = perCpu.get(t.cpu);
+    if (!row)
+      perCpu.set(
+        t.cpu,
+        (row = {
+          cpu: t.cpu,
+          last: 0,
+          by: { 'irqs-off': 0, handler: 0, idle: 0, delivery: 0, unknown: 0 },
+        }),
+      );
+    row.last++;
+    if (t.cause) row.by[t.cause.kind]++;
+  }
+  const slowest = [...all]
+    .sort((a, b) => b.latency - a.latency || a.row - b.row)
+    .slice(0, Math.max(0, top))
+    .map((b) => ({ ...b, dominant: dominantPart(b), why: whyWords(b) }));
+  return {
+    flushes: all.length,
+    withIpis: all.filter((b) => b.targets.length > 0).length,
+    latency: percentiles(all.map((b) => b.latency)),
+    parts,
+    slowest,
+    lastToAck: [...perCpu.values()].sort((a, b) => b.last - a.last || a.cpu - b.cpu),
+    unknown: all.filter((b) => b.path.some((p) => p.ns === null)).length,
+  };
+}
+
+/** Nearest-rank percentiles of `values` (null without any). */
+export function percentiles(values: readonly number[]): Percentiles | null {
+  if (!values.length) return null;
+  const v = Float64Array.from(values).sort();
+  const at = (q: number) => v[Math.min(v.length - 1, Math.ceil(q * v.length) - 1)];
+  return { samples: v.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: v[v.length - 1] };
+}
+
+export const PART_WORDS: Record<PartName, string> = {
+  entry: 'entry to the first IPI sent',
+  sends: 'IPI sends',
+  delivery: 'IPI delivery',
+  handler: 'handler to its ack',
+  local: 'local flush',
+  return: 'return after the last ack',
+};
+
+/** A part as a line names it: which CPU it concerns where that matters. */
+export function partLabel(p: FlushPart, b: FlushBreakdown): string {
+  if (p.name === 'sends') return `IPI sends, up to CPU ${p.cpu}'s`;
+  if (p.name === 'delivery') return `IPI delivery to CPU ${p.cpu}`;
+  if (p.name === 'handler') return `handler on CPU ${p.cpu} to its ack`;
+  if (p.name === 'local') return `local flush on CPU ${b.cpu}`;
+  if (p.name === 'return' && b.last === null && b.local !== null && b.targets.length)
+    return 'return after the local flush';
+  return PART_WORDS[p.name];
+}
+
+/** Why a delivery took as long as it did, in words. */
+export function causeWords(c: DelayCause | null, cpu: number): string {
+  if (!c) return `no handler of this IPI on CPU ${cpu} in the trace`;
+  switch (c.kind) {
+    case 'irqs-off':
+      return `CPU ${cpu} had interrupts off when the IPI arrived (${fmt(c.ns)} of the wait)`;
+    case 'handler':
+      return `CPU ${cpu} was running another interrupt handler (${fmt(c.ns)} of the wait)`;
+    case 'idle':
+      return `CPU ${cpu} was idle: the handler ran after its exit from idle`;
+    case 'delivery':
+      return `the IPI's delivery itself: CPU ${cpu} was running a task with interrupts on`;
+    case 'unknown':
+      return c.lacks === 'tasks'
+        ? `what CPU ${cpu} was doing is not in the trace (no sched_switch events)`
+        : `CPU ${cpu} was running a task; whether its interrupts were off is not in the trace (no irq_disable/irq_enable events)`;
+  }
+}
+
+/** The flush's dominant part and its cause, in one sentence. */
+export function whyWords(b: FlushBreakdown): string {
+  const d = dominantPart(b);
+  if (!d) return 'unknown: the trace lacks the events that bound its parts';
+  const share = b.latency > 0 ? ` (${Math.round(((d.ns as number) / b.latency) * 100)} %)` : '';
+  const head = `${partLabel(d, b)}${share}`;
+  if (d.name === 'delivery' && b.last !== null)
+    return `${head}: ${causeWords(b.targets[b.last].cause, d.cpu)}`;
+  if (d.name === 'handler' && b.last !== null) {
+    const t = b.targets[b.last];
+    return `${head}: flush_tlb_func took ${t.func === null ? 'an unknown time' : fmt(t.func)}, the rest is the handler's entry and exit`;
+  }
+  if (d.name === 'sends') return `${head}: ${b.targets.length} IPIs sent one after another`;
+  if (d.name === 'local') return `${head}: the initiator's own flush ended after every ack`;
+  return head;
+}
+
+function fmt(ns: number): string {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(3)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(3)} µs`;
+  return `${Math.round(ns)} ns`;
+}
