@@ -5,7 +5,8 @@
 //                                          lasting until the last target's csd unlock (the ack)
 //   tlb_flush other reasons              → FlushTlbFunc (the csd_function_entry/exit span of
 //                                          flush_tlb_func when recorded), SwitchMm on task switch
-//   ipi_send_cpu / ipi_send_cpumask      → IpiSent per target (arg = target CPU)
+//   ipi_send_cpu / ipi_send_cpumask      → IpiSent per target (arg = target CPU), parented to
+//                                          the shootdown it belongs to
 //   call_function[_single]_entry/exit    → IpiHandler on the target, parented to the send it
 //                                          answers (the oldest unanswered call-function send
 //                                          to that CPU): the IPI arrow
@@ -340,7 +341,15 @@ export class RecordingBuilder {
     const callFunction = isCallFunctionIpi(e.body);
     for (const c of targets as number[]) {
       this.cpuState(c);
-      const row = this.push(t, e.cpu, EventKind.IpiSent, c, e.line);
+      // A shootdown's sends are its rows, as the model's are (flushBreakdown.ts reads them so).
+      const row = this.push(
+        t,
+        e.cpu,
+        EventKind.IpiSent,
+        c,
+        e.line,
+        s.collecting ? s.shootdown : -1,
+      );
       this.counts.ipiSends++;
       if (s.collecting) {
         this.counts.shootdownSends++;
@@ -363,8 +372,10 @@ export class RecordingBuilder {
   private csdEntry(e: RawEvent, t: number, s: CpuState) {
     const func = funcOf(e.body);
     const csd = csdOf(e.body);
+    // Without a csd it is the initiator's own flush, after its sends: a row of its shootdown.
+    const own = !csd && s.collecting ? s.shootdown : -1;
     const row =
-      func === 'flush_tlb_func' ? this.push(t, e.cpu, EventKind.FlushTlbFunc, 0, e.line) : -1;
+      func === 'flush_tlb_func' ? this.push(t, e.cpu, EventKind.FlushTlbFunc, 0, e.line, own) : -1;
     s.csd.push({ func, csd, t, row });
     // The initiator's own flush_tlb_func runs after its sends: the shootdown's sends are all out.
     if (!csd) s.collecting = false;
