@@ -24,6 +24,7 @@ import { DetailsPopover } from './DetailsPopover';
 import { Distribution } from './Distribution';
 import { ErrorBoundary } from './ErrorBoundary';
 import { EventLog } from './EventLog';
+import { FlushAnalysisPanel } from './FlushAnalysisPanel';
 import { FlushMatches, MatchNote } from './FlushMatches';
 import { Inspector } from './Inspector';
 import { KernelHistory } from './KernelHistory';
@@ -555,6 +556,16 @@ export function ExplorerView(props: Props) {
               ) : (
                 <SummaryPanel summary={a.summary} trace={a.trace} onShow={fromBelow(x.selectRow)} />
               )}
+              <ErrorBoundary label="the flush analysis" resetKey={a.trace.version}>
+                <FlushAnalysisPanel
+                  sides={[
+                    { label: 'A', run: a, onSelect: fromBelow(x.selectRow) },
+                    ...(b
+                      ? [{ label: 'B' as const, run: b, onSelect: fromBelow(x.selectRowB) }]
+                      : []),
+                  ]}
+                />
+              </ErrorBoundary>
               <p className="export">
                 <PerfettoButton run={a} label="A" window={x.view.get} />
                 {b && <PerfettoButton run={b} label="B" window={x.view.get} />}

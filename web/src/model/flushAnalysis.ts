@@ -98,7 +98,7 @@ export function percentiles(values: readonly number[]): Percentiles | null {
 }
 
 export const PART_WORDS: Record<PartName, string> = {
-  entry: 'entry to the first IPI sent',
+  entry: 'entry (to the first IPI sent, or the local flush)',
   sends: 'IPI sends',
   delivery: 'IPI delivery',
   handler: 'handler to its ack',
@@ -108,6 +108,8 @@ export const PART_WORDS: Record<PartName, string> = {
 
 /** A part as a line names it: which CPU it concerns where that matters. */
 export function partLabel(p: FlushPart, b: FlushBreakdown): string {
+  if (p.name === 'entry')
+    return b.targets.length ? 'entry to the first IPI sent' : 'entry to the local flush';
   if (p.name === 'sends') return `IPI sends, up to CPU ${p.cpu}'s`;
   if (p.name === 'delivery') return `IPI delivery to CPU ${p.cpu}`;
   if (p.name === 'handler') return `handler on CPU ${p.cpu} to its ack`;
@@ -115,6 +117,14 @@ export function partLabel(p: FlushPart, b: FlushBreakdown): string {
   if (p.name === 'return' && b.last === null && b.local !== null && b.targets.length)
     return 'return after the local flush';
   return PART_WORDS[p.name];
+}
+
+/** A part in a few words, for a row of parts: "delivery → CPU 3". */
+export function partShort(p: FlushPart): string {
+  if (p.name === 'delivery') return `delivery → CPU ${p.cpu}`;
+  if (p.name === 'handler') return `handler on CPU ${p.cpu}`;
+  if (p.name === 'local') return 'local flush';
+  return p.name;
 }
 
 /** Why a delivery took as long as it did, in words. */

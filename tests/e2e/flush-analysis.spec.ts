@@ -1,0 +1,77 @@
+// "Why was each flush slow?" under the summary: a model run's slowest flush cut into its parts,
+// its button selecting the flush; a real recording (bench/kit on this machine, under load) read
+// without claims its events cannot support; A and B side by side when comparing.
+import { expect, test } from './fixtures';
+
+test("a model run's slowest flush: its parts, the CPU that acked last, and a button to it", async ({
+  sim,
+}) => {
+  await sim.open({ scenario: 'x86-munmap-shootdown', set: ['cpus=8'] });
+  const page = sim.page;
+  const panel = page.locator('details.flush-analysis');
+  await panel.locator('summary').click();
+  const a = panel.locator('[data-analysis="A"]');
+  await expect(a.locator('.provenance')).toContainText('1 flush, 1 with IPIs');
+  const row = a.locator('table.analysis-slowest tbody tr').first();
+  // Seven targets sent to in turn: the last one sent to acks last, and the sends dominate.
+  await expect(row.locator('[data-part="delivery"]')).toContainText('delivery → CPU 7');
+  await expect(row.locator('[data-why]')).toContainText(
+    /IPI sends, up to CPU 7's \(\d+ %\): 7 IPIs sent one after another/,
+  );
+  await expect(a.getByRole('list', { name: 'Last to ack per CPU' })).toContainText(
+    'CPU 7: 1 of 1 · delivery itself 1',
+  );
+  await row.getByRole('button').click();
+  await expect(page.locator('.inspector [data-inspector="kind"]')).toHaveText('FlushRange');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a real recording: unknown where its events are missing, and no word on interrupts it cannot back', async ({
+  sim,
+}) => {
+  test.setTimeout(90_000);
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles(
+    '#recording-input',
+    'content/recordings/madvise-touch-kvm-2cpu-loaded.trace',
+  );
+  await expect(page.getByTestId('recording-loaded')).toContainText(
+    'madvise-touch-kvm-2cpu-loaded.trace',
+  );
+  await sim.waitForIdle();
+  const panel = page.locator('details.flush-analysis');
+  await panel.locator('summary').click();
+  const a = panel.locator('[data-analysis="A"]');
+  await expect(a.locator('.provenance')).toContainText('Measured');
+  const why = a.locator('[data-why]').first();
+  await expect(why).toContainText('whether its interrupts were off is not in the trace');
+  await expect(a).not.toContainText('interrupts on');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('comparing, A and B are analysed side by side', async ({ sim }) => {
+  const page = sim.page;
+  await page.goto('./?scenario=x86-munmap-shootdown&compare=1&setB=cpus%3D8');
+  await sim.waitForIdle();
+  const panel = page.locator('details.flush-analysis');
+  await panel.locator('summary').click();
+  await expect(panel.locator('[data-analysis="A"] h3')).toHaveText('A: model');
+  await expect(panel.locator('[data-analysis="B"] h3')).toHaveText('B: model');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test.describe('at 390×844', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('opened, the analysis widens nothing: its tables scroll, not the page', async ({ sim }) => {
+    await sim.open({ scenario: 'x86-munmap-shootdown', set: ['cpus=8'] });
+    const panel = sim.page.locator('details.flush-analysis');
+    await panel.locator('summary').click();
+    await expect(panel.locator('table.analysis-slowest')).toBeVisible();
+    expect(
+      await sim.page.evaluate(() => document.documentElement.scrollWidth - innerWidth),
+    ).toBeLessThanOrEqual(0);
+    expect(sim.consoleErrors).toEqual([]);
+  });
+});
