@@ -104,20 +104,12 @@ for (const theme of ['light', 'dark'] as const) {
         await page.goto(`./?${query}&talk=1&theme=${theme}`);
         await sim.waitForIdle();
         await expect(page.locator('.timeline g.lane').first()).toBeVisible();
-        // Settled: the fit moves the zoom and the lanes' height over a few frames.
-        const bottom = () =>
-          page.evaluate(() => {
-            const tls = [...document.querySelectorAll('.timeline')];
-            return Math.round(tls[tls.length - 1].getBoundingClientRect().bottom);
-          });
-        let last = -1;
-        await expect
-          .poll(async () => {
-            const was = last;
-            last = await bottom();
-            return last === was;
-          })
-          .toBe(true);
+        // Settled: the fit moves the zoom and the lanes' height over a few frames, then says so.
+        await expect(page.locator('.figure')).toHaveAttribute('data-talk-fit', 'settled');
+        const last = await page.evaluate(() => {
+          const tls = [...document.querySelectorAll('.timeline')];
+          return Math.round(tls[tls.length - 1].getBoundingClientRect().bottom);
+        });
         // The last CPU lane and everything under it (the tlb_gen chart) are on screen...
         const lanes = page.locator('.timeline g.lane');
         const lane = await lanes.last().boundingBox();

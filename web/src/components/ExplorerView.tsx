@@ -411,6 +411,7 @@ export function ExplorerView(props: Props) {
                 className="figure"
                 ref={setFigure}
                 style={url.talk ? ({ '--talk-zoom': talk.zoom } as CSSProperties) : undefined}
+                data-talk-fit={url.talk ? (talk.settled ? 'settled' : 'fitting') : undefined}
                 onPointerDownCapture={(e) => {
                   pointer.current = {
                     x: e.clientX,

@@ -14,13 +14,14 @@ export function useTalkFit(
   /** Changes when the figure shows something else (a step, a comparison): lanes start over. */
   key: unknown,
   lanes: number,
-): TalkFit {
+): TalkFit & { settled: boolean } {
   const start = (): TalkFit => ({ zoom: talkMaxZoom(window.innerWidth), track: TRACK });
-  const [state, setState] = useState(() => ({ key, fit: start() }));
+  // `settled`: the last measurement asked for no change (what a test of the fit waits for).
+  const [state, setState] = useState(() => ({ key, fit: start(), settled: false }));
   const fit = state.key === key ? state.fit : { zoom: state.fit.zoom, track: TRACK };
-  if (state.key !== key) setState({ key, fit });
+  if (state.key !== key) setState({ key, fit, settled: false });
   useEffect(() => {
-    const reset = () => setState((s) => ({ key: s.key, fit: start() }));
+    const reset = () => setState((s) => ({ key: s.key, fit: start(), settled: false }));
     window.addEventListener('resize', reset);
     return () => window.removeEventListener('resize', reset);
   }, []);
@@ -41,7 +42,8 @@ export function useTalkFit(
         const room = window.innerHeight - (first + window.scrollY) - after - gaps - BOTTOM;
         setState((s) => {
           const next = nextTalkFit(s.fit, { timelines, room, width: window.innerWidth, lanes });
-          return next === s.fit ? s : { key: s.key, fit: next };
+          if (next !== s.fit) return { key: s.key, fit: next, settled: false };
+          return s.settled ? s : { ...s, settled: true };
         });
       });
     };
@@ -54,5 +56,5 @@ export function useTalkFit(
       cancelAnimationFrame(frame);
     };
   }, [on, figure, key, lanes, fit.zoom, fit.track]);
-  return fit;
+  return { ...fit, settled: state.key === key && state.settled };
 }
