@@ -1,12 +1,15 @@
 // `tlbscope analyze` end to end: the real CLI process on a recording made with bench/kit on this
 // machine under load, and on a model run, read as a user reads them.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const cli = (...args) =>
   spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
 const LOADED = 'content/recordings/madvise-touch-kvm-2cpu-loaded.trace';
+const QUIET = 'content/recordings/madvise-touch-kvm-2cpu.trace';
 
 // Each case spawns the CLI, which loads the TypeScript compiler: seconds on a busy machine.
 describe('tlbscope analyze', { timeout: 60_000 }, () => {
@@ -54,5 +57,36 @@ describe('tlbscope analyze', { timeout: 60_000 }, () => {
     const t = cli('analyze', LOADED, '--top', '0');
     expect(t.status).toBe(2);
     expect(t.stderr).toContain('--top 0: expected an integer from 1 to 1000');
+  });
+});
+
+describe('tlbscope fit-recording', { timeout: 60_000 }, () => {
+  it('estimates the IPI delivery of a real recording and writes a costs file run --costs takes', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'tlbscope-')), 'mine.toml');
+    const r = cli('fit-recording', QUIET, '--out', out);
+    expect(r.status).toBe(0);
+    // The kit's quiet 2-CPU KVM run: hundreds of deliveries, timestamps in whole µs.
+    const m = /ipi_delivery_ns\s+(\d+) ns {2}\(p10 (\d+), p90 (\d+), (\d+) samples\)/.exec(
+      r.stdout,
+    );
+    expect(m).not.toBeNull();
+    expect(Number(m[4])).toBeGreaterThan(300);
+    expect(Number(m[1]) % 1000).toBe(0);
+    expect(Number(m[2])).toBeLessThanOrEqual(Number(m[1]));
+    expect(Number(m[3])).toBeGreaterThanOrEqual(Number(m[1]));
+    expect(r.stdout).toContain('good to about ±1 µs');
+    // ...and as explorer link parameters, so the page runs every toggle with them.
+    expect(r.stdout).toContain(`&set=costs.ipi_delivery_ns%3D${m[1]}`);
+    // What the recording cannot tell is said, never written into the file.
+    expect(r.stdout).toMatch(/syscall_ns +unknown/);
+    const toml = readFileSync(out, 'utf8');
+    expect(toml).toContain(`ipi_delivery_ns = ${m[1]}\n`);
+    expect(toml).not.toMatch(/^syscall_ns =/m);
+    const run = cli('run', 'x86-madvise-touch', '--costs', out);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    // The IPI now takes the recorded delivery: the flush waits at least that long.
+    const summary = JSON.parse(run.stdout);
+    expect(summary.flush_latency_ns.mean).toBeGreaterThan(Number(m[1]));
   });
 });

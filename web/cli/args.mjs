@@ -67,6 +67,7 @@ export function parseArgs(argv) {
       'fit',
       'import',
       'analyze',
+      'fit-recording',
       'history',
       'check',
     ].includes(command)
@@ -111,7 +112,7 @@ export function parseArgs(argv) {
       const allowed =
         command === 'calibrate'
           ? ['text', 'json', 'csv']
-          : command === 'settings' || command === 'check' || command === 'analyze'
+          : ['settings', 'check', 'analyze', 'fit-recording'].includes(command)
             ? ['text', 'json']
             : command === 'fit' || command === 'history'
               ? ['text', 'json']
@@ -133,7 +134,10 @@ export function parseArgs(argv) {
     } else if (a === '--leave-one-out') {
       only(a, 'calibrate', 'fit');
       out.leaveOneOut = true;
-    } else if (a === '--benchmark' || a === '--machine' || a === '--out') {
+    } else if (a === '--out') {
+      only(a, 'fit', 'fit-recording');
+      out.out = value();
+    } else if (a === '--benchmark' || a === '--machine') {
       only(a, 'fit');
       out[/** @type {'benchmark' | 'machine' | 'out'} */ (a.slice(2))] = value();
     } else if (a === '--map') {
@@ -214,8 +218,8 @@ export function parseArgs(argv) {
       throw new UsageError(`unexpected argument \`${a}\``);
     }
   }
-  if (command === 'import' && out.scenario === undefined) {
-    throw new UsageError('import needs a recording file');
+  if ((command === 'import' || command === 'fit-recording') && out.scenario === undefined) {
+    throw new UsageError(`${command} needs a recording file`);
   }
   if (command === 'fit' && out.scenario === undefined) {
     throw new UsageError('fit needs a dataset CSV file');
@@ -253,7 +257,16 @@ export function parseArgs(argv) {
     out.format ??
     (command === 'sweep'
       ? 'csv'
-      : ['calibrate', 'fit', 'import', 'analyze', 'settings', 'history', 'check'].includes(command)
+      : [
+            'calibrate',
+            'fit',
+            'import',
+            'analyze',
+            'fit-recording',
+            'settings',
+            'history',
+            'check',
+          ].includes(command)
         ? 'text'
         : 'json');
   return { ...out, format };

@@ -175,6 +175,21 @@ export const COMMANDS = [
     ],
   },
   {
+    name: 'fit-recording',
+    synopsis: 'tlbscope fit-recording <recording> [--out preset.toml] [--format text|json]',
+    summary:
+      'Estimates the model’s costs from a recording’s flushes (your machine as a model) and writes them as a costs file.',
+    options: [
+      ['--out file', 'write the costs file there (without it, it is printed after the table)'],
+      ['--format text|json', 'text (default) or JSON'],
+    ],
+    details:
+      'Each flush is cut into parts as `analyze` does; a cost is the median of the parts that measure it, printed with its p10–p90 spread and how many samples it rests on: ipi_delivery_ns from IPI sends to handler entries that nothing the recording shows held, ipi_handler_ns from handler entry to csd unlock less flush_tlb_func, ipi_send_ns from the gaps between a flush’s sends. A cost the recording has no events for is not estimated (syscall_ns never is: the kit records no syscall entries). The file refines the preset nearest the machine its .source.json names (the generic one otherwise); the run command’s `--costs <file>` applies it, and the link parameters printed under the table open the explorer with the same settings, so every design toggle runs on your machine.',
+    examples: [
+      'tlbscope fit-recording content/recordings/madvise-touch-kvm-2cpu.trace --out my-machine.toml',
+    ],
+  },
+  {
     name: 'history',
     synopsis: `tlbscope history <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
                  [--format text|json]`,

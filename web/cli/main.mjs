@@ -7,6 +7,7 @@
 //   tlbscope fit <dataset.csv> [--benchmark id] [--params a,b] [--machine preset] [--out file] [--leave-one-out]
 //   tlbscope import <recording> [--format text|json|perfetto]
 //   tlbscope analyze <recording|scenario file|id> [--top N] [--set ...] [--format text|json]
+//   tlbscope fit-recording <recording> [--out preset.toml] [--format text|json]
 //   tlbscope history <scenario file|id> [--set key=value ...] [--seed N] [--format text|json]
 //   tlbscope check <scenario file|id> | --race <id> [--set ...] [--max-steps N] [--format text|json]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { parseArgs, UsageError, USAGE } from './args.mjs';
 import { commandHelp } from './help.mjs';
 import { importRecording, RecordingFailure, runPerfetto } from './recording.mjs';
 import { analyze } from './analyze.mjs';
+import { fitRecording } from './fitRecording.mjs';
 import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
@@ -49,6 +51,7 @@ async function main(argv) {
     return args.scenario;
   };
   if (args.command === 'import') return importRecording(target(), args.format);
+  if (args.command === 'fit-recording') return fitRecording(target(), args);
   const wasm = await loadWasm();
   if (args.command === 'settings') {
     const vocab = wasm.vocabularyJson();

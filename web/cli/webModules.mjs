@@ -5,7 +5,10 @@
  *   typeof import('../src/recording/report') &
  *   typeof import('../src/export/perfetto') &
  *   typeof import('../src/trace/trace') &
- *   typeof import('../src/model/flushAnalysis')} WebModules
+ *   typeof import('../src/model/flushAnalysis') &
+ *   typeof import('../src/model/flushBreakdown') &
+ *   typeof import('../src/model/recordedCosts') &
+ *   typeof import('../src/model/modelOfRecording')} WebModules
  */
 
 /** @type {Promise<WebModules> | undefined} */
@@ -14,14 +17,17 @@ let loaded;
 /** @returns {Promise<WebModules>} */
 export function webModules() {
   loaded ??= (async () => {
-    const [recording, report, perfetto, trace, analysis] = await Promise.all([
+    const parts = await Promise.all([
       import('../src/recording/parse'),
       import('../src/recording/report'),
       import('../src/export/perfetto'),
       import('../src/trace/trace'),
       import('../src/model/flushAnalysis'),
+      import('../src/model/flushBreakdown'),
+      import('../src/model/recordedCosts'),
+      import('../src/model/modelOfRecording'),
     ]);
-    return { ...recording, ...report, ...perfetto, ...trace, ...analysis };
+    return /** @type {WebModules} */ (Object.assign({}, ...parts));
   })();
   return loaded;
 }

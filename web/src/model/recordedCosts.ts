@@ -1,0 +1,153 @@
+// "Your machine as a model": the model's costs estimated from a recording's flushes, cut into
+// parts (flushBreakdown.ts). Each estimate is a median with its spread (p10–p90) and the number
+// of samples it rests on; a cost the recording holds no events for is not estimated. The median,
+// not the mean: a delivery the recording cannot explain (interrupts off without irq events to
+// show it) would pull a mean, and it is the typical cost the model charges per event. Pure.
+import type { FlushBreakdown } from './flushBreakdown';
+
+export interface CostEstimate {
+  /** A cost parameter's name (`costs.<name>`). */
+  name: string;
+  /** Whole ns, or null: the recording cannot tell. */
+  value: number | null;
+  samples: number;
+  p10: number | null;
+  p90: number | null;
+  /** What it was measured from, or why it could not be. */
+  basis: string;
+}
+
+export interface RecordedCosts {
+  estimates: CostEstimate[];
+  /** The timestamps' resolution in ns (1000: the recording printed microseconds). */
+  resolution: number;
+}
+
+export function recordedCosts(
+  flushes: readonly FlushBreakdown[],
+  opts: { irqsKnown: boolean },
+): RecordedCosts {
+  const delivery: number[] = [];
+  const handler: number[] = [];
+  const sendGaps: number[] = [];
+  const times: number[] = [];
+  for (const b of flushes) {
+    times.push(b.start, b.latency);
+    const sends = b.targets.map((t) => t.send).sort((x, y) => x - y);
+    for (let i = 1; i < sends.length; i++) sendGaps.push(sends[i] - sends[i - 1]);
+    for (const t of b.targets) {
+      for (const v of [t.send, t.entry, t.ack, t.func]) if (v !== null) times.push(v);
+      // A delivery held by something the trace shows (interrupts off, another handler, idle)
+      // is that thing's cost, not the IPI's.
+      const plain = t.cause?.kind === 'delivery' || t.cause?.kind === 'unknown';
+      if (t.entry !== null && plain) delivery.push(t.entry - t.send);
+      if (t.entry !== null && t.ack !== null && t.func !== null)
+        handler.push(t.ack - t.entry - t.func);
+    }
+  }
+  const resolution = resolutionOf(times);
+  const e = (name: string, v: number[], basis: string, none: string) =>
+    belowResolution(estimate(name, v, basis, none), resolution);
+  return {
+    resolution,
+    estimates: [
+      e(
+        'ipi_delivery_ns',
+        delivery,
+        opts.irqsKnown
+          ? 'IPI send to handler entry, where the target ran a task with interrupts on'
+          : 'IPI send to handler entry, where nothing the recording shows held it (it has no irq_disable/irq_enable events: some may have met interrupts off; the median keeps them out)',
+        'no IPI with a recorded handler',
+      ),
+      e(
+        'ipi_handler_ns',
+        handler,
+        'the handler from entry to its csd unlock, less flush_tlb_func inside it',
+        'no handler with its flush_tlb_func and csd unlock recorded (csd_function_entry/exit events)',
+      ),
+      e(
+        'ipi_send_ns',
+        sendGaps,
+        'the gap between two IPI sends of one flush',
+        'no flush sent more than one IPI',
+      ),
+      {
+        name: 'syscall_ns',
+        value: null,
+        samples: 0,
+        p10: null,
+        p90: null,
+        basis: 'not estimated: a recording of tlb, ipi, csd and sched events has no syscall entry',
+      },
+    ],
+  };
+}
+
+function estimate(name: string, v: number[], basis: string, none: string): CostEstimate {
+  if (!v.length) return { name, value: null, samples: 0, p10: null, p90: null, basis: none };
+  const s = Float64Array.from(v).sort();
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+  return {
+    name,
+    value: Math.max(0, Math.round(at(0.5))),
+    samples: s.length,
+    p10: at(0.1),
+    p90: at(0.9),
+    basis,
+  };
+}
+
+/** A median under the timestamps' resolution is no estimate: it would write 0 into the model. */
+function belowResolution(e: CostEstimate, resolution: number): CostEstimate {
+  if (e.value === null || resolution <= 1 || e.value >= resolution) return e;
+  return {
+    ...e,
+    value: null,
+    basis: `${e.basis}: its median, ${e.value} ns, is under the timestamps' ${resolution} ns resolution, so not estimated`,
+  };
+}
+
+/** The coarsest power of ten (up to 1 µs) that divides every timestamp and duration. */
+function resolutionOf(times: readonly number[]): number {
+  for (const r of [1000, 100, 10])
+    if (times.length && times.every((t) => Math.abs(t / r - Math.round(t / r)) < 1e-6)) return r;
+  return 1;
+}
+
+/**
+ * The estimates as a costs file (`run --costs`, `fit --out`'s format): the preset they refine
+ * and each estimated cost, every line saying what it rests on.
+ */
+export function costsToml(c: RecordedCosts, preset: string, from: string): string {
+  const lines = [
+    `# Costs estimated by \`tlbscope fit-recording\` from ${quoted(from)}: medians of the recorded parts.`,
+    ...(c.resolution >= 1000
+      ? ['# Its timestamps are in whole microseconds: each value is good to about ±1 µs.']
+      : []),
+    '[machine]',
+    `preset = "${preset}"`,
+    '',
+    '[costs]',
+  ];
+  for (const e of c.estimates) {
+    if (e.value === null) lines.push(`# ${e.name}: ${e.basis}`);
+    else
+      lines.push(
+        `# ${e.basis}: ${e.samples} samples, p10 ${Math.round(e.p10 as number)} ns, p90 ${Math.round(e.p90 as number)} ns`,
+        `${e.name} = ${e.value}`,
+      );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A file name quoted for a comment line: a newline in it would end the comment and start a
+ * table of its own, and control or bidi characters would show something else than is there.
+ */
+function quoted(s: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const escaped = s.replace(/[\\"\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) =>
+    c === '\\' || c === '"' ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `"${escaped}"`;
+}
