@@ -373,9 +373,12 @@ export class RecordingBuilder {
     const func = funcOf(e.body);
     const csd = csdOf(e.body);
     // Without a csd it is the initiator's own flush, after its sends: a row of its shootdown.
-    const own = !csd && s.collecting ? s.shootdown : -1;
+    // With one, it runs in the call-function handler that took the IPI, as in a model run.
+    const cause = !csd ? (s.collecting ? s.shootdown : -1) : s.handler;
     const row =
-      func === 'flush_tlb_func' ? this.push(t, e.cpu, EventKind.FlushTlbFunc, 0, e.line, own) : -1;
+      func === 'flush_tlb_func'
+        ? this.push(t, e.cpu, EventKind.FlushTlbFunc, 0, e.line, cause)
+        : -1;
     s.csd.push({ func, csd, t, row });
     // The initiator's own flush_tlb_func runs after its sends: the shootdown's sends are all out.
     if (!csd) s.collecting = false;
