@@ -66,7 +66,7 @@ export function formatAnalysis(m, title, a, lines) {
     return `${o.join('\n')}\n`;
   }
   o.push(
-    `${a.flushes} flush${a.flushes === 1 ? '' : 'es'}, ${a.withIpis} of them with IPIs (the others flushed only the initiator's TLB); latency ${pct(a.latency)}`,
+    `${a.flushes} flush${a.flushes === 1 ? '' : 'es'}, ${a.withIpis === a.flushes ? 'all' : `${a.withIpis} of them`} with IPIs${a.withIpis < a.flushes ? " (the others flushed only the initiator's TLB)" : ''}; latency ${pct(a.latency)}`,
   );
   if (a.unknown)
     o.push(
@@ -103,11 +103,11 @@ export function formatAnalysis(m, title, a, lines) {
       );
     }
   }
-  o.push('', '## Each part over all shootdowns');
+  o.push('', '## Each part over all flushes where it is on the path');
   for (const [name, p] of Object.entries(a.parts)) {
     if (p)
       o.push(
-        `  ${m.PART_WORDS[/** @type {keyof typeof m.PART_WORDS} */ (name)].padEnd(28)} ${pct(p)}`,
+        `  ${m.PART_WORDS[/** @type {keyof typeof m.PART_WORDS} */ (name)].padEnd(50)} ${pct(p)}`,
       );
   }
   if (a.lastToAck.length) {
