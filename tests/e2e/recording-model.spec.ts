@@ -25,10 +25,18 @@ test('Model this recording runs B on the recording’s 2 CPUs and its flushes ma
   await expect(settings.locator('[data-setting="busy_threads"] input')).toHaveValue('1');
   await expect(settings.locator('[data-setting="busy_threads"]')).toContainText('CPU 1 took');
   await expect(settings.locator('[data-setting="machine"] input')).toHaveValue('generic-x86');
+  // The IPI delivery this recording measured, with its sample count; what it cannot measure is
+  // named, not guessed.
+  const delivery = settings.locator('[data-setting="costs.ipi_delivery_ns"]');
+  await expect(delivery).toContainText(/measured here: the median of \d+ \(p10 /);
+  const measured = await delivery.locator('input').inputValue();
+  expect(Number(measured)).toBeGreaterThan(0);
+  await expect(panel.locator('[data-costs-missing]')).toContainText('syscall_ns');
   await panel.getByRole('button', { name: 'Run as B in Compare A/B' }).click();
   await sim.waitForIdle();
   await expect(page).toHaveURL(/scenario=x86-madvise-touch/);
   await expect(page).toHaveURL(/setB=cpus%3D2/);
+  await expect(page).toHaveURL(new RegExp(`setB=costs.ipi_delivery_ns%3D${measured}`));
   const timelines = page.locator('.timeline');
   await expect(timelines).toHaveCount(2);
   await expect(timelines.first()).toContainText('Recording: madvise-touch-2cpu-quiet.trace');

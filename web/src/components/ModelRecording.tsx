@@ -1,9 +1,38 @@
 // "Model this recording": the scenario and settings that mirror an imported recording, each
-// with its reason, editable, and run as B in Compare A/B (model/modelOfRecording.ts decides).
+// with its reason, editable, and run as B in Compare A/B (model/modelOfRecording.ts decides),
+// with the costs the recording measures (model/recordedCosts.ts): B's design toggles then run
+// on this machine's IPI costs, beside its recorded baseline.
 import { useMemo, useState } from 'react';
+import { breakdownFlushes } from '../model/flushBreakdown';
 import { modelOfRecording, type ProposedSetting } from '../model/modelOfRecording';
+import { recordedCosts, type CostEstimate } from '../model/recordedCosts';
 import type { RecordedRun } from '../recording/asRun';
 import { modelFacts } from '../recording/modelFacts';
+import type { RecordingSummary } from '../recording/summary';
+import { formatNs } from '../viz/scales';
+
+/** The recording's measured costs as settings for B, and the ones it could not measure. */
+function measuredCosts(run: RecordedRun): { settings: ProposedSetting[]; missing: CostEstimate[] } {
+  // A run kept in the import worker has no rows here to cut into parts.
+  if (run.trace.remote) return { settings: [], missing: [] };
+  const irqsKnown = (run.summary as RecordingSummary).irqs_off_unknown === null;
+  const c = recordedCosts(breakdownFlushes(run.trace, { irqsKnown }), { irqsKnown });
+  const grain = c.resolution >= 1000 ? '; timestamps in whole µs, so ±1 µs' : '';
+  return {
+    settings: c.estimates.flatMap((e) =>
+      e.value === null
+        ? []
+        : [
+            {
+              key: `costs.${e.name}`,
+              value: String(e.value),
+              reason: `measured here: the median of ${e.samples} (p10 ${formatNs(e.p10 as number)}, p90 ${formatNs(e.p90 as number)})${grain}`,
+            },
+          ],
+    ),
+    missing: c.estimates.filter((e) => e.value === null),
+  };
+}
 
 interface Props {
   run: RecordedRun;
@@ -12,7 +41,11 @@ interface Props {
 }
 
 export function ModelRecording({ run, onModel }: Props) {
-  const proposal = useMemo(() => modelOfRecording(modelFacts(run)), [run]);
+  const proposal = useMemo(() => {
+    const p = modelOfRecording(modelFacts(run));
+    const costs = measuredCosts(run);
+    return { ...p, settings: [...p.settings, ...costs.settings], missing: costs.missing };
+  }, [run]);
   const [open, setOpen] = useState(false);
   // The user's edits, by key, over the proposal's values.
   const [edits, setEdits] = useState<Record<string, string>>({});
@@ -54,6 +87,12 @@ export function ModelRecording({ run, onModel }: Props) {
               </li>
             ))}
           </ul>
+          {proposal.missing.length > 0 && (
+            <p className="muted" data-costs-missing>
+              Not measured by this recording, so the preset's:{' '}
+              {proposal.missing.map((e) => `${e.name} (${e.basis})`).join('; ')}.
+            </p>
+          )}
         </>
       )}
     </section>
