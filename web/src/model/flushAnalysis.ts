@@ -12,6 +12,7 @@ import {
   type FlushPart,
   type PartName,
 } from './flushBreakdown';
+import { nearestRank, sortedSamples } from './nearestRank';
 
 export interface Percentiles {
   samples: number;
@@ -92,8 +93,8 @@ export function analyzeFlushes(trace: Trace, top = 5, opts: BreakdownOptions = {
 /** Nearest-rank percentiles of `values` (null without any). */
 export function percentiles(values: readonly number[]): Percentiles | null {
   if (!values.length) return null;
-  const v = Float64Array.from(values).sort();
-  const at = (q: number) => v[Math.min(v.length - 1, Math.ceil(q * v.length) - 1)];
+  const v = sortedSamples(values);
+  const at = (q: number) => nearestRank(v, q);
   return { samples: v.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: v[v.length - 1] };
 }
 

@@ -4,6 +4,7 @@
 // not the mean: a delivery the recording cannot explain (interrupts off without irq events to
 // show it) would pull a mean, and it is the typical cost the model charges per event. Pure.
 import type { FlushBreakdown } from './flushBreakdown';
+import { nearestRank, sortedSamples } from './nearestRank';
 
 export interface CostEstimate {
   /** A cost parameter's name (`costs.<name>`). */
@@ -85,8 +86,8 @@ export function recordedCosts(
 
 function estimate(name: string, v: number[], basis: string, none: string): CostEstimate {
   if (!v.length) return { name, value: null, samples: 0, p10: null, p90: null, basis: none };
-  const s = Float64Array.from(v).sort();
-  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+  const s = sortedSamples(v);
+  const at = (q: number) => nearestRank(s, q);
   return {
     name,
     value: Math.max(0, Math.round(at(0.5))),

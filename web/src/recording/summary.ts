@@ -5,6 +5,7 @@ import { EventKind, type Stats, type Summary } from '../trace/trace';
 import type { Built } from './build';
 import { REASON_SEND_IPI, TLB_FLUSH_REASONS } from './payload';
 import { FORMAT_NAMES, type RecordingFormat } from './types';
+import { nearestRank, sortedSamples } from '../model/nearestRank';
 
 export interface RecordingSummary extends Summary {
   source: 'recording';
@@ -65,13 +66,18 @@ function latencyBasis(k: Built['counts']): string {
 }
 
 export function stats(values: ArrayLike<number>): Stats {
-  const v = Float64Array.from(values).sort();
+  const v = sortedSamples(values);
   const n = v.length;
   if (n === 0) return { count: 0, mean: 0, p50: 0, p99: 0, max: 0 };
   let sum = 0;
   for (let i = 0; i < n; i++) sum += v[i];
-  const q = (p: number) => v[Math.min(n - 1, Math.ceil(p * n) - 1)];
-  return { count: n, mean: sum / n, p50: q(0.5), p99: q(0.99), max: v[n - 1] };
+  return {
+    count: n,
+    mean: sum / n,
+    p50: nearestRank(v, 0.5),
+    p99: nearestRank(v, 0.99),
+    max: v[n - 1],
+  };
 }
 
 export function summarise(
