@@ -10,6 +10,7 @@ import {
   fitCosts,
   selectRows as selectRowsOf,
 } from '../src/model/fitCore.mjs';
+import { tomlString } from '../src/model/tomlString';
 import { importOptions, parseMaps, readMappedCsv } from './mappedCsv.mjs';
 import { runOnce, ScenarioFailure } from './run.mjs';
 import { readScenarioArg } from './wasm.mjs';
@@ -213,21 +214,6 @@ export function fitFlags(f) {
   return pairs.flatMap(([flag, v]) =>
     v === undefined ? [] : [`${flag} ${typeof v === 'number' ? v : tomlString(v)}`],
   );
-}
-
-/**
- * A file name as a TOML basic string: a name may hold a newline (which would end the comment it
- * is quoted in and start a table of its own) or other control characters TOML forbids there.
- * @param {string} s
- */
-export function tomlString(s) {
-  const escaped = s.replace(
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    /[\\"\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
-    (c) =>
-      c === '\\' || c === '"' ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return `"${escaped}"`;
 }
 
 /**

@@ -5,6 +5,7 @@
 // show it) would pull a mean, and it is the typical cost the model charges per event. Pure.
 import type { FlushBreakdown } from './flushBreakdown';
 import { nearestRank, sortedSamples } from './nearestRank';
+import { tomlString } from './tomlString';
 
 export interface CostEstimate {
   /** A cost parameter's name (`costs.<name>`). */
@@ -121,7 +122,7 @@ function resolutionOf(times: readonly number[]): number {
  */
 export function costsToml(c: RecordedCosts, preset: string, from: string): string {
   const lines = [
-    `# Costs estimated by \`tlbscope fit-recording\` from ${quoted(from)}: medians of the recorded parts.`,
+    `# Costs estimated by \`tlbscope fit-recording\` from ${tomlString(from)}: medians of the recorded parts.`,
     ...(c.resolution >= 1000
       ? ['# Its timestamps are in whole microseconds: each value is good to about ±1 µs.']
       : []),
@@ -139,16 +140,4 @@ export function costsToml(c: RecordedCosts, preset: string, from: string): strin
       );
   }
   return `${lines.join('\n')}\n`;
-}
-
-/**
- * A file name quoted for a comment line: a newline in it would end the comment and start a
- * table of its own, and control or bidi characters would show something else than is there.
- */
-function quoted(s: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  const escaped = s.replace(/[\\"\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) =>
-    c === '\\' || c === '"' ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return `"${escaped}"`;
 }
