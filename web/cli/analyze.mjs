@@ -60,6 +60,12 @@ export async function analyze(wasm, target, args) {
  * @param {Int32Array | null} lines  a recording's source line per row
  */
 export function formatAnalysis(m, title, a, lines) {
+  const ns = m.durationWords;
+  /** @param {import('../src/model/flushAnalysis').Percentiles | null} p */
+  const pct = (p) =>
+    p
+      ? `p50 ${ns(p.p50)}, p90 ${ns(p.p90)}, p99 ${ns(p.p99)}, max ${ns(p.max)} (${p.samples} sample${p.samples === 1 ? '' : 's'})`
+      : 'unknown';
   const o = [title, ''];
   if (a.flushes === 0) {
     o.push('No IPI shootdown in this trace (no flush_tlb_mm_range that sent IPIs or flushed).');
@@ -130,16 +136,3 @@ const CAUSE_NAMES = {
   delivery: 'delivery itself',
   unknown: 'unknown',
 };
-
-/** @param {import('../src/model/flushAnalysis').Percentiles | null} p */
-function pct(p) {
-  if (!p) return 'unknown';
-  return `p50 ${ns(p.p50)}, p90 ${ns(p.p90)}, p99 ${ns(p.p99)}, max ${ns(p.max)} (${p.samples} sample${p.samples === 1 ? '' : 's'})`;
-}
-
-/** @param {number} v */
-function ns(v) {
-  if (Math.abs(v) >= 1e6) return `${(v / 1e6).toFixed(3)} ms`;
-  if (Math.abs(v) >= 1e3) return `${(v / 1e3).toFixed(3)} µs`;
-  return `${Math.round(v)} ns`;
-}

@@ -133,9 +133,9 @@ export function causeWords(c: DelayCause | null, cpu: number): string {
   if (!c) return `no handler of this IPI on CPU ${cpu} in the trace`;
   switch (c.kind) {
     case 'irqs-off':
-      return `CPU ${cpu} had interrupts off when the IPI arrived (${fmt(c.ns)} of the wait)`;
+      return `CPU ${cpu} had interrupts off when the IPI arrived (${durationWords(c.ns)} of the wait)`;
     case 'handler':
-      return `CPU ${cpu} was running another interrupt handler (${fmt(c.ns)} of the wait)`;
+      return `CPU ${cpu} was running another interrupt handler (${durationWords(c.ns)} of the wait)`;
     case 'idle':
       return `CPU ${cpu} was idle: the handler ran after its exit from idle`;
     case 'delivery':
@@ -157,15 +157,16 @@ export function whyWords(b: FlushBreakdown): string {
     return `${head}: ${causeWords(b.targets[b.last].cause, d.cpu)}`;
   if (d.name === 'handler' && b.last !== null) {
     const t = b.targets[b.last];
-    return `${head}: flush_tlb_func took ${t.func === null ? 'an unknown time' : fmt(t.func)}, the rest is the handler's entry and exit`;
+    return `${head}: flush_tlb_func took ${t.func === null ? 'an unknown time' : durationWords(t.func)}, the rest is the handler's entry and exit`;
   }
   if (d.name === 'sends') return `${head}: ${b.targets.length} IPIs sent one after another`;
   if (d.name === 'local') return `${head}: the initiator's own flush ended after every ack`;
   return head;
 }
 
-function fmt(ns: number): string {
-  if (ns >= 1e6) return `${(ns / 1e6).toFixed(3)} ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toFixed(3)} µs`;
+/** A duration as the analysis prints it: three decimals of µs or ms, whole ns below 1 µs. */
+export function durationWords(ns: number): string {
+  if (Math.abs(ns) >= 1e6) return `${(ns / 1e6).toFixed(3)} ms`;
+  if (Math.abs(ns) >= 1e3) return `${(ns / 1e3).toFixed(3)} µs`;
   return `${Math.round(ns)} ns`;
 }
