@@ -15,6 +15,7 @@ import type { RunResult } from '../sim/run';
 import { KERNELS } from '../app/kernels';
 import { chosenKernel, workloadOf } from '../model/kernelHistory';
 import { useKernelHistory } from '../app/useKernelHistory';
+import { stretchedLanes } from './share/squeeze';
 import { useTalkFit } from './useTalkFit';
 import { useGuideB } from '../app/useRemoteGuide';
 import { CheckPanel } from './CheckPanel';
@@ -141,16 +142,12 @@ export function ExplorerView(props: Props) {
   const [figure, setFigure] = useState<HTMLDivElement | null>(null);
   const pointer = useRef<{ x: number; y: number; scrollX: number; scrollY: number } | null>(null);
   const [beside, setBeside] = useState<{ click: typeof pointer.current } | null>(null);
-  // Talk mode draws the timelines as large as the screen's height allows (components/talkFit.ts); a
-  // stretch grows the lanes the step opens, or every CPU's of a small machine.
-  const talkCpus = a?.trace.cpus ?? 1;
-  const talkLanes =
-    (guide.frame?.cpus?.length || (talkCpus > 32 ? 0 : talkCpus)) * (url.compare ? 2 : 1);
+  // Talk mode draws the timelines as large as the screen's height allows (components/talkFit.ts).
   const talk = useTalkFit(
     figure,
     !!url.talk,
     `${guide.index}|${url.compare}|${url.scenario}`,
-    talkLanes,
+    stretchedLanes(a?.trace.cpus ?? 1, guide.frame?.cpus, url.compare ? 2 : 1),
   );
   const selectOn = (side: 'A' | 'B') => (row: number | null) => {
     (side === 'A' ? x.selectRow : x.selectRowB)(row);

@@ -13,7 +13,7 @@ import { Legend } from '../Legend';
 import { RunProblem } from '../RunProblem';
 import { Timeline } from '../Timeline';
 import { FitBox, FitLine } from './FitBox';
-import { lanesShown } from './squeeze';
+import { lanesShown, stretchedLanes } from './squeeze';
 import { useFrameFit } from './useFrameFit';
 import './embed.css';
 
@@ -50,8 +50,7 @@ export function EmbedView({ x, url, fileName, fullLink, cx }: Props) {
   const cpus = a?.trace.cpus ?? 1;
   const initiator = a ? initiatorOf(a.trace) : -1;
   const subject = guide.frame?.cpus;
-  // The lanes a stretch would grow: the step's subject (or every CPU), on each timeline shown.
-  const open = (subject?.length || (cpus > 32 ? 0 : cpus)) * (url.compare ? 2 : 1);
+  const open = stretchedLanes(cpus, subject, url.compare ? 2 : 1);
   const fit = useFrameFit(`${guide.index}|${cx.current}|${url.compare}`, cpus, open);
   const { squeeze, level } = fit;
   const focus = useMemo(

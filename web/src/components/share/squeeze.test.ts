@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { lanesShown, MAX_TRACK, maxSqueeze, squeezeAt, stretchTrack, TRACK } from './squeeze';
+import {
+  lanesShown,
+  MAX_TRACK,
+  maxSqueeze,
+  squeezeAt,
+  stretchedLanes,
+  stretchTrack,
+  TRACK,
+} from './squeeze';
 
 describe('making room in a small embed', () => {
   it('drops the tlb_gen chart, then the legend, then folds one lane at a time', () => {
@@ -41,5 +49,11 @@ describe('filling a tall frame', () => {
   });
   it('leaves a machine with no lane to stretch alone', () => {
     expect(stretchTrack(TRACK, 300, 0)).toBe(TRACK);
+  });
+  it("grows the step's subject on each timeline, or every CPU of a machine drawn CPU by CPU", () => {
+    expect(stretchedLanes(8, [0, 3], 2)).toBe(4);
+    expect(stretchedLanes(8, [], 1)).toBe(8);
+    expect(stretchedLanes(8, undefined, 2)).toBe(16);
+    expect(stretchedLanes(64, undefined, 1)).toBe(0);
   });
 });

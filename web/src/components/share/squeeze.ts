@@ -57,6 +57,18 @@ export const MAX_TRACK = 5 * TRACK;
 const TRACKS_PER_LANE = 5;
 
 /**
+ * The CPU lanes a stretch grows, over all timelines shown: the step's subject, or every CPU of
+ * a machine small enough to draw each (past 32 its CPUs are folded into groups: none).
+ */
+export function stretchedLanes(
+  cpus: number,
+  subject: readonly number[] | undefined,
+  timelines: number,
+): number {
+  return (subject?.length || (cpus > 32 ? 0 : cpus)) * timelines;
+}
+
+/**
  * The sub-track height that spends `room` px of blank frame (at the largest scale the frame's
  * width allows) on the `lanes` open CPU lanes over all timelines shown, or gives back what
  * they took when `room` is negative: a sparse step on a projector fills the frame rather than
