@@ -11,8 +11,7 @@ import {
   type Percentiles,
 } from '../model/flushAnalysis';
 import type { PartName } from '../model/flushBreakdown';
-import { isRecorded } from '../recording/asRun';
-import type { RecordingSummary } from '../recording/summary';
+import { irqsBounded, isRecorded } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
 import { formatNs } from '../viz/scales';
 import './flushAnalysis.css';
@@ -55,7 +54,7 @@ function SideAnalysis({ side, labelled }: { side: Side; labelled: boolean }) {
   const { run } = side;
   const recorded = isRecorded(run);
   // A recording without irq_disable/irq_enable events does not say whether interrupts were on.
-  const irqsKnown = !recorded || (run.summary as RecordingSummary).irqs_off_unknown === null;
+  const irqsKnown = irqsBounded(run);
   const a = useMemo(
     () => (run.trace.remote ? null : analyzeFlushes(run.trace, TOP, { irqsKnown })),
     [run.trace, irqsKnown],

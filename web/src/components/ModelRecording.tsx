@@ -6,16 +6,15 @@ import { useMemo, useState } from 'react';
 import { breakdownFlushes } from '../model/flushBreakdown';
 import { modelOfRecording, type ProposedSetting } from '../model/modelOfRecording';
 import { recordedCosts, type CostEstimate } from '../model/recordedCosts';
-import type { RecordedRun } from '../recording/asRun';
+import { irqsBounded, type RecordedRun } from '../recording/asRun';
 import { modelFacts } from '../recording/modelFacts';
-import type { RecordingSummary } from '../recording/summary';
 import { formatNs } from '../viz/scales';
 
 /** The recording's measured costs as settings for B, and the ones it could not measure. */
 function measuredCosts(run: RecordedRun): { settings: ProposedSetting[]; missing: CostEstimate[] } {
   // A run kept in the import worker has no rows here to cut into parts.
   if (run.trace.remote) return { settings: [], missing: [] };
-  const irqsKnown = (run.summary as RecordingSummary).irqs_off_unknown === null;
+  const irqsKnown = irqsBounded(run);
   const c = recordedCosts(breakdownFlushes(run.trace, { irqsKnown }), { irqsKnown });
   const grain = c.resolution >= 1000 ? '; timestamps in whole µs, so ±1 µs' : '';
   return {
@@ -41,12 +40,14 @@ interface Props {
 }
 
 export function ModelRecording({ run, onModel }: Props) {
+  const [open, setOpen] = useState(false);
+  // The measured costs are a pass over every row: made when the reader opens the proposal,
+  // not each time a recording loads.
   const proposal = useMemo(() => {
     const p = modelOfRecording(modelFacts(run));
-    const costs = measuredCosts(run);
+    const costs = open ? measuredCosts(run) : { settings: [], missing: [] };
     return { ...p, settings: [...p.settings, ...costs.settings], missing: costs.missing };
-  }, [run]);
-  const [open, setOpen] = useState(false);
+  }, [run, open]);
   // The user's edits, by key, over the proposal's values.
   const [edits, setEdits] = useState<Record<string, string>>({});
   const value = (s: ProposedSetting) => edits[s.key] ?? s.value;

@@ -6,6 +6,7 @@ import { toTrace } from '../trace/trace';
 import type { ImportedRecording } from './client';
 import { busiestSender } from './focus';
 import type { ParsedRecording } from './protocol';
+import type { RecordingSummary } from './summary';
 import type { RecordingWindow } from './window';
 import { FORMAT_NAMES, type FlagInstants, type RowExtras } from './types';
 
@@ -36,6 +37,14 @@ export interface RecordedRun extends RunResult {
 
 export function isRecorded(r: RunResult | null | undefined): r is RecordedRun {
   return !!r && 'recording' in r;
+}
+
+/**
+ * Whether a run's IrqsOff rows are every interrupts-off section: a model run's are; a
+ * recording's only with irq_disable/irq_enable events (or an irqsoff tracer's sections).
+ */
+export function irqsBounded(r: RunResult): boolean {
+  return !isRecorded(r) || (r.summary as RecordingSummary).irqs_off_unknown === null;
 }
 
 export function asRun(
