@@ -3,7 +3,7 @@
 // slowest flush: its parts with durations and shares, the dominant one and its cause), or JSON.
 import { existsSync } from 'node:fs';
 import { traceOf } from '../src/sim/run';
-import { readRecording } from './recording.mjs';
+import { readRecording, warnIssues } from './recording.mjs';
 import { runOnce } from './run.mjs';
 import { readScenarioArg } from './wasm.mjs';
 import { UsageError } from './args.mjs';
@@ -42,6 +42,7 @@ export async function analyze(wasm, target, args) {
     if (args.set.length)
       throw new UsageError('--set and --costs change a scenario’s run, not a recording');
     const { rec } = await readRecording(target);
+    warnIssues(rec);
     trace = m.toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
     lines = rec.columns.line;
     irqsKnown = rec.counts.irqsBounded;

@@ -1,7 +1,7 @@
 // `tlbscope analyze` end to end: the real CLI process on a recording made with bench/kit on this
 // machine under load, and on a model run, read as a user reads them.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +48,20 @@ describe('tlbscope analyze', { timeout: 60_000 }, () => {
     expect(r.stdout).toContain('whether its interrupts were off is not in the trace');
     expect(r.stdout).not.toContain('interrupts on');
     expect(r.stdout).toMatch(/\d+ flushes, \d+ of them with IPIs/);
+  });
+
+  it('names the lines of a joined recording it could not use, as import does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tlbscope-'));
+    const one = readFileSync(QUIET, 'utf8');
+    writeFileSync(join(dir, 'twice.trace'), one + one);
+    for (const command of ['analyze', 'fit-recording']) {
+      const r = cli(command, join(dir, 'twice.trace'));
+      expect(r.status).toBe(0);
+      expect(r.stderr).toMatch(
+        /unreadable line\(s\) in twice\.trace:\n {2}line \d+: a second trace header/,
+      );
+      expect(r.stderr).toContain('time goes back');
+    }
   });
 
   it('refuses --set for a recording and a --top out of range, saying why', () => {

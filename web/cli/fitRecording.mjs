@@ -3,7 +3,7 @@
 // as a costs file that `run --costs` and the explorer's settings take.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { readRecording } from './recording.mjs';
+import { readRecording, warnIssues } from './recording.mjs';
 import { err, out, quote } from './terminal.mjs';
 
 /**
@@ -12,6 +12,7 @@ import { err, out, quote } from './terminal.mjs';
  */
 export async function fitRecording(path, args) {
   const { m, rec } = await readRecording(path);
+  warnIssues(rec);
   const trace = m.toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
   const irqsKnown = rec.counts.irqsBounded;
   const costs = m.recordedCosts(m.breakdownFlushes(trace, { irqsKnown }), { irqsKnown });

@@ -76,11 +76,20 @@ export async function importRecording(path, format) {
   } else {
     out(m.formatRecording(rec));
   }
-  if (rec.issueCount > 0 && format !== 'text') {
-    const first = rec.issues.map((i) => `  line ${i.line}: ${i.message}`).join('\n');
-    err(`tlbscope: ${rec.issueCount} unreadable line(s) in ${rec.name}:\n${first}\n`);
-  }
+  // The text summary lists them itself.
+  if (format !== 'text') warnIssues(rec);
   return 0;
+}
+
+/**
+ * The lines a recording's reader could not use, on stderr, each with its number: what a result
+ * read from the rest does not cover (a second recording joined on, time going back).
+ * @param {{ issueCount: number, issues: { line: number, message: string }[], name: string }} rec
+ */
+export function warnIssues(rec) {
+  if (rec.issueCount === 0) return;
+  const first = rec.issues.map((i) => `  line ${i.line}: ${i.message}`).join('\n');
+  err(`tlbscope: ${rec.issueCount} unreadable line(s) in ${rec.name}:\n${first}\n`);
 }
 
 /**
