@@ -13,10 +13,18 @@
  * explicit pinning (the mail says "threads were bound to specific CPUs" but
  * the listing does not show how), CLOCK_MONOTONIC instead of gettimeofday(),
  * and the timed loop starts only once every busy thread runs on its CPU.
+ *
+ * With -k the busy threads print long lines to the kernel console through
+ * /dev/kmsg instead of spinning: a legacy console driver (the 8250 serial one)
+ * writes each line with interrupts off, so a flush IPI sent to that CPU waits
+ * until the line is out. That is the "target had interrupts off" case of a
+ * slow shootdown, made on purpose so a recording of it can be checked.
  */
 #include "common.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <string.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -25,15 +33,19 @@
 
 static atomic_int stop_threads;
 static atomic_int threads_ready;
+static int kmsg_fd = -1;
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s [-n OPS] [-b BUSY_THREADS] [-r RUNS]\n"
+		"usage: %s [-n OPS] [-b BUSY_THREADS] [-r RUNS] [-k]\n"
 		"  -n OPS           touch + MADV_DONTNEED operations per run (default 1000000)\n"
 		"  -b BUSY_THREADS  busy-looping threads of the same mm, one per extra CPU\n"
 		"                   (default 3; clamped to usable CPUs - 1)\n"
 		"  -r RUNS          timed runs (default 5)\n"
+		"  -k               busy threads print to the kernel console (/dev/kmsg, as\n"
+		"                   root, with printk_devkmsg=on) instead of spinning; a\n"
+		"                   serial console writes with interrupts off\n"
 		"Prints one line per run: 'Run N: Total time T us, Avg latency L us/op'.\n",
 		kit_prog);
 }
@@ -47,9 +59,31 @@ static void *busy_wait_thread(void *arg)
 	return NULL;
 }
 
+/* A line long enough that the console driver keeps interrupts off for milliseconds. */
+static void *console_thread(void *arg)
+{
+	char line[900];
+
+	kit_pin_self(*(int *)arg);
+	memset(line, '.', sizeof(line));
+	int head = snprintf(line, sizeof(line), "<3>madvise_touch -k: CPU %d holds the console ",
+			    *(int *)arg);
+	line[head] = '.';
+	line[sizeof(line) - 1] = '\n';
+	atomic_fetch_add(&threads_ready, 1);
+	while (!atomic_load_explicit(&stop_threads, memory_order_relaxed)) {
+		if (write(kmsg_fd, line, sizeof(line)) < 0) {
+			perror("write /dev/kmsg");
+			break;
+		}
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	long ops = 1000000, busy = 3, runs = 5;
+	int console = 0;
 	int cpus[MAX_CPUS], ncpus, opt;
 	pthread_t threads[MAX_CPUS];
 	long page = sysconf(_SC_PAGESIZE);
@@ -57,10 +91,11 @@ int main(int argc, char **argv)
 
 	kit_prog = argv[0];
 	kit_usage = usage;
-	while ((opt = getopt(argc, argv, "n:b:r:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:b:r:kh")) != -1) {
 		switch (opt) {
 		case 'n': ops = kit_parse_long("n", optarg, 1, 1000000000L); break;
 		case 'b': busy = kit_parse_long("b", optarg, 0, MAX_CPUS - 1); break;
+		case 'k': console = 1; break;
 		case 'r': runs = kit_parse_long("r", optarg, 1, 1000); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -88,8 +123,16 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 1;
 	}
+	if (console) {
+		kmsg_fd = open("/dev/kmsg", O_WRONLY);
+		if (kmsg_fd < 0) {
+			perror("-k: open /dev/kmsg (needs root)");
+			return 1;
+		}
+	}
 	for (long i = 0; i < busy; i++) {
-		if (pthread_create(&threads[i], NULL, busy_wait_thread, &cpus[i + 1])) {
+		if (pthread_create(&threads[i], NULL, console ? console_thread : busy_wait_thread,
+				   &cpus[i + 1])) {
 			fprintf(stderr, "%s: pthread_create failed\n", kit_prog);
 			return 1;
 		}
@@ -97,8 +140,8 @@ int main(int argc, char **argv)
 	while (atomic_load(&threads_ready) < busy)
 		sched_yield();
 
-	printf("# madvise_touch ops=%ld busy_threads=%ld runs=%ld main_cpu=%d\n", ops, busy,
-	       runs, cpus[0]);
+	printf("# madvise_touch ops=%ld busy_threads=%ld runs=%ld main_cpu=%d%s\n", ops, busy,
+	       runs, cpus[0], console ? " console=1" : "");
 	for (long r = 0; r < runs; r++) {
 		double start = kit_now_us();
 

@@ -34,6 +34,7 @@ ITERS=${ITERS:-2000}
 PAGES=${PAGES:-0}
 BUFFER_KB=${BUFFER_KB:-8192}
 FIFO=${FIFO:-0}
+CONSOLE=${CONSOLE:-0}
 
 log() { echo "trace.sh: $*" >&2; }
 die() { echo "trace.sh: $*" >&2; exit 1; }
@@ -44,12 +45,15 @@ case $BENCH in madvise-touch | pcid-pingpong | both) ;; *) die "BENCH must be ma
 # What a shootdown leaves in the trace: the flush with its reason and page count, the IPI
 # send, the csd queued for the target (pairs sender and handler by csd address), the handler
 # on the target (call_function*_entry/exit on x86, ipi_entry/exit on arm64) and who ran.
+# x86's timer interrupt (local_timer_entry) is there as a witness: a tick that comes late,
+# just after a late IPI, says the CPU had interrupts off for both.
 EVENTS=(
 	tlb/tlb_flush
 	ipi/ipi_send_cpu ipi/ipi_send_cpumask ipi/ipi_entry ipi/ipi_exit
 	csd/csd_queue_cpu csd/csd_function_entry csd/csd_function_exit
 	irq_vectors/call_function_entry irq_vectors/call_function_exit
 	irq_vectors/call_function_single_entry irq_vectors/call_function_single_exit
+	irq_vectors/local_timer_entry
 	sched/sched_switch
 )
 
@@ -79,8 +83,18 @@ if [[ $FIFO == 1 ]]; then
 	command -v chrt >/dev/null || die "FIFO=1 needs chrt (util-linux)"
 	prefix="chrt -f 1 "
 fi
+console_flag=
+devkmsg_before=
+if [[ $CONSOLE == 1 ]]; then
+	[[ $BENCH != pcid-pingpong ]] || die "CONSOLE=1 acts on madvise-touch's busy threads; BENCH is pcid-pingpong"
+	grep -q . /proc/consoles 2>/dev/null || die "CONSOLE=1 needs a kernel console, and /proc/consoles lists none"
+	[[ -w /proc/sys/kernel/printk_devkmsg ]] || die "CONSOLE=1 needs root (it sets /proc/sys/kernel/printk_devkmsg)"
+	# By default the kernel rate-limits /dev/kmsg writers to a few lines; the run needs them all.
+	devkmsg_before=$(cat /proc/sys/kernel/printk_devkmsg)
+	console_flag=" -k"
+fi
 if [[ $BENCH == madvise-touch || $BENCH == both ]]; then
-	commands+=("${prefix}$KIT/madvise_touch -n $OPS -b $BUSY -r 1")
+	commands+=("${prefix}$KIT/madvise_touch -n $OPS -b $BUSY -r 1$console_flag")
 fi
 if [[ $BENCH == pcid-pingpong || $BENCH == both ]]; then
 	commands+=("${prefix}$KIT/pcid_pingpong -n $ITERS -p $PAGES -r 1")
@@ -93,6 +107,7 @@ workload() {
 tmp=$(mktemp -d)
 inst=
 cleanup() {
+	if [[ -n $devkmsg_before ]]; then echo "$devkmsg_before" >/proc/sys/kernel/printk_devkmsg || true; fi
 	if [[ -n $inst && -d $inst ]]; then
 		echo 0 >"$inst/tracing_on" 2>/dev/null || true
 		rmdir "$inst" 2>/dev/null || log "could not remove the tracefs instance $inst"
@@ -100,6 +115,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+[[ -z $devkmsg_before ]] || echo on >/proc/sys/kernel/printk_devkmsg
 
 enabled=()
 if [[ $TRACER == perf ]]; then
