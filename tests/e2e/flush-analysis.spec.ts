@@ -50,6 +50,40 @@ test('a real recording: unknown where its events are missing, and no word on int
   expect(sim.consoleErrors).toEqual([]);
 });
 
+test('a recording made with a CPU holding interrupts off: the analysis names that CPU and why', async ({
+  sim,
+}) => {
+  test.setTimeout(90_000);
+  await sim.open();
+  const page = sim.page;
+  // bench/kit/trace.sh with CONSOLE=1: the busy thread on CPU 1 printed to the serial console.
+  await page.setInputFiles(
+    '#recording-input',
+    'tests/fixtures/recordings/madvise-touch-2cpu-console.trace',
+  );
+  await expect(page.getByTestId('recording-loaded')).toContainText(
+    'madvise-touch-2cpu-console.trace',
+  );
+  await sim.waitForIdle();
+  await expect(page.getByRole('region', { name: 'Recording summary' })).toContainText(
+    /Irqs off, inferred.*\d+ stretches/,
+  );
+  const panel = page.locator('details.flush-analysis');
+  await panel.locator('summary').click();
+  const a = panel.locator('[data-analysis="A"]');
+  const row = a.locator('table.analysis-slowest tbody tr').first();
+  await expect(row.locator('[data-part="delivery"]')).toContainText('delivery → CPU 1');
+  await expect(row.locator('[data-why]')).toContainText(
+    /CPU 1 had interrupts off in task madvise_touch \(pid \d+\) when the IPI arrived \([\d.]+ ms of the wait; inferred/,
+  );
+  await expect(a.getByRole('list', { name: 'Last to ack per CPU' })).toContainText(
+    /CPU 1: \d+ of \d+ · interrupts off \d+/,
+  );
+  await row.getByRole('button').click();
+  await expect(page.locator('.inspector [data-inspector="kind"]')).toHaveText('FlushRange');
+  expect(sim.consoleErrors).toEqual([]);
+});
+
 test('comparing, A and B are analysed side by side', async ({ sim }) => {
   const page = sim.page;
   await page.goto('./?scenario=x86-munmap-shootdown&compare=1&setB=cpus%3D8');

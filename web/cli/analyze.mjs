@@ -33,6 +33,8 @@ export async function analyze(wasm, target, args) {
   /** @type {Int32Array | null} */
   let lines = null;
   let irqsKnown = true;
+  /** @type {Record<number, string>} */
+  let tasks = {};
   if (isScenario(target)) {
     const scenario = readScenarioArg(target);
     const run = runOnce(wasm, scenario.text, scenario.file, args.set, args.seed, traceOf);
@@ -46,9 +48,10 @@ export async function analyze(wasm, target, args) {
     trace = m.toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
     lines = rec.columns.line;
     irqsKnown = rec.counts.irqsBounded;
+    tasks = rec.tasks;
     title = `${rec.name}: measured, ${rec.summary.format} (times from its first event)`;
   }
-  const analysis = m.analyzeFlushes(trace, args.top ?? 5, { irqsKnown });
+  const analysis = m.analyzeFlushes(trace, args.top ?? 5, { irqsKnown, tasks });
   if (args.format === 'json') out(`${JSON.stringify({ title, ...analysis }, null, 2)}\n`);
   else out(formatAnalysis(m, title, analysis, lines));
   return 0;

@@ -10,6 +10,8 @@ const cli = (...args) =>
   spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
 const LOADED = 'content/recordings/madvise-touch-kvm-2cpu-loaded.trace';
 const QUIET = 'content/recordings/madvise-touch-kvm-2cpu.trace';
+const CONSOLE = 'tests/fixtures/recordings/madvise-touch-2cpu-console.trace';
+const TICKS = 'tests/fixtures/recordings/madvise-touch-2cpu-ticks.trace';
 
 // Each case spawns the CLI, which loads the TypeScript compiler: seconds on a busy machine.
 describe('tlbscope analyze', { timeout: 60_000 }, () => {
@@ -48,6 +50,25 @@ describe('tlbscope analyze', { timeout: 60_000 }, () => {
     expect(r.stdout).toContain('whether its interrupts were off is not in the trace');
     expect(r.stdout).not.toContain('interrupts on');
     expect(r.stdout).toMatch(/\d+ flushes, \d+ of them with IPIs/);
+  });
+
+  it('names the cause made on purpose: CPU 1 held interrupts off writing to the serial console', () => {
+    // Both recorded with bench/kit/trace.sh on this project's 2-CPU guest, the busy thread on
+    // CPU 1: in one it printed long lines to the console (CONSOLE=1), in the other it spun.
+    const held = cli('analyze', CONSOLE, '--top', '3');
+    expect(held.stderr).toBe('');
+    expect(held.status).toBe(0);
+    const whys = held.stdout.split('\n').filter((l) => l.startsWith('  dominant:'));
+    expect(whys).toHaveLength(3);
+    for (const w of whys)
+      expect(w).toMatch(
+        /IPI delivery to CPU 1 \(\d+ %\): CPU 1 had interrupts off in task madvise_touch \(pid \d+\) when the IPI arrived \([\d.]+ ms of the wait; inferred: the timer tick due meanwhile was taken only with the IPI\)/,
+      );
+    expect(held.stdout).toMatch(/CPU 1 +\d+ of \d+ \(interrupts off \d+, unknown \d+\)/);
+    const quiet = cli('analyze', TICKS, '--top', '3');
+    expect(quiet.status).toBe(0);
+    expect(quiet.stdout).not.toContain('interrupts off');
+    expect(quiet.stdout).toContain('whether its interrupts were off is not in the trace');
   });
 
   it('names the lines of a joined recording it could not use, as import does', () => {

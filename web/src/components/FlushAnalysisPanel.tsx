@@ -55,9 +55,10 @@ function SideAnalysis({ side, labelled }: { side: Side; labelled: boolean }) {
   const recorded = isRecorded(run);
   // A recording without irq_disable/irq_enable events does not say whether interrupts were on.
   const irqsKnown = irqsBounded(run);
+  const tasks = recorded ? run.recording.extras.tasks : undefined;
   const a = useMemo(
-    () => (run.trace.remote ? null : analyzeFlushes(run.trace, TOP, { irqsKnown })),
-    [run.trace, irqsKnown],
+    () => (run.trace.remote ? null : analyzeFlushes(run.trace, TOP, { irqsKnown, tasks })),
+    [run.trace, irqsKnown, tasks],
   );
   const title = labelled ? `${side.label}: ${recorded ? 'recorded' : 'model'}` : null;
   if (!a) {

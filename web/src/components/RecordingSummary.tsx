@@ -37,6 +37,14 @@ export const RecordingSummary = memo(function RecordingSummary({ run }: { run: R
       'Irqs off, irq_disable to irq_enable (mean / p99 / max)',
       s.irqs_off_unknown ?? statLine(s.irqs_off_ns),
     ],
+    ...(s.irqs_off_inferred > 0
+      ? [
+          [
+            'Irqs off, inferred: a late IPI and the timer tick due meanwhile taken together',
+            `${n(s.irqs_off_inferred)} stretches`,
+          ] as [string, string],
+        ]
+      : []),
     [
       'Preemption off, preempt_disable to preempt_enable (mean / p99 / max)',
       s.preempt_off_unknown ?? statLine(s.preempt_off_ns),

@@ -56,6 +56,11 @@ export function describeRow(trace: Trace, i: number): string {
       return `mm ${trace.mm[i]} tlb_gen becomes ${trace.gen[i]}`;
     case EventKind.FlushTlbFunc:
       return `CPU ${cpu} runs flush_tlb_func (${['nothing to do', 'partial flush', 'full flush'][trace.arg[i]] ?? `mode ${trace.arg[i]}`})`;
+    case EventKind.IrqsOff:
+      // A recording's arg 1: no irq_disable/irq_enable bounded it; a held timer tick did.
+      return trace.arg[i] === 1
+        ? `CPU ${cpu} had interrupts off (inferred: a late IPI and the timer tick due meanwhile were taken together as it ended)`
+        : `CPU ${cpu}: ${kindName(k)}`;
     case EventKind.InvariantViolated:
       return `CPU ${cpu}: ${trace.strings[trace.arg[i]] ?? 'invariant violated'}`;
     default:

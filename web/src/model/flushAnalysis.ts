@@ -132,8 +132,15 @@ export function partShort(p: FlushPart): string {
 export function causeWords(c: DelayCause | null, cpu: number): string {
   if (!c) return `no handler of this IPI on CPU ${cpu} in the trace`;
   switch (c.kind) {
-    case 'irqs-off':
-      return `CPU ${cpu} had interrupts off when the IPI arrived (${durationWords(c.ns)} of the wait)`;
+    case 'irqs-off': {
+      const who = c.task
+        ? ` in ${c.task.comm === null ? 'the task' : `task ${c.task.comm}`} (pid ${c.task.pid})`
+        : '';
+      const how = c.inferred
+        ? '; inferred: the timer tick due meanwhile was taken only with the IPI'
+        : '';
+      return `CPU ${cpu} had interrupts off${who} when the IPI arrived (${durationWords(c.ns)} of the wait${how})`;
+    }
     case 'handler':
       return `CPU ${cpu} was running another interrupt handler (${durationWords(c.ns)} of the wait)`;
     case 'idle':

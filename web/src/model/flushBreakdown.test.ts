@@ -3,7 +3,7 @@ import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, toTrace } from '../trace/trace';
 import { breakdownFlushes } from './flushBreakdown';
-import { analyzeFlushes, percentiles } from './flushAnalysis';
+import { analyzeFlushes, causeWords, percentiles } from './flushAnalysis';
 
 type Row = [kind: number, cpu: number, time: number, dur: number, arg: number, parent: number];
 
@@ -85,7 +85,24 @@ describe('breakdownFlushes', () => {
       [K.CsdUnlocked, 2, 800, 0, 0, 8], // 11
     ];
     const [b] = breakdownFlushes(traceOf(rows));
-    expect(b.targets[0].cause).toEqual({ kind: 'irqs-off', ns: 2950 });
+    expect(b.targets[0].cause).toEqual({
+      kind: 'irqs-off',
+      ns: 2950,
+      inferred: false,
+      task: null,
+    });
+    // The same span inferred from a held tick (a recording's arg 1), the task named.
+    const recorded = rows.map((r, i): Row => (i === 5 ? [K.IrqsOff, 1, 50, 3000, 1, -1] : r));
+    const [c] = breakdownFlushes(traceOf(recorded), { tasks: { 7: 'writer' } });
+    expect(c.targets[0].cause).toEqual({
+      kind: 'irqs-off',
+      ns: 2950,
+      inferred: true,
+      task: { pid: 7, comm: 'writer' },
+    });
+    expect(causeWords(c.targets[0].cause, 1)).toBe(
+      'CPU 1 had interrupts off in task writer (pid 7) when the IPI arrived (2.950 µs of the wait; inferred: the timer tick due meanwhile was taken only with the IPI)',
+    );
     expect(b.targets[1].cause).toEqual({ kind: 'handler', ns: 350 });
     expect(b.targets[b.last!].cpu).toBe(1);
     expect(b.path.map((p) => [p.name, p.ns])).toEqual([

@@ -22,7 +22,11 @@ export interface FlushPart {
 
 /** What held an IPI between its send and its handler's entry on the target. */
 export type DelayCause =
-  | { kind: 'irqs-off'; ns: number }
+  /**
+   * `inferred`: no irq_disable/irq_enable bounded it; a timer tick held with the IPI did (a
+   * recording's IrqsOff row with arg 1). `task`: who ran on the CPU then, when the trace says.
+   */
+  | { kind: 'irqs-off'; ns: number; inferred: boolean; task: TaskName | null }
   | { kind: 'handler'; ns: number }
   | { kind: 'idle' }
   | { kind: 'delivery' }
@@ -32,7 +36,15 @@ export type DelayCause =
    */
   | { kind: 'unknown'; lacks: 'tasks' | 'irqs' };
 
+/** A task as the trace names it: its pid, and its command when the recording has it. */
+export interface TaskName {
+  pid: number;
+  comm: string | null;
+}
+
 export interface BreakdownOptions {
+  /** A recording's pid → command name: its tasks are named by pid (a model run's are not). */
+  tasks?: Readonly<Record<number, string>>;
   /**
    * Whether the trace's IrqsOff rows are every interrupts-off section (a model run; a recording
    * with irq_disable/irq_enable events or an irqsoff tracer's): only then is an IPI delivered
@@ -84,7 +96,7 @@ export function breakdownFlushes(trace: Trace, opts: BreakdownOptions = {}): Flu
   const funcOf = new Map<number, number>();
   const acksOf = new Map<number, number[]>();
   const flushes: number[] = [];
-  const spans = new CpuSpans(opts.irqsKnown ?? true);
+  const spans = new CpuSpans(opts.irqsKnown ?? true, opts.tasks ?? null);
   for (let i = 0; i < n; i++) {
     const k = kind[i];
     const p = parent[i];
@@ -97,9 +109,9 @@ export function breakdownFlushes(trace: Trace, opts: BreakdownOptions = {}): Flu
       if (kind[p] === FLUSH && cpu[p] === cpu[i]) localOf.set(p, i);
       else if (kind[p] === HANDLER && !funcOf.has(p)) funcOf.set(p, i);
     } else if (k === ACK && p >= 0) push(acksOf, p, i);
-    else if (k === EventKind.IrqsOff) spans.add('irqs', cpu[i], time[i], dur[i]);
-    else if (k === EventKind.TaskRun || k === EventKind.Lazy)
-      spans.add('task', cpu[i], time[i], dur[i]);
+    else if (k === EventKind.IrqsOff) spans.add('irqs', cpu[i], time[i], dur[i], arg[i]);
+    else if (k === EventKind.TaskRun) spans.add('task', cpu[i], time[i], dur[i], arg[i]);
+    else if (k === EventKind.Lazy) spans.add('task', cpu[i], time[i], dur[i], -1);
   }
   spans.sort();
   const out: FlushBreakdown[] = [];
@@ -206,18 +218,23 @@ type SpanKind = 'irqs' | 'handler' | 'task';
 
 /** Per CPU and kind, spans sorted by start: what a target was doing when an IPI reached it. */
 class CpuSpans {
-  private readonly spans = new Map<string, { start: number[]; end: number[] }>();
+  private readonly spans = new Map<string, { start: number[]; end: number[]; arg: number[] }>();
   /** Whether the trace has task spans at all (a recording without sched_switch has none). */
   private tasks = false;
-  constructor(private readonly irqsKnown: boolean) {}
+  constructor(
+    private readonly irqsKnown: boolean,
+    /** A recording's pid → command; null for a model run, whose task ids are not pids. */
+    private readonly names: Readonly<Record<number, string>> | null,
+  ) {}
 
-  add(kind: SpanKind, cpu: number, start: number, dur: number) {
+  add(kind: SpanKind, cpu: number, start: number, dur: number, arg = 0) {
     if (kind === 'task') this.tasks = true;
     const key = `${kind}:${cpu}`;
     let s = this.spans.get(key);
-    if (!s) this.spans.set(key, (s = { start: [], end: [] }));
+    if (!s) this.spans.set(key, (s = { start: [], end: [], arg: [] }));
     s.start.push(start);
     s.end.push(start + dur);
+    s.arg.push(arg);
   }
 
   sort() {
@@ -225,11 +242,16 @@ class CpuSpans {
       const order = s.start.map((_, i) => i).sort((a, b) => s.start[a] - s.start[b]);
       s.start = order.map((i) => s.start[i]);
       s.end = order.map((i) => s.end[i]);
+      s.arg = order.map((i) => s.arg[i]);
     }
   }
 
   /** The latest span of `kind` on `cpu` that started at or before `t` and is still open at it. */
-  private covering(kind: SpanKind, cpu: number, t: number): { start: number; end: number } | null {
+  private covering(
+    kind: SpanKind,
+    cpu: number,
+    t: number,
+  ): { start: number; end: number; arg: number } | null {
     const s = this.spans.get(`${kind}:${cpu}`);
     if (!s) return null;
     let lo = 0;
@@ -241,14 +263,25 @@ class CpuSpans {
     }
     // Spans of one kind may nest (a handler in a handler): look back a few for one still open.
     for (let i = lo - 1; i >= 0 && i >= lo - 4; i--)
-      if (s.end[i] > t) return { start: s.start[i], end: s.end[i] };
+      if (s.end[i] > t) return { start: s.start[i], end: s.end[i], arg: s.arg[i] };
     return null;
   }
 
   /** Why an IPI sent to `cpu` at `send` entered its handler only at `entry`. */
   causeOf(cpu: number, send: number, entry: number): DelayCause {
     const irqs = this.covering('irqs', cpu, send);
-    if (irqs) return { kind: 'irqs-off', ns: Math.min(irqs.end, entry) - send };
+    if (irqs) {
+      const task = this.covering('task', cpu, send);
+      return {
+        kind: 'irqs-off',
+        ns: Math.min(irqs.end, entry) - send,
+        inferred: irqs.arg === 1,
+        task:
+          this.names && task && task.arg > 0
+            ? { pid: task.arg, comm: this.names[task.arg] ?? null }
+            : null,
+      };
+    }
     const other = this.covering('handler', cpu, send);
     if (other) return { kind: 'handler', ns: Math.min(other.end, entry) - send };
     if (!this.tasks) return { kind: 'unknown', lacks: 'tasks' };

@@ -30,7 +30,12 @@ describe('recordedCosts', () => {
         flush([target({ send: 100, entry: 900 }), target({ cpu: 2, send: 350, entry: 1050 })]),
         flush([target({ entry: 800 })]),
         // Held by interrupts off: the delay is that section's, not the IPI's.
-        flush([target({ entry: 9100, cause: { kind: 'irqs-off', ns: 8000 } })]),
+        flush([
+          target({
+            entry: 9100,
+            cause: { kind: 'irqs-off', ns: 8000, inferred: false, task: null },
+          }),
+        ]),
       ],
       { irqsKnown: true },
     );

@@ -29,6 +29,7 @@ import {
   REASON_SWITCH,
   REASON_WRONG_CPU,
 } from './payload';
+import { heldInterrupts, MIN_LATE_NS, type Delivery } from './heldTicks';
 import { RowColumns } from './rowColumns';
 import {
   excerpt,
@@ -64,10 +65,16 @@ export const KNOWN_EVENTS = new Set([
   'irq_enable',
   'preempt_disable',
   'preempt_enable',
+  'local_timer_entry',
 ]);
 
-/** A send older than this when a handler starts is not what that handler answers. */
-const PAIR_WINDOW_NS = 10e6;
+/**
+ * A send older than this when a handler starts is not what that handler answers. Interrupts off
+ * hold an IPI for as long as they last (a serial console line: 10-15 ms on this project's
+ * guest), so the bound is the kernel's own for a csd never answered: csd_lock_timeout's
+ * default, 5 s, after which it reports the stuck CPU.
+ */
+const PAIR_WINDOW_NS = 5e9;
 
 /** The trace's columns (what a model run sends) and what only a recording knows. */
 export interface RecordingColumns extends Columns {
@@ -103,6 +110,8 @@ export interface Built {
     /** irq_disable/irq_enable events (or an irqsoff tracer section): irqs-off spans are known. */
     irqsBounded: boolean;
     preemptBounded: boolean;
+    /** IrqsOff spans inferred from a timer tick held with a late IPI (heldTicks.ts). */
+    irqsInferred: number;
     /** Events whose flags column shows interrupts off / a preempt count. */
     irqsFlagged: number;
     preemptFlagged: number;
@@ -173,7 +182,12 @@ export class RecordingBuilder {
     targetEnded: 0,
     irqsFlagged: 0,
     preemptFlagged: 0,
+    irqsInferred: 0,
   };
+  /** Per CPU, its timer ticks (local_timer_entry), in time order. */
+  private ticks = new Map<number, number[]>();
+  /** IPIs to a busy CPU slow enough that a held tick could explain them. */
+  private lateDeliveries: Delivery[] = [];
 
   add(e: RawEvent): void {
     if (!KNOWN_EVENTS.has(e.name)) {
@@ -213,6 +227,8 @@ export class RecordingBuilder {
       case 'irq_enable':
       case 'preempt_enable':
         return this.sectionEnd(e, t, s);
+      case 'local_timer_entry':
+        return this.tick(e.cpu, t);
       case 'ipi_entry':
       case 'ipi_exit':
         // arm64's ipi_entry/exit name their IPI; only function-call ones answer a shootdown.
@@ -238,6 +254,16 @@ export class RecordingBuilder {
       if (x.kind === EventKind.IrqsOff) this.counts.irqsBounded = true;
       else this.counts.preemptBounded = true;
     }
+    // A file with a second recording joined on has ticks out of order.
+    for (const t of this.ticks.values()) t.sort((a, b) => a - b);
+    for (const h of heldInterrupts(this.ticks, this.lateDeliveries)) {
+      this.cpuState(h.cpu);
+      // arg 1: inferred from a held tick, not bounded by irq_disable/irq_enable events.
+      this.close(this.push(h.start, h.cpu, EventKind.IrqsOff, 1, h.line), h.end);
+      this.counts.irqsInferred++;
+    }
+    this.ticks.clear();
+    this.lateDeliveries = [];
     for (const q of this.pending.values()) this.counts.unpairedSends += q.length;
     // The rows' times are shifted to start at their first; the flag instants by the same.
     let t0 = Infinity;
@@ -451,6 +477,15 @@ export class RecordingBuilder {
     }
     const sender = send ? this.rows.cpu[send.row] : -1;
     s.handler = this.push(t, e.cpu, EventKind.IpiHandler, sender, e.line, send ? send.row : -1);
+    // Only a busy CPU: an idle one restarts its stopped tick on the way out of idle.
+    if (send && s.task >= 0 && t - send.t >= MIN_LATE_NS)
+      this.lateDeliveries.push({ cpu: e.cpu, send: send.t, entry: t, line: e.line });
+  }
+
+  private tick(cpu: number, t: number) {
+    const a = this.ticks.get(cpu);
+    if (a) a.push(t);
+    else this.ticks.set(cpu, [t]);
   }
 
   private handlerExit(t: number, s: CpuState) {

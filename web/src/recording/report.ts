@@ -58,6 +58,10 @@ export function formatRecording(rec: Recording): string {
   );
   out.push(statLine('IPI handler, entry to exit', s.handler_ns, 'no handler entry/exit events'));
   out.push(offLine('irqs off', s.irqs_off_ns, s.irqs_off_unknown, s.irqs_off_marks));
+  if (s.irqs_off_inferred > 0)
+    out.push(
+      `irqs off, inferred: ${s.irqs_off_inferred} stretches where a late IPI and a late timer tick were taken together`,
+    );
   out.push(offLine('preemption off', s.preempt_off_ns, s.preempt_off_unknown, s.preempt_off_marks));
   const unknown = Object.entries(s.unknown_events);
   if (unknown.length) {

@@ -49,6 +49,12 @@ export interface RecordingSummary extends Summary {
   /** Events whose flags column says interrupts (preemption) were off as they fired. */
   irqs_off_marks: number;
   preempt_off_marks: number;
+  /**
+   * Interrupts-off stretches inferred where a late IPI and a late timer tick were taken
+   * together (drawn as irqs-off spans, kept out of `irqs_off_ns`, which measures only bounded
+   * sections).
+   */
+  irqs_off_inferred: number;
   unknown_events: Record<string, number>;
   warnings: string[];
 }
@@ -112,7 +118,7 @@ export function summarise(
       handler.push(c.dur[i]);
       if (c.parent[i] >= 0) delivery.push(c.time[i] - c.time[c.parent[i]]);
     } else if (k === EventKind.PreemptOff) preempt.push(c.dur[i]);
-    else if (k === EventKind.IrqsOff) irqs.push(c.dur[i]);
+    else if (k === EventKind.IrqsOff && c.arg[i] !== 1) irqs.push(c.dur[i]);
   }
   const k = b.counts;
   const shootdowns = byReason[TLB_FLUSH_REASONS[REASON_SEND_IPI]];
@@ -160,6 +166,7 @@ export function summarise(
     preempt_off_unknown: k.preemptBounded ? null : PREEMPT_UNKNOWN,
     irqs_off_marks: k.irqsFlagged,
     preempt_off_marks: k.preemptFlagged,
+    irqs_off_inferred: k.irqsInferred,
     shootdown_rate_per_s: end > 0 ? shootdowns / (end / 1e9) : null,
     unknown_events: b.unknown,
     violations: [],
