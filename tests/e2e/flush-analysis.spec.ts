@@ -79,8 +79,21 @@ test('a recording made with a CPU holding interrupts off: the analysis names tha
   await expect(a.getByRole('list', { name: 'Last to ack per CPU' })).toContainText(
     /CPU 1: \d+ of \d+ · interrupts off \d+/,
   );
+  // Chosen, the flush is selected and framed: the time axis spans it and little else.
+  const at = Number(/at ([\d.]+) ms/.exec(await row.getByRole('button').innerText())?.[1]);
+  const took = Number(/([\d.]+) ms/.exec(await row.locator('td').nth(1).innerText())?.[1]);
   await row.getByRole('button').click();
   await expect(page.locator('.inspector [data-inspector="kind"]')).toHaveText('FlushRange');
+  const ticks = page.locator('.timeline').first().locator('.axis text');
+  await expect
+    .poll(async () => {
+      const ms = (await ticks.allTextContents())
+        .map((t) => /^([\d.]+) ms$/.exec(t.trim()))
+        .filter((m) => m !== null)
+        .map((m) => Number(m[1]));
+      return ms.length >= 3 && ms.every((t) => t >= at - took / 4 && t <= at + took * 1.25);
+    })
+    .toBe(true);
   expect(sim.consoleErrors).toEqual([]);
 });
 

@@ -2,7 +2,7 @@
 // selection every view shares, the guided step, playback, and the machine state at the cursor.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { extentOf, nextRow, prevRow } from '../model/events';
-import { followWindow } from '../model/stepping';
+import { followWindow, frameWindow } from '../model/stepping';
 import { useKeptStep } from './useKeptStep';
 import { paddedWindow } from '../model/guide';
 import { counterpartOfFlush, differingRows, matchFlushes } from '../model/flushMatch';
@@ -228,6 +228,16 @@ export function useExplorer(
     return { cursor, window: isDefault ? null : w, selected, selectedB, spacing };
   }, [view, defaultWindow, cursor, selected, selectedB, spacing]);
 
+  // A flush chosen in the analysis: the window closes in on it, so its parts can be read.
+  const frameRow = useCallback(
+    (side: 'A' | 'B', row: number) => {
+      const run = side === 'A' ? a : b;
+      if (!run || run.trace.remote || row < 0 || row >= run.trace.n) return;
+      view.set(frameWindow(view.get(), run.trace.time[row], run.trace.dur[row], extentRef.current));
+    },
+    [a, b, view],
+  );
+
   // Selecting an event also puts the cursor on it, so the machine state shown is its moment.
   const selectRow = useCallback(
     (row: number | null) => {
@@ -374,6 +384,7 @@ export function useExplorer(
     selectRow,
     selectedB,
     selectRowB,
+    frameRow,
     match,
     differing,
     differingFlushes,

@@ -161,6 +161,11 @@ export function ExplorerView(props: Props) {
       setBeside(null);
       select(row);
     };
+  // A flush picked in the analysis is selected and framed: the reader came to read its parts.
+  const frameFlush = (side: 'A' | 'B') => (row: number) => {
+    (side === 'A' ? x.selectRow : x.selectRowB)(row);
+    x.frameRow(side, row);
+  };
   // Stepping moves the details with the selection, to the new event's outline.
   const step = (by: 1 | -1) => {
     setBeside((d) => d && { click: null });
@@ -557,9 +562,9 @@ export function ExplorerView(props: Props) {
               <ErrorBoundary label="the flush analysis" resetKey={a.trace.version}>
                 <FlushAnalysisPanel
                   sides={[
-                    { label: 'A', run: a, onSelect: fromBelow(x.selectRow) },
+                    { label: 'A', run: a, onSelect: fromBelow(frameFlush('A')) },
                     ...(b
-                      ? [{ label: 'B' as const, run: b, onSelect: fromBelow(x.selectRowB) }]
+                      ? [{ label: 'B' as const, run: b, onSelect: fromBelow(frameFlush('B')) }]
                       : []),
                   ]}
                 />

@@ -1,7 +1,7 @@
 // "Why was each flush slow?": the auto-analysis of a run's shootdowns (model/flushAnalysis.ts)
 // under the summary, for A and, comparing, B beside it, so a recording and its model are read
 // part by part. Folded until opened: it is a pass over the whole run. A flush's button selects
-// it, as the flush-by-flush list does, which frames it on the timeline.
+// it and closes the timeline's window in on it (the explorer's onSelect).
 import { memo, useMemo, useState } from 'react';
 import {
   analyzeFlushes,

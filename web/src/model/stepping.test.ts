@@ -3,7 +3,7 @@ import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import type { Trace } from '../trace/trace';
 import { columnSource, type RowSource } from './rowSource';
-import { followWindow, sourceTimeRows, stepRow, timeRows, walkRows } from './stepping';
+import { followWindow, frameWindow, sourceTimeRows, stepRow, timeRows, walkRows } from './stepping';
 
 let trace: Trace;
 
@@ -104,5 +104,19 @@ describe('followWindow', () => {
   });
   it('leaves the window alone for a time that is not a number', () => {
     expect(followWindow([100, 200], NaN, 0, [0, 1000])).toEqual([100, 200]);
+  });
+});
+
+describe('frameWindow', () => {
+  it('closes in on a span, a sixth of its length either side', () => {
+    expect(frameWindow([0, 1000], 600, 120, [0, 1000])).toEqual([580, 740]);
+  });
+  it('stays inside the run at its edges', () => {
+    expect(frameWindow([0, 1000], 0, 60, [0, 1000])).toEqual([0, 80]);
+    expect(frameWindow([0, 1000], 940, 60, [0, 1000])).toEqual([920, 1000]);
+  });
+  it('keeps the width for an instant, centred on it', () => {
+    expect(frameWindow([100, 200], 500, 0, [0, 1000])).toEqual([450, 550]);
+    expect(frameWindow([100, 200], NaN, 10, [0, 1000])).toEqual([100, 200]);
   });
 });

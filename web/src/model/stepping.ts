@@ -97,3 +97,24 @@ export function followWindow(
   if (width <= extent[1] - extent[0]) a = Math.max(extent[0], Math.min(extent[1] - width, a));
   return [a, a + width];
 }
+
+/**
+ * A window that frames one span: the span with a sixth of its length on each side (the
+ * IPIs and acks around a flush's edges stay readable), inside `extent`. An instant, or a span
+ * too short to draw, keeps the width `win` had, centred on it.
+ */
+export function frameWindow(
+  win: readonly [number, number],
+  t: number,
+  dur: number,
+  extent: readonly [number, number],
+): [number, number] {
+  if (!Number.isFinite(t)) return [win[0], win[1]];
+  const d = Math.max(0, dur || 0);
+  const width = d > 0 ? d * (4 / 3) : win[1] - win[0];
+  let a = d > 0 ? t - d / 6 : t - width / 2;
+  let b = a + width;
+  if (a < extent[0]) [a, b] = [extent[0], Math.min(extent[1], extent[0] + width)];
+  if (b > extent[1]) [a, b] = [Math.max(extent[0], extent[1] - width), extent[1]];
+  return [a, b];
+}
