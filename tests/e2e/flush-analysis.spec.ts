@@ -23,6 +23,17 @@ test("a model run's slowest flush: its parts, the CPU that acked last, and a but
   );
   await row.getByRole('button').click();
   await expect(page.locator('.inspector [data-inspector="kind"]')).toHaveText('FlushRange');
+  // Its critical path as brackets: the sends on CPU 0's lane, the delivery on CPU 7's.
+  const parts = page.locator('.timeline').first().locator('g.lens[data-lens="flush_part"]');
+  await expect(
+    parts.locator('title', { hasText: /^sends, up to CPU 7's .* on CPU 0:/ }),
+  ).toHaveCount(1);
+  await expect(parts.locator('title', { hasText: /^delivery → CPU 7 .* on CPU 7:/ })).toHaveCount(
+    1,
+  );
+  // Another event chosen, the brackets go.
+  await page.getByRole('button', { name: 'Next event' }).click();
+  await expect(parts).toHaveCount(0);
   expect(sim.consoleErrors).toEqual([]);
 });
 
@@ -94,6 +105,12 @@ test('a recording made with a CPU holding interrupts off: the analysis names tha
       return ms.length >= 3 && ms.every((t) => t >= at - took / 4 && t <= at + took * 1.25);
     })
     .toBe(true);
+  // ...and its parts are bracketed under the lanes: the wait on CPU 1's, with its length.
+  const parts = page.locator('.timeline').first().locator('g.lens[data-lens="flush_part"]');
+  await expect(
+    parts.filter({ has: page.locator('title', { hasText: 'delivery → CPU 1' }) }),
+  ).toHaveAttribute('data-cpu', '1');
+  await expect(parts.locator('text', { hasText: /^delivery → CPU 1 [\d.]+ ms$/ })).toHaveCount(1);
   expect(sim.consoleErrors).toEqual([]);
 });
 

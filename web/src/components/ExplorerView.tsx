@@ -6,7 +6,9 @@ import type { Explorer } from '../app/useExplorer';
 import type { MeasuredEvents } from '../content/eventCsv';
 import type { UrlState } from '../app/url';
 import { initiatorOf } from '../model/ipis';
-import { LENS_KINDS, lensIntervals } from '../model/lens';
+import { flushBrackets } from '../model/flushBrackets';
+import type { FlushBreakdown } from '../model/flushBreakdown';
+import { LENS_KINDS, lensIntervals, type LensInterval } from '../model/lens';
 import { isRecorded } from '../recording/asRun';
 import { titleForRun } from '../model/runWords';
 import { fileNameOf } from '../app/download';
@@ -96,6 +98,29 @@ export function ExplorerView(props: Props) {
   const lensA = useMemo(() => lensOf(a), [a, lensOn, lensKinds]);
   const lensB = useMemo(() => lensOf(b), [b, lensOn, lensKinds]);
   const lensSubject = useMemo(() => new Set(stepLens), [stepLens]);
+  // A flush chosen in the analysis: its parts bracketed under the lanes while it is selected.
+  const [chosen, setChosen] = useState<{
+    side: 'A' | 'B';
+    trace: RunResult['trace'];
+    flush: FlushBreakdown;
+  } | null>(null);
+  const bracketed = (
+    side: 'A' | 'B',
+    r: RunResult | null,
+    selected: number | null,
+    lens: readonly LensInterval[] | null,
+  ) =>
+    chosen?.side === side && r?.trace === chosen.trace && selected === chosen.flush.row
+      ? [...(lens ?? []), ...flushBrackets(chosen.flush, lens ?? [])]
+      : lens;
+  const drawnLensA = useMemo(
+    () => bracketed('A', a, x.selected, lensA),
+    [chosen, a, x.selected, lensA],
+  );
+  const drawnLensB = useMemo(
+    () => bracketed('B', b, x.selectedB, lensB),
+    [chosen, b, x.selectedB, lensB],
+  );
   // A comparison step points at the same kinds on both sides: B's marks are highlighted too.
   const guideB = useGuideB(guide.step, b, guide.highlight, x.fullExtent);
   // A step that asks the reader to follow ASIDs labels its highlighted switches with them.
@@ -156,15 +181,18 @@ export function ExplorerView(props: Props) {
   // A choice in the log, the flush table or the summary, down the page, shows its event in the
   // inspector there: details beside the timeline, off screen, would be seen by nobody.
   const fromBelow =
-    (select: (row: number) => void) =>
-    (row: number): void => {
+    <T extends unknown[]>(select: (row: number, ...more: T) => void) =>
+    (row: number, ...more: T): void => {
       setBeside(null);
-      select(row);
+      select(row, ...more);
     };
-  // A flush picked in the analysis is selected and framed: the reader came to read its parts.
-  const frameFlush = (side: 'A' | 'B') => (row: number) => {
+  // A flush picked in the analysis is selected, framed and its parts bracketed: the reader came
+  // to read its parts.
+  const frameFlush = (side: 'A' | 'B') => (row: number, flush: FlushBreakdown) => {
+    const run = side === 'A' ? a : b;
     (side === 'A' ? x.selectRow : x.selectRowB)(row);
     x.frameRow(side, row);
+    if (run) setChosen({ side, trace: run.trace, flush });
   };
   // Stepping moves the details with the selection, to the new event's outline.
   const step = (by: 1 | -1) => {
@@ -227,7 +255,7 @@ export function ExplorerView(props: Props) {
         matched={side === 'A' ? x.matchedA : x.matchedB}
         matchedFlush={r.trace.remote ? (side === 'A' ? x.matchedFlushA : x.matchedFlushB) : null}
         focus={guide.frame?.cpus}
-        lens={side === 'A' ? lensA : lensB}
+        lens={side === 'A' ? drawnLensA : drawnLensB}
         lensAsk={side === 'A' ? lensAskA : lensAskB}
         generations={gensOn}
         lensSubject={side === 'A' ? lensSubject : undefined}

@@ -10,7 +10,7 @@ import {
   type FlushAnalysis,
   type Percentiles,
 } from '../model/flushAnalysis';
-import type { PartName } from '../model/flushBreakdown';
+import type { FlushBreakdown, PartName } from '../model/flushBreakdown';
 import { irqsBounded, isRecorded } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
 import { formatNs } from '../viz/scales';
@@ -21,7 +21,8 @@ const TOP = 5;
 interface Side {
   label: 'A' | 'B';
   run: RunResult;
-  onSelect: (row: number) => void;
+  /** A flush chosen: its row, and its parts for the timeline to bracket. */
+  onSelect: (row: number, flush: FlushBreakdown) => void;
 }
 
 export const FlushAnalysisPanel = memo(function FlushAnalysisPanel({
@@ -102,7 +103,7 @@ function SideAnalysis({ side, labelled }: { side: Side; labelled: boolean }) {
                       type="button"
                       className="linklike"
                       aria-label={`Show ${side.label}'s flush on CPU ${b.cpu} at ${formatNs(b.start)}`}
-                      onClick={() => side.onSelect(b.row)}
+                      onClick={() => side.onSelect(b.row, b)}
                     >
                       CPU {b.cpu} at {formatNs(b.start)}
                     </button>

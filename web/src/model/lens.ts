@@ -16,8 +16,16 @@ export const LENS_NAMES: Record<LensKind, string> = {
   wakeup_latency: 'wakeup latency',
 };
 
+/**
+ * What a bracket under a lane shows: a wait the lens finds, or one part of a flush the reader
+ * chose in the analysis (model/flushBrackets.ts), which carries its own label.
+ */
+export type BracketKind = LensKind | 'flush_part';
+
 export interface LensInterval {
-  kind: LensKind;
+  kind: BracketKind;
+  /** A flush part's words ("delivery → CPU 3"); a lens kind is named by LENS_NAMES. */
+  label?: string;
   cpu: number;
   start: number;
   end: number;

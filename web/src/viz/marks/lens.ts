@@ -1,4 +1,5 @@
-// Latency-lens mark (SVG): each interval of model/lens.ts as a bracket under its CPU's lane,
+// Latency-lens mark (SVG): each interval of model/lens.ts (and each part of a flush chosen in
+// the analysis, model/flushBrackets.ts) as a bracket under its CPU's lane,
 // labelled with what it is and how long it lasts, so a wait reads as a length on the timeline
 // rather than a number in the summary. Few per run (one per wait), so always SVG. Labels that
 // would run into each other are moved apart (viz/labelLayout.ts), with a leader when moved.
@@ -16,7 +17,8 @@ export const LENS_ROW = 20;
 const CHAR_W = 7;
 
 export function lensLabel(iv: LensInterval): string {
-  return `${LENS_NAMES[iv.kind]} ${formatNs(iv.end - iv.start)}`;
+  const name = iv.kind === 'flush_part' ? (iv.label ?? 'part') : LENS_NAMES[iv.kind];
+  return `${name} ${formatNs(iv.end - iv.start)}`;
 }
 
 export function renderLens(
@@ -33,7 +35,7 @@ export function renderLens(
   const rows = lensRows(intervals);
   const spots = lensLabelSpots(g, shown, scales, rows);
   g.selectAll<SVGGElement, LensInterval>('g.lens')
-    .data(shown, (iv) => `${iv.kind}:${iv.row}`)
+    .data(shown, (iv) => `${iv.kind}:${iv.row}:${iv.label ?? ''}`)
     .join((enter) => {
       const l = enter.append('g');
       l.append('path').attr('class', 'lens-bracket');
