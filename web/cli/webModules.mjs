@@ -7,6 +7,7 @@
  *   typeof import('../src/trace/trace') &
  *   typeof import('../src/model/flushAnalysis') &
  *   typeof import('../src/model/flushBreakdown') &
+ *   typeof import('../src/model/flushScan') &
  *   typeof import('../src/model/recordedCosts') &
  *   typeof import('../src/model/modelOfRecording')} WebModules
  */
@@ -24,6 +25,7 @@ export function webModules() {
       import('../src/trace/trace'),
       import('../src/model/flushAnalysis'),
       import('../src/model/flushBreakdown'),
+      import('../src/model/flushScan'),
       import('../src/model/recordedCosts'),
       import('../src/model/modelOfRecording'),
     ]);

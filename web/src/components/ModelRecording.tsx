@@ -3,7 +3,7 @@
 // with the costs the recording measures (model/recordedCosts.ts): B's design toggles then run
 // on this machine's IPI costs, beside its recorded baseline.
 import { useMemo, useState } from 'react';
-import { breakdownFlushes } from '../model/flushBreakdown';
+import { breakdownFlushes } from '../model/flushScan';
 import { modelOfRecording, type ProposedSetting } from '../model/modelOfRecording';
 import { recordedCosts, type CostEstimate } from '../model/recordedCosts';
 import { irqsBounded, type RecordedRun } from '../recording/asRun';

@@ -4,7 +4,6 @@
 // for a model run and a recording, so the two can be read part by part. Pure.
 import type { Trace } from '../trace/trace';
 import {
-  breakdownFlushes,
   dominantPart,
   type BreakdownOptions,
   type DelayCause,
@@ -12,6 +11,7 @@ import {
   type FlushPart,
   type PartName,
 } from './flushBreakdown';
+import { breakdownFlushes } from './flushScan';
 import { nearestRank, sortedSamples } from './nearestRank';
 
 export interface Percentiles {
@@ -47,47 +47,81 @@ export interface FlushAnalysis {
 const PARTS: PartName[] = ['entry', 'sends', 'delivery', 'handler', 'local', 'return'];
 
 export function analyzeFlushes(trace: Trace, top = 5, opts: BreakdownOptions = {}): FlushAnalysis {
-  const all = breakdownFlushes(trace, opts);
-  const parts = Object.fromEntries(
-    PARTS.map((name) => [
-      name,
-      percentiles(
-        all
-          .flatMap((b) => b.path.filter((p) => p.name === name && p.ns !== null))
-          .map((p) => p.ns as number),
-      ),
-    ]),
-  ) as Record<PartName, Percentiles | null>;
-  const perCpu = new Map<number, LastToAck>();
-  for (const b of all) {
-    if (b.last === null) continue;
-    const t = b.targets[b.last];
-    let row = perCpu.get(t.cpu);
-    if (!row)
-      perCpu.set(
-        t.cpu,
-        (row = {
-          cpu: t.cpu,
-          last: 0,
-          by: { 'irqs-off': 0, handler: 0, idle: 0, delivery: 0, unknown: 0 },
-        }),
-      );
-    row.last++;
-    if (t.cause) row.by[t.cause.kind]++;
+  const acc = new FlushAnalysisAccumulator(top);
+  for (const b of breakdownFlushes(trace, opts)) acc.add(b);
+  return acc.result();
+}
+
+type Slow = FlushAnalysis['slowest'][number];
+const slower = (a: FlushBreakdown, b: FlushBreakdown) => b.latency - a.latency || a.row - b.row;
+
+/**
+ * The analysis built one flush at a time, in any order (a scan in a worker emits flushes as
+ * they complete): the same result as over all of them at once. It keeps every flush's latency
+ * and parts (for the percentiles) and only the `top` slowest whole.
+ */
+export class FlushAnalysisAccumulator {
+  private flushes = 0;
+  private withIpis = 0;
+  private unknown = 0;
+  private readonly latencies: number[] = [];
+  private readonly parts = new Map<PartName, number[]>(PARTS.map((p) => [p, []]));
+  private readonly perCpu = new Map<number, LastToAck>();
+  private readonly slowest: FlushBreakdown[] = [];
+
+  constructor(private readonly top: number) {}
+
+  add(b: FlushBreakdown): void {
+    this.flushes++;
+    if (b.targets.length > 0) this.withIpis++;
+    if (b.path.some((p) => p.ns === null)) this.unknown++;
+    this.latencies.push(b.latency);
+    for (const p of b.path) if (p.ns !== null) this.parts.get(p.name)?.push(p.ns);
+    if (b.last !== null) {
+      const t = b.targets[b.last];
+      let row = this.perCpu.get(t.cpu);
+      if (!row)
+        this.perCpu.set(
+          t.cpu,
+          (row = {
+            cpu: t.cpu,
+            last: 0,
+            by: { 'irqs-off': 0, handler: 0, idle: 0, delivery: 0, unknown: 0 },
+          }),
+        );
+      row.last++;
+      if (t.cause) row.by[t.cause.kind]++;
+    }
+    this.keepIfSlow(b);
   }
-  const slowest = [...all]
-    .sort((a, b) => b.latency - a.latency || a.row - b.row)
-    .slice(0, Math.max(0, top))
-    .map((b) => ({ ...b, dominant: dominantPart(b), why: whyWords(b) }));
-  return {
-    flushes: all.length,
-    withIpis: all.filter((b) => b.targets.length > 0).length,
-    latency: percentiles(all.map((b) => b.latency)),
-    parts,
-    slowest,
-    lastToAck: [...perCpu.values()].sort((a, b) => b.last - a.last || a.cpu - b.cpu),
-    unknown: all.filter((b) => b.path.some((p) => p.ns === null)).length,
-  };
+
+  private keepIfSlow(b: FlushBreakdown): void {
+    const n = Math.max(0, this.top);
+    const s = this.slowest;
+    if (s.length === n && (n === 0 || slower(b, s[n - 1]) >= 0)) return;
+    let i = s.length;
+    while (i > 0 && slower(b, s[i - 1]) < 0) i--;
+    s.splice(i, 0, b);
+    if (s.length > n) s.pop();
+  }
+
+  result(): FlushAnalysis {
+    return {
+      flushes: this.flushes,
+      withIpis: this.withIpis,
+      latency: percentiles(this.latencies),
+      parts: Object.fromEntries(
+        PARTS.map((name) => [name, percentiles(this.parts.get(name) ?? [])]),
+      ) as Record<PartName, Percentiles | null>,
+      slowest: this.slowest.map((b): Slow => ({
+        ...b,
+        dominant: dominantPart(b),
+        why: whyWords(b),
+      })),
+      lastToAck: [...this.perCpu.values()].sort((a, b) => b.last - a.last || a.cpu - b.cpu),
+      unknown: this.unknown,
+    };
+  }
 }
 
 /** Nearest-rank percentiles of `values` (null without any). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../sim/run';
 import { initSimulatorForNode, readScenario } from '../sim/testing';
 import { EventKind, toTrace } from '../trace/trace';
-import { breakdownFlushes } from './flushBreakdown';
+import { breakdownFlushes } from './flushScan';
 import { analyzeFlushes, causeWords, percentiles } from './flushAnalysis';
 
 type Row = [kind: number, cpu: number, time: number, dur: number, arg: number, parent: number];
