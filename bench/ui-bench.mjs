@@ -31,6 +31,9 @@
 //                  and the main thread's script and style + layout time (CDP Performance
 //                  ScriptDuration, LayoutDuration + RecalcStyleDuration, wall clock)
 //   long tasks     PerformanceObserver('longtask') from navigation to idle, and while zooming
+//   analysis       "Why was each flush slow?" opened after the zoom and pan steps: the time to
+//                  its table (in the worker that keeps a big run, on the page for a small one)
+//                  and the longest main-thread task meanwhile
 //   initial JS     gzip size of the scripts index.html loads (the worker is reported apart)
 //   page JS heap   the page's used JS heap plus array-buffer backing stores after a forced GC
 //                  (CDP Runtime.getHeapUsage), once interaction is over
@@ -475,6 +478,17 @@ async function measureOnce(browser, c) {
     const keeper = heaps.find((h) =>
       c.recording ? /\/worker-[^/]*\.js/.test(h.url) : /simWorker/.test(h.url),
     );
+    // "Why was each flush slow?" opened: the whole run analysed (in the worker that keeps it, or
+    // on the page that holds it), timed to its table, with the main thread's long tasks meanwhile.
+    const lt1 = await page.evaluate(() => window.__longTasks.length);
+    const a0 = await page.evaluate(() => performance.now());
+    await page.click('details.flush-analysis summary');
+    await page.waitForSelector(
+      '[data-analysis="A"], [data-analysis-state="failed"], [data-analysis-state="cancelled"]',
+      { timeout: 600_000 },
+    );
+    const analysisMs = (await page.evaluate(() => performance.now())) - a0;
+    const analysing = await page.evaluate((from) => window.__longTasks.slice(from), lt1);
     const frames = (xs) => xs.filter((s) => s.drew).map((s) => s.frame);
     const draws = (xs) => xs.filter((s) => s.drew).map((s) => s.draw);
     // A recording has no run: run-start belongs to the page's first run. Its worker figures
@@ -533,6 +547,8 @@ async function measureOnce(browser, c) {
       longAfterDone: Math.max(0, ...runLong.map(([, d]) => d)),
       longInteract: Math.max(0, ...after.map(([, d]) => d)),
       longInteractCount: after.length,
+      analysisMs,
+      longAnalysing: Math.max(0, ...analysing.map(([, d]) => d)),
       heapMB: heap / 2 ** 20,
       workerB: w && w.rows ? (w.wasmBytes + w.columnBytes + (w.indexBytes ?? 0)) / w.rows : NaN,
       workerHeapB: keeper && load.rows ? keeper.bytes / load.rows : NaN,
@@ -577,6 +593,8 @@ const FIGURES = [
   ['  long tasks while zooming/panning', 'longInteractCount', '', '0'],
   ['longest task during the run', 'longDuringRun', 'ms', '< 100 ms'],
   ['longest task after run/import done', 'longAfterDone', 'ms', ''],
+  ['flush analysis opened → shown', 'analysisMs', 'ms', ''],
+  ['longest task while analysing', 'longAnalysing', 'ms', '< 100 ms'],
   ['page JS heap + array buffers after GC', 'heapMB', 'MB', ''],
   // For a recording above 2 M rows: the import worker's packed columns (trace and recorded
   // fields) and index; n/a for one the page holds (its worker ends after parsing).

@@ -1,6 +1,10 @@
 // "Why was each flush slow?" under the summary: a model run's slowest flush cut into its parts,
 // its button selecting the flush; a real recording (bench/kit on this machine, under load) read
 // without claims its events cannot support; A and B side by side when comparing.
+import { AT_ONCE_ROWS } from '../../web/src/workers/analysisJob';
+import { analyzeFlushes } from '../../web/src/model/flushAnalysis';
+import { runScenario } from '../../web/src/sim/run';
+import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
 import { expect, test } from './fixtures';
 
 test("a model run's slowest flush: its parts, the CPU that acked last, and a button to it", async ({
@@ -111,6 +115,68 @@ test('a recording made with a CPU holding interrupts off: the analysis names tha
     parts.filter({ has: page.locator('title', { hasText: 'delivery → CPU 1' }) }),
   ).toHaveAttribute('data-cpu', '1');
   await expect(parts.locator('text', { hasText: /^delivery → CPU 1 [\d.]+ ms$/ })).toHaveCount(1);
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a recording kept in its worker is analysed there, with progress, as on the page', async ({
+  sim,
+}) => {
+  test.setTimeout(90_000);
+  const page = sim.page;
+  // remote=1000 keeps this 2,962-row recording in its import worker, as a 10 M-line one is.
+  await page.goto('./?scenario=x86-munmap-shootdown&remote=1000');
+  await sim.waitForIdle();
+  await page.setInputFiles(
+    '#recording-input',
+    'tests/fixtures/recordings/madvise-touch-2cpu-console.trace',
+  );
+  await expect(page.getByTestId('recording-loaded')).toContainText('kept in the import worker');
+  const panel = page.locator('details.flush-analysis');
+  await panel.locator('summary').click();
+  const a = panel.locator('[data-analysis="A"]');
+  // The same answer the page gives when it holds the rows (the test above).
+  const row = a.locator('table.analysis-slowest tbody tr').first();
+  await expect(row.locator('[data-why]')).toContainText(
+    /CPU 1 had interrupts off in task madvise_touch \(pid \d+\) when the IPI arrived/,
+  );
+  await expect(a.locator('.provenance')).toContainText('348 flushes, 329 with IPIs');
+  await expect(a.getByRole('list', { name: 'Last to ack per CPU' })).toContainText(
+    'CPU 1: 329 of 329 · interrupts off 84',
+  );
+  // Chosen, the flush is framed: the axis spans it.
+  const at = Number(/at ([\d.]+) ms/.exec(await row.getByRole('button').innerText())?.[1]);
+  await row.getByRole('button').click();
+  const ticks = page.locator('.timeline').first().locator('.axis text');
+  await expect
+    .poll(async () => {
+      const ms = (await ticks.allTextContents())
+        .map((t) => /^([\d.]+) ms$/.exec(t.trim()))
+        .filter((m) => m !== null)
+        .map((m) => Number(m[1]));
+      return ms.length >= 3 && ms.every((t) => t >= at - 5 && t <= at + 20);
+    })
+    .toBe(true);
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+test('a large run the page holds is analysed between frames, to the same answer as in Node', async ({
+  sim,
+}) => {
+  test.setTimeout(90_000);
+  initSimulatorForNode();
+  const run = runScenario(readScenario('x86-madvise-touch'));
+  expect(run.trace.n).toBeGreaterThan(AT_ONCE_ROWS);
+  const want = analyzeFlushes(run.trace, 5);
+  await sim.open({ scenario: 'x86-madvise-touch' });
+  const panel = sim.page.locator('details.flush-analysis');
+  await panel.locator('summary').click();
+  const a = panel.locator('[data-analysis="A"]');
+  await expect(a.locator('.provenance')).toContainText(
+    `${want.flushes.toLocaleString('en-US')} flushes, ${want.withIpis.toLocaleString('en-US')} with IPIs`,
+  );
+  await expect(
+    a.locator('table.analysis-slowest tbody tr').first().locator('[data-why]'),
+  ).toHaveText(want.slowest[0].why);
   expect(sim.consoleErrors).toEqual([]);
 });
 

@@ -228,14 +228,11 @@ export function useExplorer(
     return { cursor, window: isDefault ? null : w, selected, selectedB, spacing };
   }, [view, defaultWindow, cursor, selected, selectedB, spacing]);
 
-  // A flush chosen in the analysis: the window closes in on it, so its parts can be read.
-  const frameRow = useCallback(
-    (side: 'A' | 'B', row: number) => {
-      const run = side === 'A' ? a : b;
-      if (!run || run.trace.remote || row < 0 || row >= run.trace.n) return;
-      view.set(frameWindow(view.get(), run.trace.time[row], run.trace.dur[row], extentRef.current));
-    },
-    [a, b, view],
+  // A flush chosen in the analysis: the window closes in on it, so its parts can be read. By
+  // its time and length, which the analysis has for a run kept in its worker too.
+  const frameSpan = useCallback(
+    (t: number, dur: number) => view.set(frameWindow(view.get(), t, dur, extentRef.current)),
+    [view],
   );
 
   // Selecting an event also puts the cursor on it, so the machine state shown is its moment.
@@ -384,7 +381,7 @@ export function useExplorer(
     selectRow,
     selectedB,
     selectRowB,
-    frameRow,
+    frameSpan,
     match,
     differing,
     differingFlushes,

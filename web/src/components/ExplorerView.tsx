@@ -191,7 +191,7 @@ export function ExplorerView(props: Props) {
   const frameFlush = (side: 'A' | 'B') => (row: number, flush: FlushBreakdown) => {
     const run = side === 'A' ? a : b;
     (side === 'A' ? x.selectRow : x.selectRowB)(row);
-    x.frameRow(side, row);
+    x.frameSpan(flush.start, flush.latency);
     if (run) setChosen({ side, trace: run.trace, flush });
   };
   // Stepping moves the details with the selection, to the new event's outline.

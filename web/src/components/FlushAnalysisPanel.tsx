@@ -1,7 +1,9 @@
 // "Why was each flush slow?": the auto-analysis of a run's shootdowns (model/flushAnalysis.ts)
 // under the summary, for A and, comparing, B beside it, so a recording and its model are read
-// part by part. Folded until opened: it is a pass over the whole run. A flush's button selects
-// it and closes the timeline's window in on it (the explorer's onSelect).
+// part by part. Folded until opened: it is a pass over the whole run, a slice at a time with
+// progress and a Cancel for a large one (useBackgroundAnalysis.ts: in the worker that keeps a
+// run, between frames for one the page holds). A flush's button selects it and closes the
+// timeline's window in on it (the explorer's onSelect).
 import { memo, useMemo, useState } from 'react';
 import {
   analyzeFlushes,
@@ -15,6 +17,8 @@ import { irqsBounded, isRecorded } from '../recording/asRun';
 import type { RunResult } from '../sim/run';
 import { formatNs } from '../viz/scales';
 import './flushAnalysis.css';
+import { AT_ONCE_ROWS } from '../workers/analysisJob';
+import { useBackgroundAnalysis } from './useBackgroundAnalysis';
 
 const TOP = 5;
 
@@ -56,20 +60,52 @@ function SideAnalysis({ side, labelled }: { side: Side; labelled: boolean }) {
   const recorded = isRecorded(run);
   // A recording without irq_disable/irq_enable events does not say whether interrupts were on.
   const irqsKnown = irqsBounded(run);
-  const tasks = recorded ? run.recording.extras.tasks : undefined;
-  const a = useMemo(
-    () => (run.trace.remote ? null : analyzeFlushes(run.trace, TOP, { irqsKnown, tasks })),
+  // A kept recording's names travel with it; a page-held one's are in its extras.
+  const tasks = recorded ? (run.recording.extras.tasks ?? null) : null;
+  // A small run at once; a large one a slice at a time, in its worker or between frames.
+  const page = useMemo(
+    () =>
+      run.trace.remote || run.trace.n > AT_ONCE_ROWS
+        ? null
+        : analyzeFlushes(run.trace, TOP, { irqsKnown, ...(tasks ? { tasks } : {}) }),
     [run.trace, irqsKnown, tasks],
   );
+  const ask = useMemo(() => ({ top: TOP, irqsKnown, tasks }), [irqsKnown, tasks]);
+  const worker = useBackgroundAnalysis(run.trace, ask);
   const title = labelled ? `${side.label}: ${recorded ? 'recorded' : 'model'}` : null;
+  const w = worker.state;
+  const a = page ?? (w?.status === 'done' ? w.analysis : null);
   if (!a) {
     return (
-      <section aria-label={`Flush analysis ${side.label}`}>
+      <section aria-label={`Flush analysis ${side.label}`} data-analysis-state={w?.status}>
         {title && <h3>{title}</h3>}
-        <p className="muted">
-          Not yet for a run kept in its worker: <code>tlbscope analyze</code> gives it for the same
-          file or scenario.
-        </p>
+        {w?.status === 'running' && (
+          <p className="analysis-progress">
+            <label>
+              Reading the run in its worker: <progress max={w.total} value={w.rows} />{' '}
+              {w.rows.toLocaleString('en-US')} of {w.total.toLocaleString('en-US')} rows
+            </label>{' '}
+            <button type="button" onClick={worker.cancel}>
+              Cancel
+            </button>
+          </p>
+        )}
+        {w?.status === 'cancelled' && (
+          <p>
+            Cancelled.{' '}
+            <button type="button" onClick={worker.again}>
+              Analyse again
+            </button>
+          </p>
+        )}
+        {w?.status === 'failed' && (
+          <p role="alert">
+            The analysis stopped: {w.message}.{' '}
+            <button type="button" onClick={worker.again}>
+              Try again
+            </button>
+          </p>
+        )}
       </section>
     );
   }

@@ -3,7 +3,7 @@
 // window questions as the simulator's worker (workers/protocol.ts QueryRequest), plus
 // 'recorded' (what only a recording knows of a row).
 import type { PrebuiltView } from '../model/prebuilt';
-import type { QueryMessage, QueryRequest } from '../workers/protocol';
+import type { AnalysisMessage, QueryMessage, QueryRequest } from '../workers/protocol';
 import type { RecordingColumns } from './build';
 import type { RecordingSummary } from './summary';
 import type { FlagInstants, LineIssue, RecordingFormat } from './types';
@@ -69,4 +69,5 @@ export type RecordingMessage =
   | { type: 'done'; recording: ParsedRecording }
   | { type: 'error'; message: string }
   | QueryMessage
+  | AnalysisMessage
   | ({ type: 'recorded'; id: number } & RecordedFields);

@@ -4,6 +4,7 @@
 // recording knows of a row. Latest wins per kind of question, as in SimSession.
 import type { QueryMessage, QueryRequest } from '../workers/protocol';
 import { windowOver, type TraceWindow } from '../workers/session';
+import { AnalysisJobs } from '../workers/analysisJobs';
 import { KEPT_RUN } from './kept';
 import type { RecordedFields, RecordingMessage, RecordingQuery } from './protocol';
 
@@ -27,8 +28,24 @@ export class RecordingWindow implements TraceWindow {
       this.end(`the recording's worker failed: ${e.message || 'unknown error'}`);
   }
 
+  private readonly analyses = new AnalysisJobs();
+
   // The questions a remote run's views ask, mapped as for a simulator's run.
-  private readonly w = windowOver((req) => this.ask(req) as Promise<QueryMessage | null>, KEPT_RUN);
+  private readonly w = windowOver(
+    (req) => this.ask(req) as Promise<QueryMessage | null>,
+    KEPT_RUN,
+    (run, ask, onProgress) => {
+      if (this.gone) return { done: Promise.reject(new Error(this.gone)), cancel: () => {} };
+      return this.analyses.start(
+        (m) => this.worker.postMessage(m),
+        this.nextId++,
+        run,
+        ask,
+        onProgress,
+      );
+    },
+  );
+  readonly analyze = this.w.analyze;
   readonly lanes = this.w.lanes;
   readonly rows = this.w.rows;
   readonly memory = this.w.memory;
@@ -71,6 +88,7 @@ export class RecordingWindow implements TraceWindow {
   }
 
   private receive(m: RecordingMessage): void {
+    if (this.analyses.receive(m)) return;
     if (!('id' in m)) return;
     const w = this.pending.get(m.id);
     if (!w) return;
@@ -83,6 +101,7 @@ export class RecordingWindow implements TraceWindow {
 
   private end(why: string): void {
     this.gone = why;
+    this.analyses.end(why);
     for (const w of this.pending.values()) w.reject(new Error(why));
     this.pending.clear();
   }

@@ -8,6 +8,8 @@ import { SLICE } from '../model/rowSource';
 import { toTimelineModel } from '../model/timelineModel';
 import { noColumns, toTrace } from '../trace/trace';
 import { afterQueued } from '../workers/afterQueued';
+import { cancelAnalysis, runAnalysis } from '../workers/analysisJob';
+import type { AnalyzeCancel, AnalyzeRequest } from '../workers/protocol';
 import { LatestQueue } from '../workers/windowServer';
 import type { RecordingColumns } from './build';
 import { KeptRecording } from './kept';
@@ -78,10 +80,21 @@ async function* chunks(input: Blob | string): AsyncGenerator<[string, number]> {
   }
 }
 
-self.onmessage = (e: MessageEvent<ParseRequest | RecordingQuery>) => {
+self.onmessage = (
+  e: MessageEvent<ParseRequest | RecordingQuery | AnalyzeRequest | AnalyzeCancel>,
+) => {
   const req = e.data;
   if (req.type === 'parse') {
     void parse(req);
+    return;
+  }
+  if (req.type === 'analyze') {
+    if (kept) void runAnalysis(kept.server.src, req, post);
+    else post({ type: 'analysis', id: req.id, analysis: null, error: 'no recording kept here' });
+    return;
+  }
+  if (req.type === 'analyze-cancel') {
+    cancelAnalysis(req.id);
     return;
   }
   if (req.type === 'recorded') {

@@ -7,6 +7,7 @@ import type { ScenarioInfo } from '../sim/scenario';
 import type { LaneBuckets } from '../model/traceWindow';
 import type { LensInterval } from '../model/lens';
 import type { LensExtent } from '../model/lensExtent';
+import type { FlushAnalysis } from '../model/flushAnalysis';
 import type { FlushFacts, Violated } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
 import type { WindowGenerations } from '../model/windowGenerations';
@@ -277,8 +278,34 @@ export type QueryMessage =
   | { type: 'stale'; id: number }
   | { type: 'query-error'; id: number; message: string };
 
+/**
+ * "Why was each flush slow?" over a run kept in its worker: one pass over its rows a slice at a
+ * time (workers/analysisJob.ts), answered with progress and then the analysis; not a window
+ * question, so no newer question overtakes it. Cancelled by its id.
+ */
+export interface AnalyzeRequest {
+  type: 'analyze';
+  id: number;
+  run: number;
+  top: number;
+  irqsKnown: boolean;
+  /** A recording's pid → command (its tasks are named by pid); null for a model run. */
+  tasks: Record<number, string> | null;
+}
+
+export interface AnalyzeCancel {
+  type: 'analyze-cancel';
+  id: number;
+}
+
+export type AnalysisMessage =
+  | { type: 'analysis-progress'; id: number; rows: number; total: number }
+  /** `analysis` null: cancelled, or `error` says what stopped it. */
+  | { type: 'analysis'; id: number; analysis: FlushAnalysis | null; error?: string };
+
 export type WorkerMessage =
   | QueryMessage
+  | AnalysisMessage
   /** After 'done', before 'view': the whole run's lane aggregates (windowServer.ts overview). */
   | { type: 'overview'; id: number; buckets: LaneBuckets }
   | { type: 'progress'; id: number; events: number; nowNs: number }

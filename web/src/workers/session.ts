@@ -11,6 +11,7 @@ import type { Columns } from '../trace/trace';
 import type { LensInterval } from '../model/lens';
 import type { LensExtent } from '../model/lensExtent';
 import type { FlushesOf } from '../model/flushMatch';
+import { AnalysisJobs, type AnalysisAsk, type AnalysisJob } from './analysisJobs';
 import type { WindowArrow } from '../model/windowTrace';
 import type { WindowGenerations } from '../model/windowGenerations';
 import {
@@ -148,6 +149,11 @@ export interface TraceWindow {
   ): Promise<{ row: number; time: number; dur: number } | null>;
   /** Row `row`'s flush: its FlushRange row, or -1 outside every flush. */
   flushOf(row: number): Promise<number | null>;
+  /**
+   * "Why was each flush slow?" over the whole run, in the worker that keeps it, a slice at a
+   * time with progress (workers/analysisJob.ts); cancel() ends it with a null analysis.
+   */
+  analyze(ask: AnalysisAsk, onProgress: (rows: number, total: number) => void): AnalysisJob;
   /** A page of [t0, t1]'s rows belonging to the flushes `flushes` (model/flushRows.ts). */
   diffLog(
     flushes: Int32Array,
@@ -195,7 +201,11 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
   const v = views.get(trace);
   if (!v?.session) return null;
   const session = v.session;
-  return windowOver((req) => session.query(req), v.run);
+  return windowOver(
+    (req) => session.query(req),
+    v.run,
+    (run, ask, onProgress) => session.analyze(run, ask, onProgress),
+  );
 }
 
 /**
@@ -206,8 +216,14 @@ export function traceWindowOf(trace: Trace): TraceWindow | null {
 export function windowOver(
   query: (req: QueryRequest) => Promise<QueryMessage | null>,
   run: number,
+  analyze: (
+    run: number,
+    ask: AnalysisAsk,
+    onProgress: (rows: number, total: number) => void,
+  ) => AnalysisJob,
 ): TraceWindow {
   return {
+    analyze: (ask, onProgress) => analyze(run, ask, onProgress),
     lanes: (t0, t1, buckets, priority) =>
       query({ type: 'lanes', id: 0, run, t0, t1, buckets, priority }).then((m) =>
         m?.type === 'lanes' ? m.buckets : null,
@@ -364,6 +380,7 @@ export class SimSession {
   private latest = new Map<QueryRequest['type'], number>();
   /** Runs whose overview is still on its way, by id. */
   private overviewWaiters = new Map<number, (b: LaneBuckets | null) => void>();
+  private readonly analyses = new AnalysisJobs();
 
   run(text: string, opts: SessionRunOptions = {}): Promise<RunResult> {
     const worker = this.ensureWorker();
@@ -455,6 +472,17 @@ export class SimSession {
    * Asks the worker about its last run (`req.id` is assigned here). Resolves null when a newer
    * question of the same type was asked meanwhile; rejects on the worker's error.
    */
+  /** Starts the flush analysis of kept run `run` in the worker (TraceWindow.analyze). */
+  analyze(
+    run: number,
+    ask: AnalysisAsk,
+    onProgress: (rows: number, total: number) => void,
+  ): AnalysisJob {
+    const worker = this.worker;
+    if (!worker) return { done: Promise.reject(new Error('that run is gone')), cancel: () => {} };
+    return this.analyses.start((m) => worker.postMessage(m), this.nextId++, run, ask, onProgress);
+  }
+
   query(req: QueryRequest): Promise<QueryMessage | null> {
     if (!this.worker) return Promise.reject(new Error('that run is gone'));
     const id = this.nextId++;
@@ -487,6 +515,7 @@ export class SimSession {
     }
     this.pending.clear();
     this.dropOverviews();
+    this.analyses.end('that run is gone');
   }
 
   dispose(): void {
@@ -508,6 +537,7 @@ export class SimSession {
     }
     this.pending.clear();
     this.dropOverviews();
+    this.analyses.end('the simulator was restarted after a crash');
   }
 
   /** Overviews that will not come now resolve null (their worker is gone). */
@@ -539,6 +569,7 @@ export class SimSession {
       }
       this.pending.clear();
       this.dropOverviews();
+      this.analyses.end(err.message);
       this.worker = null;
     };
     this.worker = w;
@@ -546,6 +577,7 @@ export class SimSession {
   }
 
   private receive(msg: WorkerMessage): void {
+    if (this.analyses.receive(msg)) return;
     if (msg.type === 'overview') {
       this.overviewWaiters.get(msg.id)?.(msg.buckets);
       this.overviewWaiters.delete(msg.id);

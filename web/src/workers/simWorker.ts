@@ -25,10 +25,13 @@ import { loadSimulator, wasmMemoryBytes } from '../sim/wasm';
 import { columnSource, type RowSource } from '../model/rowSource';
 import { COLUMN_NAMES, noColumns, type Columns, type Trace } from '../trace/trace';
 import { afterQueued } from './afterQueued';
+import { cancelAnalysis, runAnalysis } from './analysisJob';
 import { bucketBuffers, LatestQueue, WindowServer } from './windowServer';
 import {
   isQuery,
   REMOTE_ABOVE_ROWS,
+  type AnalyzeCancel,
+  type AnalyzeRequest,
   type CheckRequest,
   type DescribeRequest,
   type QueryRequest,
@@ -94,13 +97,32 @@ const queries = new LatestQueue(
 );
 
 type Request =
-  RunRequest | CheckRequest | DescribeRequest | SnapshotRequest | ViewRequest | QueryRequest;
+  | RunRequest
+  | CheckRequest
+  | DescribeRequest
+  | SnapshotRequest
+  | ViewRequest
+  | QueryRequest
+  | AnalyzeRequest
+  | AnalyzeCancel;
 
 self.onmessage = async (e: MessageEvent<Request>) => {
   const req = e.data;
   await ready;
   if (isQuery(req)) {
     queries.push(req);
+    return;
+  }
+  if (req.type === 'analyze') {
+    const s = server;
+    if (!s || s.run !== req.run)
+      post({ type: 'analysis', id: req.id, analysis: null, error: 'no such run kept here' });
+    // The pass stops when a newer run frees these rows (the simulator's, for a big run).
+    else void runAnalysis(s.src, req, post, () => server === s);
+    return;
+  }
+  if (req.type === 'analyze-cancel') {
+    cancelAnalysis(req.id);
     return;
   }
   try {
@@ -131,7 +153,7 @@ function errorMessage(id: number, err: unknown): WorkerMessage {
   return { type: 'error', id, path: '', line: 0, message, scenario: false, trap };
 }
 
-function handle(req: Exclude<Request, QueryRequest>) {
+function handle(req: Exclude<Request, QueryRequest | AnalyzeRequest | AnalyzeCancel>) {
   if (req.type === 'describe') {
     describe(req);
     return;

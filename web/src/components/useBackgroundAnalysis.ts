@@ -1,0 +1,86 @@
+// "Why was each flush slow?" for a run too large to analyse in one go: over a run kept in its
+// worker, asked of that worker (TraceWindow.analyze); over a large run the page holds, run here
+// a slice at a time between frames (workers/analysisJob.ts), so no task blocks the page. With
+// the rows read so far, cancellable, and started again on demand. Null for a small run, which
+// the caller analyses at once.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { FlushAnalysis } from '../model/flushAnalysis';
+import { columnSource } from '../model/rowSource';
+import type { Trace } from '../trace/trace';
+import { AT_ONCE_ROWS, cancelAnalysis, runAnalysis } from '../workers/analysisJob';
+import type { AnalysisAsk, AnalysisJob } from '../workers/analysisJobs';
+import { traceWindowOf } from '../workers/session';
+
+export type BackgroundAnalysis =
+  | { status: 'running'; rows: number; total: number }
+  | { status: 'done'; analysis: FlushAnalysis }
+  | { status: 'cancelled' }
+  | { status: 'failed'; message: string };
+
+let nextPageJob = 1;
+
+/** The analysis of a run the page holds, a slice at a time, as a worker's would be. */
+function onThePage(
+  trace: Trace,
+  ask: AnalysisAsk,
+  onProgress: (rows: number, total: number) => void,
+): AnalysisJob {
+  const id = nextPageJob++;
+  const done = new Promise<FlushAnalysis | null>((resolve, reject) => {
+    void runAnalysis(
+      columnSource(trace),
+      { type: 'analyze', id, run: 0, ...ask },
+      (m) => {
+        if (m.type === 'analysis-progress') onProgress(m.rows, m.total);
+        else if (m.error) reject(new Error(m.error));
+        else resolve(m.analysis);
+      },
+      () => true,
+      AT_ONCE_ROWS,
+    );
+  });
+  return { done, cancel: () => cancelAnalysis(id) };
+}
+
+export function useBackgroundAnalysis(
+  trace: Trace,
+  ask: AnalysisAsk,
+): { state: BackgroundAnalysis | null; cancel: () => void; again: () => void } {
+  const [state, setState] = useState<BackgroundAnalysis | null>(null);
+  const [round, setRound] = useState(0);
+  const job = useRef<AnalysisJob | null>(null);
+  const { top, irqsKnown, tasks } = ask;
+  useEffect(() => {
+    const client = trace.remote ? traceWindowOf(trace) : null;
+    const total = trace.remote ? trace.remote.rows : trace.n;
+    if (trace.remote ? !client : total <= AT_ONCE_ROWS) {
+      setState(null);
+      return;
+    }
+    let live = true;
+    setState({ status: 'running', rows: 0, total });
+    const progress = (rows: number, of: number) => {
+      if (live) setState({ status: 'running', rows, total: of });
+    };
+    const j = client
+      ? client.analyze({ top, irqsKnown, tasks }, progress)
+      : onThePage(trace, { top, irqsKnown, tasks }, progress);
+    job.current = j;
+    j.done.then(
+      (analysis) => {
+        if (live) setState(analysis ? { status: 'done', analysis } : { status: 'cancelled' });
+      },
+      (err: unknown) => {
+        if (live) setState({ status: 'failed', message: String(err) });
+      },
+    );
+    return () => {
+      live = false;
+      j.cancel();
+      job.current = null;
+    };
+  }, [trace, top, irqsKnown, tasks, round]);
+  const cancel = useCallback(() => job.current?.cancel(), []);
+  const again = useCallback(() => setRound((r) => r + 1), []);
+  return { state, cancel, again };
+}
