@@ -175,6 +175,11 @@ export class RecordingBuilder {
     preemptFlagged: 0,
   };
 
+  /** The rows built so far (unsorted, times ns after the first event): the page's sketch. */
+  get rowsSoFar(): Pick<RowColumns, 'length' | 'time' | 'cpu'> {
+    return this.rows;
+  }
+
   add(e: RawEvent): void {
     if (!KNOWN_EVENTS.has(e.name)) {
       this.unknown[e.name] = (this.unknown[e.name] ?? 0) + 1;

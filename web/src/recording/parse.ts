@@ -157,6 +157,11 @@ export class RecordingParser {
     return this.lineNo;
   }
 
+  /** The rows built so far (their times and CPUs), for a sketch of the recording as it reads. */
+  get rowsSoFar(): RecordingBuilder['rowsSoFar'] {
+    return this.builder.rowsSoFar;
+  }
+
   finish(): Recording {
     this.endBackwards();
     if (this.carry) {
