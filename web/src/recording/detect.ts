@@ -6,7 +6,7 @@ import { parseTraceCmdLine } from './traceCmd';
 import { parseLatencyLine, parseTracefsLine } from './tracefs';
 import { excerpt, type LineResult, type RecordingFormat } from './types';
 
-/** `plain`: the line holds no tracefs.ts NOT_PLAIN (undefined: not known). */
+/** `plain`: the line is tracefs.ts isPlain (undefined: not known). */
 export type LineParser = (text: string, line: number, plain?: boolean) => LineResult;
 
 export const PARSERS: Record<RecordingFormat, LineParser> = {

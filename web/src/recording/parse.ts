@@ -6,7 +6,7 @@ import { RecordingBuilder, type Built } from './build';
 import { DETECT_LINES, detectFormat, PARSERS, type LineParser } from './detect';
 import { summarise, type RecordingSummary } from './summary';
 import { EventKind } from '../trace/trace';
-import { NOT_PLAIN } from './tracefs';
+import { isPlain } from './tracefs';
 import { excerpt, type LineIssue, type RawEvent, type RecordingFormat } from './types';
 
 export const MAX_ISSUES = 100;
@@ -103,7 +103,7 @@ export class RecordingParser {
     const rest = parts.pop() ?? '';
     // One search of the chunk spares each of its lines the marker patterns and the readers'
     // own checks when it holds none of what those look for.
-    const plain = !NOT_PLAIN.test(text);
+    const plain = isPlain(text);
     for (const p of parts) this.line(p, plain);
     this.hold(rest);
   }
@@ -116,11 +116,11 @@ export class RecordingParser {
     return this.scanned;
   }
 
-  /** `plain`: the line's chunk holds no NOT_PLAIN (false: the line itself is searched). */
+  /** `plain`: the line's chunk isPlain (false: the line itself is looked at). */
   private line(p: string, plain: boolean) {
     if (p.length > MAX_LINE) return this.overlong(p);
     const text = p.endsWith('\r') ? p.slice(0, -1) : p;
-    this.accept(text, false, plain || !NOT_PLAIN.test(text));
+    this.accept(text, false, plain || isPlain(text));
   }
 
   /** Keeps the start of a line until its end arrives; one with no end in sight is dropped. */
@@ -167,7 +167,7 @@ export class RecordingParser {
     if (this.carry) {
       const last = this.carry;
       this.carry = '';
-      this.accept(last, true, !NOT_PLAIN.test(last));
+      this.accept(last, true, isPlain(last));
     }
     if (!this.parser) this.detect();
     const built = this.builder.finish();
@@ -207,7 +207,7 @@ export class RecordingParser {
     const first = this.lineNo - this.head.length + 1;
     const head = this.head;
     this.head = [];
-    head.forEach((t, i) => this.parseLine(t, first + i, false, !NOT_PLAIN.test(t)));
+    head.forEach((t, i) => this.parseLine(t, first + i, false, isPlain(t)));
   }
 
   private parseLine(text: string, line: number, last: boolean, plain: boolean) {

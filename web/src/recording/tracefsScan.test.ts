@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { tracefsChunks } from '../../../bench/gen-tracefs.mjs';
-import { NOT_PLAIN, parseTracefsLine, readByPattern } from './tracefs';
+import { isPlain, parseTracefsLine, readByPattern } from './tracefs';
 import { scanTracefsLine } from './tracefsScan';
 
 const dir = 'tests/fixtures/recordings';
@@ -15,7 +15,7 @@ const dir = 'tests/fixtures/recordings';
 function agree(lines: string[]): number {
   let read = 0;
   lines.forEach((l, i) => {
-    if (NOT_PLAIN.test(l) || l.startsWith('#')) return;
+    if (!isPlain(l) || l.startsWith('#')) return;
     const e = scanTracefsLine(l, i + 1);
     if (!e) return;
     read++;

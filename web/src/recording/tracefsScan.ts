@@ -32,6 +32,16 @@ function digits(t: string, from: number, to: number): number {
   return v;
 }
 
+/** `t.slice(0, end).trim()`, without the untrimmed copy when its ends are ASCII. */
+function command(t: string, end: number): string {
+  let from = 0;
+  let to = end;
+  while (from < to && blank(t.charCodeAt(from))) from++;
+  while (to > from && blank(t.charCodeAt(to - 1))) to--;
+  if (t.charCodeAt(from) >= 128 || t.charCodeAt(to - 1) >= 128) return t.slice(0, end).trim();
+  return t.slice(from, to);
+}
+
 const GIVE_UP = -2;
 const NO_MATCH = -1;
 
@@ -77,7 +87,7 @@ function matchRest(t: string, p: number): number {
 /**
  * The event of a default-format tracefs line, or null when the pattern must decide. The caller
  * has made sure the line holds no \r, \u2028 or \u2029 (which the pattern's `.` does not match)
- * and is not a comment or a lost-events notice (PLAIN in tracefs.ts).
+ * and is not a comment or a lost-events notice (tracefs.ts isPlain).
  */
 export function scanTracefsLine(t: string, line: number): RawEvent | null {
   const n = t.length;
@@ -139,7 +149,7 @@ export function scanTracefsLine(t: string, line: number): RawEvent | null {
   for (let k = fracLen; k < 9; k++) nsec *= 10;
   return {
     line,
-    comm: t.slice(0, dash).trim(),
+    comm: command(t, dash),
     pid: digits(t, dash + 1, pidEnd),
     cpu: digits(t, b + 1, cpuEnd),
     sec: digits(t, at, rest.tsDot),
