@@ -395,7 +395,8 @@ export class RecordingBuilder {
     let i = s.csd.length - 1;
     while (i >= 0 && (s.csd[i].func !== func || s.csd[i].csd !== csd)) i--;
     if (i < 0) return; // entered before the recording began
-    const [frame] = s.csd.splice(i, 1);
+    // The innermost frame is the usual one: pop() it, without splice's array of one.
+    const frame = i === s.csd.length - 1 ? (s.csd.pop() as CsdFrame) : s.csd.splice(i, 1)[0];
     if (frame.row >= 0) this.close(frame.row, t);
     if (!csd) {
       if (s.shootdown >= 0 && func === 'flush_tlb_func') this.csdEnd(s.shootdown, t);
