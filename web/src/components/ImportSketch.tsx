@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'react';
 import type { ImportSketch } from '../recording/sketch';
 import { formatNs } from '../viz/scales';
+import './importSketch.css';
 
 const LANE_PX = 3;
 const MAX_PX = 160;

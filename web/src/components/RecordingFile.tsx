@@ -151,10 +151,10 @@ export function RecordingFile({ value, onLoad, remoteAbove = REMOTE_ABOVE_ROWS }
           <button type="button" onClick={() => job.current?.cancel()}>
             Cancel
           </button>
-          {progress.sketch && progress.sketch.rows > 0 && (
-            <ImportSketchView sketch={progress.sketch} />
-          )}
         </div>
+      )}
+      {progress?.sketch && progress.sketch.rows > 0 && (
+        <ImportSketchView sketch={progress.sketch} />
       )}
       {error && (
         <p className="error" role="alert">
