@@ -37,3 +37,11 @@ test('CPUs past the lanes kept apart are counted in the last lane', () => {
   expect(k.counts[(SKETCH_CPUS - 1) * SKETCH_BINS]).toBe(1);
   expect(sum(k.counts)).toBe(2);
 });
+
+test('a time that is not a finite count of ns is counted at the start, not widened to forever', () => {
+  const s = new SketchCounter();
+  s.add(Float64Array.from([Infinity, NaN, -5]), Uint16Array.from([0, 0, 0]), 0, 3);
+  const k = s.snapshot();
+  expect(k.spanNs).toBe(1e6);
+  expect(k.counts[0]).toBe(3);
+});

@@ -30,7 +30,8 @@ export class SketchCounter {
   /** Counts rows `from` … `to` − 1 (ns after the first event, and their CPUs). */
   add(time: Float64Array, cpu: Uint16Array, from: number, to: number): void {
     for (let i = from; i < to; i++) {
-      const t = time[i] > 0 ? time[i] : 0;
+      // The parser's timestamps are exact doubles; a time past them must not widen forever.
+      const t = time[i] > 0 && time[i] < Number.MAX_VALUE ? time[i] : 0;
       while (t >= this.span) this.widen();
       const c = Math.min(cpu[i], SKETCH_CPUS - 1);
       if (c >= this.cpus) this.lanes(c + 1);
