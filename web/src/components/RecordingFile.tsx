@@ -7,9 +7,11 @@ import { useEffect, useRef, useState } from 'react';
 import { EXAMPLE_RECORDINGS, provenanceOf, type RecordingSource } from '../content/recordings';
 import { asRun, type RecordedRun } from '../recording/asRun';
 import { keepOnly, ParseCancelled, parseInWorker, type ParseJob } from '../recording/client';
+import type { ImportSketch } from '../recording/sketch';
 import type { RecordingWindow } from '../recording/window';
 import { perfRecord } from '../viz/perf';
 import { REMOTE_ABOVE_ROWS } from '../workers/protocol';
+import { ImportSketchView } from './ImportSketch';
 
 interface Props {
   value: RecordedRun | null;
@@ -23,6 +25,7 @@ interface Progress {
   bytes: number;
   total: number;
   lines: number;
+  sketch: ImportSketch | null;
 }
 
 export function RecordingFile({ value, onLoad, remoteAbove = REMOTE_ABOVE_ROWS }: Props) {
@@ -42,13 +45,10 @@ export function RecordingFile({ value, onLoad, remoteAbove = REMOTE_ABOVE_ROWS }
     job.current?.cancel();
     setError(null);
     const total = typeof input === 'string' ? input.length : input.size;
-    setProgress({ name, bytes: 0, total, lines: 0 });
-    const j = parseInWorker(
-      input,
-      name,
-      (bytes, t, lines) => setProgress({ name, bytes, total: t, lines }),
-      remoteAbove,
-    );
+    setProgress({ name, bytes: 0, total, lines: 0, sketch: null });
+    // Where the UI benchmark times a read from (to 'tlbscope:import-done').
+    performance.mark('tlbscope:import-start');
+    const j = parseInWorker(input, name, (p) => setProgress({ name, ...p }), remoteAbove);
     job.current = j;
     j.done.then(
       (p) => {
@@ -152,6 +152,9 @@ export function RecordingFile({ value, onLoad, remoteAbove = REMOTE_ABOVE_ROWS }
             Cancel
           </button>
         </div>
+      )}
+      {progress?.sketch && progress.sketch.rows > 0 && (
+        <ImportSketchView sketch={progress.sketch} />
       )}
       {error && (
         <p className="error" role="alert">

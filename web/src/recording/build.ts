@@ -189,6 +189,11 @@ export class RecordingBuilder {
   /** IPIs to a busy CPU slow enough that a held tick could explain them. */
   private lateDeliveries: Delivery[] = [];
 
+  /** The rows built so far (unsorted, times ns after the first event): the page's sketch. */
+  get rowsSoFar(): Pick<RowColumns, 'length' | 'time' | 'cpu'> {
+    return this.rows;
+  }
+
   add(e: RawEvent): void {
     if (!KNOWN_EVENTS.has(e.name)) {
       this.unknown[e.name] = (this.unknown[e.name] ?? 0) + 1;
@@ -416,7 +421,8 @@ export class RecordingBuilder {
     let i = s.csd.length - 1;
     while (i >= 0 && (s.csd[i].func !== func || s.csd[i].csd !== csd)) i--;
     if (i < 0) return; // entered before the recording began
-    const [frame] = s.csd.splice(i, 1);
+    // The innermost frame is the usual one: pop() it, without splice's array of one.
+    const frame = i === s.csd.length - 1 ? (s.csd.pop() as CsdFrame) : s.csd.splice(i, 1)[0];
     if (frame.row >= 0) this.close(frame.row, t);
     if (!csd) {
       if (s.shootdown >= 0 && func === 'flush_tlb_func') this.csdEnd(s.shootdown, t);

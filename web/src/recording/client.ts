@@ -1,7 +1,7 @@
 // The page's side of the recording worker: one parse at a time, progress, cancel. A recording
 // the worker kept (above `remoteAbove` rows) comes back with a RecordingWindow: the worker
 // stays alive to answer window questions until keepOnly() lets it go.
-import type { ParsedRecording, RecordingMessage } from './protocol';
+import type { ImportProgress, ParsedRecording, RecordingMessage } from './protocol';
 import { RecordingWindow } from './window';
 
 export class ParseCancelled extends Error {
@@ -24,7 +24,7 @@ export interface ParseJob {
 export function parseInWorker(
   input: Blob | string,
   name: string,
-  onProgress: (bytes: number, total: number, lines: number) => void,
+  onProgress: (p: ImportProgress) => void,
   remoteAbove?: number,
 ): ParseJob {
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
@@ -33,7 +33,7 @@ export function parseInWorker(
     reject = rej;
     worker.onmessage = (e: MessageEvent<RecordingMessage>) => {
       const m = e.data;
-      if (m.type === 'progress') return onProgress(m.bytes, m.total, m.lines);
+      if (m.type === 'progress') return onProgress(m);
       if (m.type === 'done' && m.recording.remote) {
         // The worker keeps the rows: it now answers the timeline's questions.
         res({ ...m.recording, window: new RecordingWindow(worker) });

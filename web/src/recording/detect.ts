@@ -6,7 +6,8 @@ import { parseTraceCmdLine } from './traceCmd';
 import { parseLatencyLine, parseTracefsLine } from './tracefs';
 import { excerpt, type LineResult, type RecordingFormat } from './types';
 
-export type LineParser = (text: string, line: number) => LineResult;
+/** `plain`: the line is tracefs.ts isPlain (undefined: not known). */
+export type LineParser = (text: string, line: number, plain?: boolean) => LineResult;
 
 export const PARSERS: Record<RecordingFormat, LineParser> = {
   tracefs: parseTracefsLine,

@@ -6,6 +6,7 @@ import { RecordingBuilder, type Built } from './build';
 import { DETECT_LINES, detectFormat, PARSERS, type LineParser } from './detect';
 import { summarise, type RecordingSummary } from './summary';
 import { EventKind } from '../trace/trace';
+import { isPlain } from './tracefs';
 import { excerpt, type LineIssue, type RawEvent, type RecordingFormat } from './types';
 
 export const MAX_ISSUES = 100;
@@ -95,12 +96,15 @@ export class RecordingParser {
       this.hold(text);
       return;
     }
-    this.line(this.carry + text.slice(0, nl));
+    this.line(this.carry + text.slice(0, nl), false);
     this.carry = '';
     const parts = text.slice(nl + 1).split('\n');
     this.scanned += text.length - nl - 1;
     const rest = parts.pop() ?? '';
-    for (const p of parts) this.line(p);
+    // One search of the chunk spares each of its lines the marker patterns and the readers'
+    // own checks when it holds none of what those look for.
+    const plain = isPlain(text);
+    for (const p of parts) this.line(p, plain);
     this.hold(rest);
   }
 
@@ -112,9 +116,11 @@ export class RecordingParser {
     return this.scanned;
   }
 
-  private line(p: string) {
-    if (p.length > MAX_LINE) this.overlong(p);
-    else this.accept(p.endsWith('\r') ? p.slice(0, -1) : p);
+  /** `plain`: the line's chunk isPlain (false: the line itself is looked at). */
+  private line(p: string, plain: boolean) {
+    if (p.length > MAX_LINE) return this.overlong(p);
+    const text = p.endsWith('\r') ? p.slice(0, -1) : p;
+    this.accept(text, false, plain || isPlain(text));
   }
 
   /** Keeps the start of a line until its end arrives; one with no end in sight is dropped. */
@@ -151,12 +157,17 @@ export class RecordingParser {
     return this.lineNo;
   }
 
+  /** The rows built so far (their times and CPUs), for a sketch of the recording as it reads. */
+  get rowsSoFar(): RecordingBuilder['rowsSoFar'] {
+    return this.builder.rowsSoFar;
+  }
+
   finish(): Recording {
     this.endBackwards();
     if (this.carry) {
       const last = this.carry;
       this.carry = '';
-      this.accept(last, true);
+      this.accept(last, true, isPlain(last));
     }
     if (!this.parser) this.detect();
     const built = this.builder.finish();
@@ -178,14 +189,14 @@ export class RecordingParser {
     return rec;
   }
 
-  private accept(text: string, last = false) {
+  private accept(text: string, last: boolean, plain: boolean) {
     this.lineNo++;
     if (!this.parser) {
       this.head.push(text);
       if (this.head.length >= DETECT_LINES) this.detect();
       return;
     }
-    this.parseLine(text, this.lineNo, last);
+    this.parseLine(text, this.lineNo, last, plain);
   }
 
   private detect() {
@@ -196,12 +207,14 @@ export class RecordingParser {
     const first = this.lineNo - this.head.length + 1;
     const head = this.head;
     this.head = [];
-    head.forEach((t, i) => this.parseLine(t, first + i, false));
+    head.forEach((t, i) => this.parseLine(t, first + i, false, isPlain(t)));
   }
 
-  private parseLine(text: string, line: number, last: boolean) {
-    if (this.marker(text, line)) return;
-    const r = (this.parser as LineParser)(text, line);
+  private parseLine(text: string, line: number, last: boolean, plain: boolean) {
+    // Every marker starts with `#` or `cpus=`, or tells of LOST events (not plain).
+    const c0 = text.charCodeAt(0);
+    if ((!plain || c0 === 35 /* # */ || c0 === 99) /* c */ && this.marker(text, line)) return;
+    const r = (this.parser as LineParser)(text, line, plain);
     if (r === 'skip') return;
     if ('problem' in r) {
       // A latency tracer's section is function-trace lines: its header already gave the span.

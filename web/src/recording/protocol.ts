@@ -5,6 +5,7 @@
 import type { PrebuiltView } from '../model/prebuilt';
 import type { AnalysisMessage, QueryMessage, QueryRequest } from '../workers/protocol';
 import type { RecordingColumns } from './build';
+import type { ImportSketch } from './sketch';
 import type { RecordingSummary } from './summary';
 import type { FlagInstants, LineIssue, RecordingFormat } from './types';
 
@@ -64,8 +65,16 @@ export interface RecordedFields {
 /** What the page asks a worker that kept its recording. */
 export type RecordingQuery = QueryRequest | RecordedRequest;
 
+/** How far a read has got, and a sketch of the rows so far (the page draws it meanwhile). */
+export interface ImportProgress {
+  bytes: number;
+  total: number;
+  lines: number;
+  sketch: ImportSketch;
+}
+
 export type RecordingMessage =
-  | { type: 'progress'; bytes: number; total: number; lines: number }
+  | ({ type: 'progress' } & ImportProgress)
   | { type: 'done'; recording: ParsedRecording }
   | { type: 'error'; message: string }
   | QueryMessage

@@ -4,7 +4,22 @@
 // (the flags column is absent with `noirq-info`; a `(tgid)` column appears with `record-tgid`);
 // latency-format lines like
 //   madvise_-19410     0d..2. 35363us : tlb_flush: pages:1 reason:local MM shootdown (3)
+import { scanTracefsLine } from './tracefsScan';
 import { stamped, type LineResult } from './types';
+
+/**
+ * Whether no line of `text` needs the patterns rather than the index reader (tracefsScan.ts): no
+ * line end the patterns' `.` refuses, no lost-events notice. Tested once per chunk by the parser,
+ * by four searches: one pattern for the four took as long as reading the lines' columns.
+ */
+export function isPlain(text: string): boolean {
+  return (
+    text.indexOf('LOST') < 0 &&
+    text.indexOf('\r') < 0 &&
+    text.indexOf('\u2028') < 0 &&
+    text.indexOf('\u2029') < 0
+  );
+}
 
 // No two neighbouring parts of a pattern may match the same run of blanks (as `^\s*(.+)` and
 // `\s*[!+]?\s*` did): the engine then tries every way of sharing the run among them, and a
@@ -22,7 +37,17 @@ function special(text: string): LineResult | null {
   return null;
 }
 
-export function parseTracefsLine(text: string, line: number): LineResult {
+/** `plain`: the line isPlain (undefined: not known, it is looked at here). */
+export function parseTracefsLine(text: string, line: number, plain?: boolean): LineResult {
+  if ((plain ?? isPlain(text)) && text.charCodeAt(0) !== 35 /* # */) {
+    const e = scanTracefsLine(text, line);
+    if (e) return e;
+  }
+  return readByPattern(text, line);
+}
+
+/** The pattern's reading of a line: what the index reader gives up to, and must agree with. */
+export function readByPattern(text: string, line: number): LineResult {
   const s = special(text);
   if (s) return s;
   const m = DEFAULT.exec(text);

@@ -15,6 +15,7 @@ import type { RecordingColumns } from './build';
 import { KeptRecording } from './kept';
 import { RecordingError, RecordingParser } from './parse';
 import type { ParseRequest, RecordingMessage, RecordingQuery } from './protocol';
+import { SketchCounter } from './sketch';
 
 function post(msg: RecordingMessage, transfer: Transferable[] = []) {
   (self as DedicatedWorkerGlobalScope).postMessage(msg, transfer);
@@ -124,6 +125,8 @@ async function parse(req: ParseRequest) {
   const { name, input } = req;
   const total = typeof input === 'string' ? input.length : input.size;
   const parser = new RecordingParser(name);
+  const sketch = new SketchCounter();
+  let counted = 0;
   let lastPost = 0;
   try {
     for await (const [text, bytes] of chunks(input)) {
@@ -131,7 +134,13 @@ async function parse(req: ParseRequest) {
       const now = performance.now();
       if (now - lastPost > 100) {
         lastPost = now;
-        post({ type: 'progress', bytes, total, lines: parser.linesRead });
+        const rows = parser.rowsSoFar;
+        sketch.add(rows.time, rows.cpu, counted, rows.length);
+        counted = rows.length;
+        const s = sketch.snapshot();
+        post({ type: 'progress', bytes, total, lines: parser.linesRead, sketch: s }, [
+          s.counts.buffer,
+        ]);
       }
     }
     const r = parser.finish();
