@@ -148,6 +148,23 @@ test.describe('at 390×844', () => {
     expect(log.y).toBeGreaterThanOrEqual(inspector.y + inspector.height);
   });
 
+  test('the settings opened go above the timeline, which keeps the width of the screen', async ({
+    sim,
+  }) => {
+    await sim.open({ scenario: 'x86-munmap-shootdown' });
+    await sim.page.getByRole('button', { name: 'Show settings' }).click();
+    await expect(sim.page.getByRole('button', { name: 'Hide settings' })).toBeVisible();
+    const side = (await sim.page.locator('#settings-sidebar').boundingBox())!;
+    const main = (await sim.page.locator('.layout main').boundingBox())!;
+    expect(main.width).toBeGreaterThanOrEqual(370);
+    expect(main.y).toBeGreaterThanOrEqual(side.y + side.height - 1);
+    expect(
+      await sim.page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    ).toBeLessThanOrEqual(0);
+  });
+
   test("A/B: B's label without spaces breaks, and its export buttons stay on screen", async ({
     sim,
   }) => {
