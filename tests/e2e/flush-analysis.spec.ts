@@ -156,6 +156,11 @@ test('a recording kept in its worker is analysed there, with progress, as on the
       return ms.length >= 3 && ms.every((t) => t >= at - 5 && t <= at + 20);
     })
     .toBe(true);
+  // ...and its parts bracketed on the kept timeline's strips, the wait on CPU 1's.
+  const parts = page.locator('.timeline').first().locator('g.lens[data-lens="flush_part"]');
+  await expect(
+    parts.locator('title', { hasText: /^delivery → CPU 1 [\d.]+ ms on CPU 1:/ }),
+  ).toHaveCount(1);
   expect(sim.consoleErrors).toEqual([]);
 });
 

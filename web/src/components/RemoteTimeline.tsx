@@ -61,6 +61,8 @@ export interface RemoteTimelineProps {
   exportText?: () => ExportText & { fileName: string };
   /** The latency lens is on: its intervals in the window are asked of the worker. */
   lensAsk?: { kinds: readonly string[]; contextSwitchNs: number } | null;
+  /** Brackets the page has already (a flush's parts chosen in the analysis). */
+  lens?: readonly LensInterval[] | null;
   /** A guided step's highlighted rows, with their columns as the worker picked them. */
   lit?: LitRows | null;
   /** A guided step's subject CPUs: the other strips are veiled. */
@@ -178,11 +180,14 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     const shown = rowsIn(rows, win);
     const marks = renderRemoteTop(top, lay, win, shown, p.cursor, p.selected);
     const lens = p.lensAsk ? live.current.lens : null;
+    // A flush chosen in the analysis comes with its parts as brackets (props.lens) beside the
+    // lens's intervals the worker sends.
+    const brackets = p.lens?.length ? p.lens : null;
     const extra = renderRemoteOverlay(
       top,
       lay,
       win,
-      lens?.intervals ?? null,
+      brackets ? [...(lens?.intervals ?? []), ...brackets] : (lens?.intervals ?? null),
       shown ? live.current.arrows : null,
       p.selected,
     );
@@ -348,10 +353,10 @@ export function RemoteTimeline(props: RemoteTimelineProps) {
     ask();
     schedule();
   }, [width, ask, schedule]);
-  const { lit, focus, generations, differFlushes, matchedFlush, measured } = props;
+  const { lit, focus, generations, differFlushes, matchedFlush, measured, lens } = props;
   useEffect(
     () => schedule(),
-    [cursor, selected, lit, focus, differFlushes, matchedFlush, measured, schedule],
+    [cursor, selected, lit, focus, differFlushes, matchedFlush, measured, lens, schedule],
   );
   useEffect(() => {
     live.current.gens = null;

@@ -77,7 +77,7 @@ export function renderRemoteOverlay(
   const labelled = strip >= 14;
   layer(top, 'lenses')
     .selectAll<SVGGElement, LensInterval>('g.lens')
-    .data(shownLens, (iv) => `${iv.kind}:${iv.row}`)
+    .data(shownLens, (iv) => `${iv.kind}:${iv.row}:${iv.label ?? ''}`)
     .join((enter) => {
       const g = enter.append('g');
       g.append('path').attr('class', 'lens-bracket');
