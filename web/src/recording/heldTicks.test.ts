@@ -98,6 +98,16 @@ test('the console recording: CPU 1 had interrupts off in madvise_touch, inferred
   expect(a.lastToAck.find((l) => l.cpu === 1)?.by['irqs-off']).toBeGreaterThan(5);
 });
 
+test('the same made with perf (perf script --ns): the same cause, from the same rule', () => {
+  const rec = read('madvise-touch-2cpu-console-perf.txt');
+  expect(rec.format).toBe('perf');
+  expect(rec.unknown).toEqual({});
+  expect(rec.summary.irqs_off_inferred).toBeGreaterThan(5);
+  const trace = toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
+  const [slowest] = analyzeFlushes(trace, 1, { irqsKnown: false, tasks: rec.tasks }).slowest;
+  expect(slowest.why).toMatch(/CPU 1 had interrupts off in task madvise_touch \(pid \d+\)/);
+});
+
 test('the quiet recording, ticks recorded too: nothing inferred, no interrupts-off cause', () => {
   const rec = read('madvise-touch-2cpu-ticks.trace');
   expect(rec.summary.irqs_off_inferred).toBe(0);
