@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from './fixtures';
 
@@ -71,5 +73,39 @@ test('with a recording as A, the link’s set= settings are the model’s: B run
   const b = page.locator('.timeline').nth(1);
   await expect(b).toContainText('B: cpus=2 busy_threads=1 flushes=300');
   await expect(b.locator('svg g.lane')).toHaveCount(2);
+  expect(sim.consoleErrors).toEqual([]);
+});
+
+// The same proposal for a recording kept in its import worker (remote= lowers the threshold
+// from 2 M rows): the costs are measured there, and download as the file fit-recording writes.
+test('a recording kept in its worker: its costs are measured there and download as a costs file', async ({
+  sim,
+}) => {
+  const page = sim.page;
+  const file = 'tests/fixtures/recordings/madvise-touch-2cpu-console-perf.txt';
+  await page.goto('./?scenario=x86-munmap-shootdown&remote=1000');
+  await sim.waitForIdle();
+  await page.setInputFiles('#recording-input', resolve(file));
+  await expect(page.getByTestId('recording-loaded')).toContainText('kept in the import worker');
+  const panel = page.getByRole('region', { name: 'Model this recording' });
+  await panel.getByRole('button', { name: 'Model this recording' }).click();
+  const settings = panel.getByRole('list', { name: 'Proposed settings' });
+  // perf's nanosecond timestamps measure the handler too.
+  const handler = settings.locator('[data-setting="costs.ipi_handler_ns"] input');
+  await expect(handler).toHaveValue(/^\d+$/);
+  const [saved] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('button', { name: 'Download the costs (.toml)' }).click(),
+  ]);
+  expect(saved.suggestedFilename()).toBe('madvise-touch-2cpu-console-perf.costs.toml');
+  const toml = readFileSync(await saved.path(), 'utf8');
+  expect(toml).toContain(`ipi_handler_ns = ${await handler.inputValue()}\n`);
+  // The [costs] the CLI writes for the same file (its preset comes from the file's
+  // .source.json, which a page given only the file does not have).
+  const cli = spawnSync(process.execPath, ['web/cli/tlbscope.mjs', 'fit-recording', file], {
+    encoding: 'utf8',
+  });
+  const costsOf = (t: string) => t.slice(t.indexOf('[costs]'));
+  expect(costsOf(toml)).toBe(costsOf(cli.stdout.slice(cli.stdout.indexOf('# Costs estimated'))));
   expect(sim.consoleErrors).toEqual([]);
 });

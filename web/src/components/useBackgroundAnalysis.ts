@@ -5,15 +5,16 @@
 // the caller analyses at once.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FlushAnalysis } from '../model/flushAnalysis';
+import type { RecordedCosts } from '../model/recordedCosts';
 import { columnSource } from '../model/rowSource';
 import type { Trace } from '../trace/trace';
 import { AT_ONCE_ROWS, cancelAnalysis, runAnalysis } from '../workers/analysisJob';
-import type { AnalysisAsk, AnalysisJob } from '../workers/analysisJobs';
+import type { AnalysisAsk, AnalysisJob, AnalysisResult } from '../workers/analysisJobs';
 import { traceWindowOf } from '../workers/session';
 
 export type BackgroundAnalysis =
   | { status: 'running'; rows: number; total: number }
-  | { status: 'done'; analysis: FlushAnalysis }
+  | { status: 'done'; analysis: FlushAnalysis; costs: RecordedCosts | null }
   | { status: 'cancelled' }
   | { status: 'failed'; message: string };
 
@@ -26,14 +27,14 @@ function onThePage(
   onProgress: (rows: number, total: number) => void,
 ): AnalysisJob {
   const id = nextPageJob++;
-  const done = new Promise<FlushAnalysis | null>((resolve, reject) => {
+  const done = new Promise<AnalysisResult | null>((resolve, reject) => {
     void runAnalysis(
       columnSource(trace),
       { type: 'analyze', id, run: 0, ...ask },
       (m) => {
         if (m.type === 'analysis-progress') onProgress(m.rows, m.total);
         else if (m.error) reject(new Error(m.error));
-        else resolve(m.analysis);
+        else resolve(m.analysis && { analysis: m.analysis, costs: m.costs ?? null });
       },
       () => true,
       AT_ONCE_ROWS,
@@ -45,15 +46,17 @@ function onThePage(
 export function useBackgroundAnalysis(
   trace: Trace,
   ask: AnalysisAsk,
+  /** False: nothing is started (the caller has not been asked yet). */
+  enabled = true,
 ): { state: BackgroundAnalysis | null; cancel: () => void; again: () => void } {
   const [state, setState] = useState<BackgroundAnalysis | null>(null);
   const [round, setRound] = useState(0);
   const job = useRef<AnalysisJob | null>(null);
-  const { top, irqsKnown, tasks } = ask;
+  const { top, irqsKnown, tasks, costs } = ask;
   useEffect(() => {
     const client = trace.remote ? traceWindowOf(trace) : null;
     const total = trace.remote ? trace.remote.rows : trace.n;
-    if (trace.remote ? !client : total <= AT_ONCE_ROWS) {
+    if (!enabled || (trace.remote ? !client : total <= AT_ONCE_ROWS)) {
       setState(null);
       return;
     }
@@ -63,12 +66,12 @@ export function useBackgroundAnalysis(
       if (live) setState({ status: 'running', rows, total: of });
     };
     const j = client
-      ? client.analyze({ top, irqsKnown, tasks }, progress)
-      : onThePage(trace, { top, irqsKnown, tasks }, progress);
+      ? client.analyze({ top, irqsKnown, tasks, costs }, progress)
+      : onThePage(trace, { top, irqsKnown, tasks, costs }, progress);
     job.current = j;
     j.done.then(
-      (analysis) => {
-        if (live) setState(analysis ? { status: 'done', analysis } : { status: 'cancelled' });
+      (r) => {
+        if (live) setState(r ? { status: 'done', ...r } : { status: 'cancelled' });
       },
       (err: unknown) => {
         if (live) setState({ status: 'failed', message: String(err) });
@@ -79,7 +82,7 @@ export function useBackgroundAnalysis(
       j.cancel();
       job.current = null;
     };
-  }, [trace, top, irqsKnown, tasks, round]);
+  }, [trace, top, irqsKnown, tasks, costs, round, enabled]);
   const cancel = useCallback(() => job.current?.cancel(), []);
   const again = useCallback(() => setRound((r) => r + 1), []);
   return { state, cancel, again };

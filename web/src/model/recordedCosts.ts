@@ -29,61 +29,93 @@ export function recordedCosts(
   flushes: readonly FlushBreakdown[],
   opts: { irqsKnown: boolean },
 ): RecordedCosts {
-  const delivery: number[] = [];
-  const handler: number[] = [];
-  const sendGaps: number[] = [];
-  const times: number[] = [];
-  for (const b of flushes) {
-    times.push(b.start, b.latency);
+  const acc = new RecordedCostsAccumulator(opts);
+  for (const b of flushes) acc.add(b);
+  return acc.result();
+}
+
+/**
+ * The estimates built one flush at a time, in any order (a scan in a worker emits flushes as
+ * they complete): the samples each estimate is a percentile of, and whether every time so far
+ * is a multiple of 1 µs (100 ns, 10 ns), which is the timestamps' resolution.
+ */
+export class RecordedCostsAccumulator {
+  private readonly delivery: number[] = [];
+  private readonly handler: number[] = [];
+  private readonly sendGaps: number[] = [];
+  /** Of RESOLUTIONS, the ones every time seen so far is a multiple of. */
+  private fits = RESOLUTIONS.map(() => true);
+  private anyTime = false;
+
+  constructor(private readonly opts: { irqsKnown: boolean }) {}
+
+  add(b: FlushBreakdown): void {
+    this.time(b.start);
+    this.time(b.latency);
     const sends = b.targets.map((t) => t.send).sort((x, y) => x - y);
-    for (let i = 1; i < sends.length; i++) sendGaps.push(sends[i] - sends[i - 1]);
+    for (let i = 1; i < sends.length; i++) this.sendGaps.push(sends[i] - sends[i - 1]);
     for (const t of b.targets) {
-      for (const v of [t.send, t.entry, t.ack, t.func]) if (v !== null) times.push(v);
+      for (const v of [t.send, t.entry, t.ack, t.func]) if (v !== null) this.time(v);
       // A delivery held by something the trace shows (interrupts off, another handler, idle)
       // is that thing's cost, not the IPI's.
       const plain = t.cause?.kind === 'delivery' || t.cause?.kind === 'unknown';
-      if (t.entry !== null && plain) delivery.push(t.entry - t.send);
+      if (t.entry !== null && plain) this.delivery.push(t.entry - t.send);
       if (t.entry !== null && t.ack !== null && t.func !== null)
-        handler.push(t.ack - t.entry - t.func);
+        this.handler.push(t.ack - t.entry - t.func);
     }
   }
-  const resolution = resolutionOf(times);
-  const e = (name: string, v: number[], basis: string, none: string) =>
-    belowResolution(estimate(name, v, basis, none), resolution);
-  return {
-    resolution,
-    estimates: [
-      e(
-        'ipi_delivery_ns',
-        delivery,
-        opts.irqsKnown
-          ? 'IPI send to handler entry, where the target ran a task with interrupts on'
-          : 'IPI send to handler entry, where nothing the recording shows held it (it has no irq_disable/irq_enable events: some may have met interrupts off; the median keeps them out)',
-        'no IPI with a recorded handler',
-      ),
-      e(
-        'ipi_handler_ns',
-        handler,
-        'the handler from entry to its csd unlock, less flush_tlb_func inside it',
-        'no handler with its flush_tlb_func and csd unlock recorded (csd_function_entry/exit events)',
-      ),
-      e(
-        'ipi_send_ns',
-        sendGaps,
-        'the gap between two IPI sends of one flush',
-        'no flush sent more than one IPI',
-      ),
-      {
-        name: 'syscall_ns',
-        value: null,
-        samples: 0,
-        p10: null,
-        p90: null,
-        basis: 'not estimated: a recording of tlb, ipi, csd and sched events has no syscall entry',
-      },
-    ],
-  };
+
+  private time(t: number): void {
+    this.anyTime = true;
+    for (let i = 0; i < RESOLUTIONS.length; i++)
+      if (this.fits[i] && Math.abs(t / RESOLUTIONS[i] - Math.round(t / RESOLUTIONS[i])) >= 1e-6)
+        this.fits[i] = false;
+  }
+
+  result(): RecordedCosts {
+    const i = this.fits.indexOf(true);
+    const resolution = this.anyTime && i >= 0 ? RESOLUTIONS[i] : 1;
+    const e = (name: string, v: number[], basis: string, none: string) =>
+      belowResolution(estimate(name, v, basis, none), resolution);
+    return {
+      resolution,
+      estimates: [
+        e(
+          'ipi_delivery_ns',
+          this.delivery,
+          this.opts.irqsKnown
+            ? 'IPI send to handler entry, where the target ran a task with interrupts on'
+            : 'IPI send to handler entry, where nothing the recording shows held it (it has no irq_disable/irq_enable events: some may have met interrupts off; the median keeps them out)',
+          'no IPI with a recorded handler',
+        ),
+        e(
+          'ipi_handler_ns',
+          this.handler,
+          'the handler from entry to its csd unlock, less flush_tlb_func inside it',
+          'no handler with its flush_tlb_func and csd unlock recorded (csd_function_entry/exit events)',
+        ),
+        e(
+          'ipi_send_ns',
+          this.sendGaps,
+          'the gap between two IPI sends of one flush',
+          'no flush sent more than one IPI',
+        ),
+        {
+          name: 'syscall_ns',
+          value: null,
+          samples: 0,
+          p10: null,
+          p90: null,
+          basis:
+            'not estimated: a recording of tlb, ipi, csd and sched events has no syscall entry',
+        },
+      ],
+    };
+  }
 }
+
+/** The resolutions tried, coarsest first (up to 1 µs). */
+const RESOLUTIONS = [1000, 100, 10];
 
 function estimate(name: string, v: number[], basis: string, none: string): CostEstimate {
   if (!v.length) return { name, value: null, samples: 0, p10: null, p90: null, basis: none };
@@ -107,13 +139,6 @@ function belowResolution(e: CostEstimate, resolution: number): CostEstimate {
     value: null,
     basis: `${e.basis}: its median, ${e.value} ns, is under the timestamps' ${resolution} ns resolution, so not estimated`,
   };
-}
-
-/** The coarsest power of ten (up to 1 µs) that divides every timestamp and duration. */
-function resolutionOf(times: readonly number[]): number {
-  for (const r of [1000, 100, 10])
-    if (times.length && times.every((t) => Math.abs(t / r - Math.round(t / r)) < 1e-6)) return r;
-  return 1;
 }
 
 /**

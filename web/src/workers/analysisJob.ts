@@ -5,6 +5,7 @@
 // and the page runs it too, in smaller slices, over a large run it holds (no long task).
 import { FlushAnalysisAccumulator } from '../model/flushAnalysis';
 import { FlushScan, SCAN_COLUMNS, type ScanColumns } from '../model/flushScan';
+import { RecordedCostsAccumulator } from '../model/recordedCosts';
 import { SLICE, type RowSource } from '../model/rowSource';
 import type { AnalysisMessage, AnalyzeRequest } from './protocol';
 
@@ -37,9 +38,13 @@ export async function runAnalysis(
 ): Promise<void> {
   const { id } = req;
   const acc = new FlushAnalysisAccumulator(req.top);
+  const costs = req.costs ? new RecordedCostsAccumulator({ irqsKnown: req.irqsKnown }) : null;
   const scan = new FlushScan(
     { irqsKnown: req.irqsKnown, ...(req.tasks ? { tasks: req.tasks } : {}) },
-    (b) => acc.add(b),
+    (b) => {
+      acc.add(b);
+      costs?.add(b);
+    },
   );
   let said = performance.now();
   try {
@@ -65,7 +70,7 @@ export async function runAnalysis(
     }
     scan.finish();
     cancelled.delete(id);
-    post({ type: 'analysis', id, analysis: acc.result() });
+    post({ type: 'analysis', id, analysis: acc.result(), costs: costs?.result() ?? null });
   } catch (err) {
     post({ type: 'analysis', id, analysis: null, error: String(err) });
   }

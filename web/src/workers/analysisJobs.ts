@@ -2,20 +2,27 @@
 // end routed from the worker's messages. SimSession and RecordingWindow each keep one, with
 // ids from their own counter so that an analysis never answers a window question.
 import type { FlushAnalysis } from '../model/flushAnalysis';
+import type { RecordedCosts } from '../model/recordedCosts';
 import type { AnalysisMessage, AnalyzeRequest } from './protocol';
+
+/** What a whole-run pass answers: the analysis, and the costs the rows measure when asked. */
+export interface AnalysisResult {
+  analysis: FlushAnalysis;
+  costs: RecordedCosts | null;
+}
 
 /** A whole-run analysis under way in a worker. */
 export interface AnalysisJob {
-  /** The analysis; null when cancelled. Rejects when the worker could not finish it. */
-  done: Promise<FlushAnalysis | null>;
+  /** The result; null when cancelled. Rejects when the worker could not finish it. */
+  done: Promise<AnalysisResult | null>;
   cancel(): void;
 }
 
-export type AnalysisAsk = Pick<AnalyzeRequest, 'top' | 'irqsKnown' | 'tasks'>;
+export type AnalysisAsk = Pick<AnalyzeRequest, 'top' | 'irqsKnown' | 'tasks' | 'costs'>;
 
 interface Waiting {
   onProgress: (rows: number, total: number) => void;
-  resolve: (a: FlushAnalysis | null) => void;
+  resolve: (a: AnalysisResult | null) => void;
   reject: (e: Error) => void;
 }
 
@@ -29,7 +36,7 @@ export class AnalysisJobs {
     ask: AnalysisAsk,
     onProgress: (rows: number, total: number) => void,
   ): AnalysisJob {
-    const done = new Promise<FlushAnalysis | null>((resolve, reject) => {
+    const done = new Promise<AnalysisResult | null>((resolve, reject) => {
       this.waiting.set(id, { onProgress, resolve, reject });
     });
     post({ type: 'analyze', id, run, ...ask });
@@ -46,7 +53,7 @@ export class AnalysisJobs {
     else {
       this.waiting.delete(a.id);
       if (a.error) w.reject(new Error(a.error));
-      else w.resolve(a.analysis);
+      else w.resolve(a.analysis && { analysis: a.analysis, costs: a.costs ?? null });
     }
     return true;
   }

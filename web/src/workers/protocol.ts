@@ -8,6 +8,7 @@ import type { LaneBuckets } from '../model/traceWindow';
 import type { LensInterval } from '../model/lens';
 import type { LensExtent } from '../model/lensExtent';
 import type { FlushAnalysis } from '../model/flushAnalysis';
+import type { RecordedCosts } from '../model/recordedCosts';
 import type { FlushFacts, Violated } from '../model/flushMatch';
 import type { WindowArrow } from '../model/windowTrace';
 import type { WindowGenerations } from '../model/windowGenerations';
@@ -291,6 +292,8 @@ export interface AnalyzeRequest {
   irqsKnown: boolean;
   /** A recording's pid → command (its tasks are named by pid); null for a model run. */
   tasks: Record<number, string> | null;
+  /** The costs the rows measure too (model/recordedCosts.ts), for "Model this recording". */
+  costs?: boolean;
 }
 
 export interface AnalyzeCancel {
@@ -301,7 +304,14 @@ export interface AnalyzeCancel {
 export type AnalysisMessage =
   | { type: 'analysis-progress'; id: number; rows: number; total: number }
   /** `analysis` null: cancelled, or `error` says what stopped it. */
-  | { type: 'analysis'; id: number; analysis: FlushAnalysis | null; error?: string };
+  | {
+      type: 'analysis';
+      id: number;
+      analysis: FlushAnalysis | null;
+      /** When asked for (AnalyzeRequest.costs). */
+      costs?: RecordedCosts | null;
+      error?: string;
+    };
 
 export type WorkerMessage =
   | QueryMessage
