@@ -38,11 +38,13 @@ static int kmsg_fd = -1;
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s [-n OPS] [-b BUSY_THREADS] [-r RUNS] [-k]\n"
+		"usage: %s [-n OPS] [-b BUSY_THREADS] [-r RUNS] [-p PAGES] [-k]\n"
 		"  -n OPS           touch + MADV_DONTNEED operations per run (default 1000000)\n"
 		"  -b BUSY_THREADS  busy-looping threads of the same mm, one per extra CPU\n"
 		"                   (default 3; clamped to usable CPUs - 1)\n"
 		"  -r RUNS          timed runs (default 5)\n"
+		"  -p PAGES         pages each op writes and discards (default 1, as in the mail;\n"
+		"                   at most 33, the kernel's ceiling for a flush page by page)\n"
 		"  -k               busy threads print to the kernel console (/dev/kmsg, as\n"
 		"                   root, with printk_devkmsg=on) instead of spinning; a\n"
 		"                   serial console writes with interrupts off\n"
@@ -82,7 +84,7 @@ static void *console_thread(void *arg)
 
 int main(int argc, char **argv)
 {
-	long ops = 1000000, busy = 3, runs = 5;
+	long ops = 1000000, busy = 3, runs = 5, pages = 1;
 	int console = 0;
 	int cpus[MAX_CPUS], ncpus, opt;
 	pthread_t threads[MAX_CPUS];
@@ -91,11 +93,12 @@ int main(int argc, char **argv)
 
 	kit_prog = argv[0];
 	kit_usage = usage;
-	while ((opt = getopt(argc, argv, "n:b:r:kh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:b:r:p:kh")) != -1) {
 		switch (opt) {
 		case 'n': ops = kit_parse_long("n", optarg, 1, 1000000000L); break;
 		case 'b': busy = kit_parse_long("b", optarg, 0, MAX_CPUS - 1); break;
 		case 'k': console = 1; break;
+		case 'p': pages = kit_parse_long("p", optarg, 1, 33); break;
 		case 'r': runs = kit_parse_long("r", optarg, 1, 1000); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -118,7 +121,7 @@ int main(int argc, char **argv)
 	}
 
 	kit_pin_self(cpus[0]);
-	addr = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	addr = mmap(NULL, page * pages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (addr == MAP_FAILED) {
 		perror("mmap");
 		return 1;
@@ -140,14 +143,15 @@ int main(int argc, char **argv)
 	while (atomic_load(&threads_ready) < busy)
 		sched_yield();
 
-	printf("# madvise_touch ops=%ld busy_threads=%ld runs=%ld main_cpu=%d%s\n", ops, busy,
-	       runs, cpus[0], console ? " console=1" : "");
+	printf("# madvise_touch ops=%ld busy_threads=%ld runs=%ld main_cpu=%d pages=%ld%s\n", ops,
+	       busy, runs, cpus[0], pages, console ? " console=1" : "");
 	for (long r = 0; r < runs; r++) {
 		double start = kit_now_us();
 
 		for (long i = 0; i < ops; i++) {
-			addr[0] = 1;
-			if (madvise((void *)addr, page, MADV_DONTNEED)) {
+			for (long p = 0; p < pages; p++)
+				addr[p * page] = 1;
+			if (madvise((void *)addr, page * pages, MADV_DONTNEED)) {
 				perror("madvise");
 				return 1;
 			}
@@ -161,6 +165,6 @@ int main(int argc, char **argv)
 	atomic_store(&stop_threads, 1);
 	for (long i = 0; i < busy; i++)
 		pthread_join(threads[i], NULL);
-	munmap((void *)addr, page);
+	munmap((void *)addr, page * pages);
 	return 0;
 }

@@ -17,9 +17,16 @@
 #   FIFO=1          run the benchmarks as SCHED_FIFO priority 1 (chrt), so that other load on a
 #                   busy machine does not preempt their threads (the kernel's RT throttling
 #                   still leaves other tasks 5% of each CPU)
+#   CONSOLE=1       madvise-touch's busy threads print long lines to the kernel console (its -k)
+#                   instead of spinning: a serial console writes with interrupts off, so the
+#                   shootdowns aimed at those CPUs wait. Sets printk_devkmsg to "on" for the
+#                   run (restored after) and fills the kernel log; needs a console in
+#                   /proc/consoles
+#   MADV_PAGES="1 8 32"  madvise-touch's pages per op (its -p), one run per value: flushes of
+#                   several sizes, from which fit-recording estimates the cost per page
 set -euo pipefail
 
-usage() { echo "usage: bash bench/kit/trace.sh [OUT.trace]   (env: TRACER LATENCY BENCH OPS BUSY ITERS PAGES BUFFER_KB)" >&2; }
+usage() { echo "usage: bash bench/kit/trace.sh [OUT.trace]   (env: TRACER LATENCY BENCH OPS BUSY ITERS PAGES MADV_PAGES CONSOLE BUFFER_KB)" >&2; }
 if [[ ${1:-} == -h || ${1:-} == --help ]]; then usage 2>&1; exit 0; fi
 if [[ $# -gt 1 ]]; then usage; exit 2; fi
 OUT=${1:-tlbscope.trace}
@@ -35,6 +42,7 @@ PAGES=${PAGES:-0}
 BUFFER_KB=${BUFFER_KB:-8192}
 FIFO=${FIFO:-0}
 CONSOLE=${CONSOLE:-0}
+MADV_PAGES=${MADV_PAGES:-1}
 
 log() { echo "trace.sh: $*" >&2; }
 die() { echo "trace.sh: $*" >&2; exit 1; }
@@ -94,7 +102,12 @@ if [[ $CONSOLE == 1 ]]; then
 	console_flag=" -k"
 fi
 if [[ $BENCH == madvise-touch || $BENCH == both ]]; then
-	commands+=("${prefix}$KIT/madvise_touch -n $OPS -b $BUSY -r 1$console_flag")
+	for p in $MADV_PAGES; do
+		[[ $p =~ ^[0-9]+$ && $p -ge 1 && $p -le 33 ]] || die "MADV_PAGES holds '$p': each must be a page count from 1 to 33"
+		pages_flag=
+		[[ $p == 1 ]] || pages_flag=" -p $p"
+		commands+=("${prefix}$KIT/madvise_touch -n $OPS -b $BUSY -r 1$pages_flag$console_flag")
+	done
 fi
 if [[ $BENCH == pcid-pingpong || $BENCH == both ]]; then
 	commands+=("${prefix}$KIT/pcid_pingpong -n $ITERS -p $PAGES -r 1")

@@ -124,4 +124,21 @@ describe('tlbscope fit-recording', { timeout: 60_000 }, () => {
     const summary = JSON.parse(run.stdout);
     expect(summary.flush_latency_ns.mean).toBeGreaterThan(Number(m[1]));
   });
+
+  it('estimates the cost per page from a perf recording of flushes of four sizes', () => {
+    // bench/kit/trace.sh TRACER=perf MADV_PAGES="1 4 16 32": nanosecond timestamps.
+    const r = cli('fit-recording', 'tests/fixtures/recordings/madvise-touch-2cpu-pages-perf.txt');
+    expect(r.status).toBe(0);
+    const m =
+      /invlpg_ns\s+(\d+) ns {2}\(p10 (\d+), p90 (\d+), (\d+) samples\): flush_tlb_func's time per page: the slope of its median over flushes of 1, 4, 16, 32 pages/.exec(
+        r.stdout,
+      );
+    expect(m).not.toBeNull();
+    // A guest's INVLPG: tens of ns, not zero and not the µs a whole flush takes.
+    expect(Number(m[1])).toBeGreaterThan(5);
+    expect(Number(m[1])).toBeLessThan(1000);
+    expect(Number(m[4])).toBeGreaterThan(200);
+    expect(r.stdout).toMatch(/ipi_handler_ns\s+\d+ ns/);
+    expect(r.stdout).toContain(`costs.invlpg_ns%3D${m[1]}`);
+  });
 });

@@ -71,4 +71,27 @@ describe('recordedCosts', () => {
     expect(toml).toContain('preset = "generic-x86"');
     expect(toml).toContain('\nipi_delivery_ns = 800\n');
   });
+
+  it('the cost per page is the slope of flush_tlb_func over flushes of several sizes', () => {
+    // 300 ns of fixed work and 40 ns a page, with noise that medians ignore; a 40-page flush
+    // is past the ceiling (a full flush) and is left out.
+    const sized = (pages: number, func: number): FlushBreakdown => ({
+      ...flush([target({ send: 11, entry: 1013, ack: 2017, func })]),
+      pages,
+      local: func + 3,
+    });
+    const flushes: FlushBreakdown[] = [];
+    for (const pages of [1, 4, 16, 32, 40])
+      for (let i = 0; i < 6; i++)
+        flushes.push(sized(pages, 300 + 40 * pages + (i === 0 ? 900 : 0)));
+    const by = Object.fromEntries(
+      recordedCosts(flushes, { irqsKnown: true }).estimates.map((e) => [e.name, e]),
+    );
+    expect(by.invlpg_ns).toMatchObject({ value: 40, samples: 48, p10: 40, p90: 40 });
+    expect(by.invlpg_ns.basis).toContain('flushes of 1, 4, 16, 32 pages');
+    // One size only: no slope, and the kit's knob that records more is named.
+    const one = recordedCosts([sized(1, 340), sized(1, 350)], { irqsKnown: true });
+    expect(one.estimates.find((e) => e.name === 'invlpg_ns')).toMatchObject({ value: null });
+    expect(one.estimates.find((e) => e.name === 'invlpg_ns')?.basis).toContain('MADV_PAGES');
+  });
 });

@@ -43,6 +43,8 @@ export class RecordedCostsAccumulator {
   private readonly delivery: number[] = [];
   private readonly handler: number[] = [];
   private readonly sendGaps: number[] = [];
+  /** flush_tlb_func's durations (on targets and on the initiator) by the flush's page count. */
+  private readonly byPages = new Map<number, number[]>();
   /** Of RESOLUTIONS, the ones every time seen so far is a multiple of. */
   private fits = RESOLUTIONS.map(() => true);
   private anyTime = false;
@@ -52,6 +54,13 @@ export class RecordedCostsAccumulator {
   add(b: FlushBreakdown): void {
     this.time(b.start);
     this.time(b.latency);
+    // Partial flushes only: above the ceiling (33 pages) the kernel flushes everything.
+    if (b.pages >= 1 && b.pages <= FLUSH_CEILING) {
+      let d = this.byPages.get(b.pages);
+      if (!d) this.byPages.set(b.pages, (d = []));
+      for (const t of b.targets) if (t.func !== null) d.push(t.func);
+      if (b.local !== null) d.push(b.local);
+    }
     const sends = b.targets.map((t) => t.send).sort((x, y) => x - y);
     for (let i = 1; i < sends.length; i++) this.sendGaps.push(sends[i] - sends[i - 1]);
     for (const t of b.targets) {
@@ -100,6 +109,7 @@ export class RecordedCostsAccumulator {
           'the gap between two IPI sends of one flush',
           'no flush sent more than one IPI',
         ),
+        perPage(this.byPages, resolution),
         {
           name: 'syscall_ns',
           value: null,
@@ -112,6 +122,61 @@ export class RecordedCostsAccumulator {
       ],
     };
   }
+}
+
+/** tlb_single_page_flush_ceiling's default: a flush of more pages flushes everything. */
+const FLUSH_CEILING = 33;
+/** Durations a page count needs before its median is one point of the per-page slope. */
+const MIN_GROUP = 5;
+
+/**
+ * The cost per page of flush_tlb_func (the model's invlpg_ns): the median of the slopes between
+ * the median durations of every two page counts recorded (Theil–Sen over the groups), p10–p90
+ * of those slopes as its spread. Needs flushes of at least two sizes; with timestamps of
+ * resolution r, a slope under r over the page counts' span cannot be told from zero.
+ */
+function perPage(byPages: ReadonlyMap<number, number[]>, resolution: number): CostEstimate {
+  const name = 'invlpg_ns';
+  const groups = [...byPages]
+    .filter(([, d]) => d.length >= MIN_GROUP)
+    .sort(([a], [b]) => a - b)
+    .map(([pages, d]) => ({ pages, n: d.length, median: nearestRank(sortedSamples(d), 0.5) }));
+  const none = (basis: string): CostEstimate => ({
+    name,
+    value: null,
+    samples: 0,
+    p10: null,
+    p90: null,
+    basis,
+  });
+  if (groups.length < 2) {
+    const sizes = [...byPages.keys()].sort((a, b) => a - b);
+    return none(
+      sizes.length
+        ? `every recorded flush_tlb_func was of ${sizes.join(', ')} page(s)${groups.length ? '' : ' (too few)'}: the cost per page needs at least ${MIN_GROUP} flushes of each of two sizes (bench/kit/trace.sh MADV_PAGES="1 8 32" records them)`
+        : 'no flush_tlb_func of a partial flush recorded (csd_function_entry/exit events)',
+    );
+  }
+  const slopes: number[] = [];
+  for (let i = 0; i < groups.length; i++)
+    for (let j = i + 1; j < groups.length; j++)
+      slopes.push((groups[j].median - groups[i].median) / (groups[j].pages - groups[i].pages));
+  const s = sortedSamples(slopes);
+  const value = Math.max(0, Math.round(nearestRank(s, 0.5)));
+  const span = groups[groups.length - 1].pages - groups[0].pages;
+  const basis = `flush_tlb_func's time per page: the slope of its median over flushes of ${groups.map((g) => g.pages).join(', ')} pages`;
+  if (value < resolution / span)
+    return none(
+      `${basis}: ${value} ns, under what timestamps of ${resolution} ns resolve over ${span} pages (${Math.ceil(resolution / span)} ns), so not estimated`,
+    );
+  return {
+    name,
+    value,
+    samples: groups.reduce((n, g) => n + g.n, 0),
+    p10: nearestRank(s, 0.1),
+    p90: nearestRank(s, 0.9),
+    basis,
+  };
 }
 
 /** The resolutions tried, coarsest first (up to 1 µs). */
