@@ -5,7 +5,37 @@ import { AT_ONCE_ROWS } from '../../web/src/workers/analysisJob';
 import { analyzeFlushes } from '../../web/src/model/flushAnalysis';
 import { runScenario } from '../../web/src/sim/run';
 import { initSimulatorForNode, readScenario } from '../../web/src/sim/testing';
+import { basename } from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import type { SimPage } from './sim-page';
+
+const CONSOLE = 'tests/fixtures/recordings/madvise-touch-2cpu-console.trace';
+
+/** A recording chosen in the sidebar, loaded, and the analysis panel opened: its side A. */
+async function analyseRecording(sim: SimPage, file: string, loaded = basename(file)) {
+  const { page } = sim;
+  await page.setInputFiles('#recording-input', file);
+  await expect(page.getByTestId('recording-loaded')).toContainText(loaded);
+  await sim.waitForIdle();
+  const panel = page.locator('details.flush-analysis');
+  await panel.locator('summary').click();
+  return panel.locator('[data-analysis="A"]');
+}
+
+/** The time axis's labels in ms (the first timeline's), once they all lie in [lo, hi]. */
+async function expectAxisWithin(page: Page, lo: number, hi: number) {
+  const ticks = page.locator('.timeline').first().locator('.axis text');
+  await expect
+    .poll(async () => {
+      const ms = (await ticks.allTextContents())
+        .map((t) => /^([\d.]+) ms$/.exec(t.trim()))
+        .filter((m) => m !== null)
+        .map((m) => Number(m[1]));
+      return ms.length >= 3 && ms.every((t) => t >= lo && t <= hi);
+    })
+    .toBe(true);
+}
 
 test("a model run's slowest flush: its parts, the CPU that acked last, and a button to it", async ({
   sim,
@@ -46,18 +76,7 @@ test('a real recording: unknown where its events are missing, and no word on int
 }) => {
   test.setTimeout(90_000);
   await sim.open();
-  const page = sim.page;
-  await page.setInputFiles(
-    '#recording-input',
-    'content/recordings/madvise-touch-kvm-2cpu-loaded.trace',
-  );
-  await expect(page.getByTestId('recording-loaded')).toContainText(
-    'madvise-touch-kvm-2cpu-loaded.trace',
-  );
-  await sim.waitForIdle();
-  const panel = page.locator('details.flush-analysis');
-  await panel.locator('summary').click();
-  const a = panel.locator('[data-analysis="A"]');
+  const a = await analyseRecording(sim, 'content/recordings/madvise-touch-kvm-2cpu-loaded.trace');
   await expect(a.locator('.provenance')).toContainText('Measured');
   const why = a.locator('[data-why]').first();
   await expect(why).toContainText('whether its interrupts were off is not in the trace');
@@ -72,20 +91,10 @@ test('a recording made with a CPU holding interrupts off: the analysis names tha
   await sim.open();
   const page = sim.page;
   // bench/kit/trace.sh with CONSOLE=1: the busy thread on CPU 1 printed to the serial console.
-  await page.setInputFiles(
-    '#recording-input',
-    'tests/fixtures/recordings/madvise-touch-2cpu-console.trace',
-  );
-  await expect(page.getByTestId('recording-loaded')).toContainText(
-    'madvise-touch-2cpu-console.trace',
-  );
-  await sim.waitForIdle();
+  const a = await analyseRecording(sim, CONSOLE);
   await expect(page.getByRole('region', { name: 'Recording summary' })).toContainText(
     /Irqs off, inferred.*\d+ stretches/,
   );
-  const panel = page.locator('details.flush-analysis');
-  await panel.locator('summary').click();
-  const a = panel.locator('[data-analysis="A"]');
   const row = a.locator('table.analysis-slowest tbody tr').first();
   await expect(row.locator('[data-part="delivery"]')).toContainText('delivery → CPU 1');
   await expect(row.locator('[data-why]')).toContainText(
@@ -99,16 +108,7 @@ test('a recording made with a CPU holding interrupts off: the analysis names tha
   const took = Number(/([\d.]+) ms/.exec(await row.locator('td').nth(1).innerText())?.[1]);
   await row.getByRole('button').click();
   await expect(page.locator('.inspector [data-inspector="kind"]')).toHaveText('FlushRange');
-  const ticks = page.locator('.timeline').first().locator('.axis text');
-  await expect
-    .poll(async () => {
-      const ms = (await ticks.allTextContents())
-        .map((t) => /^([\d.]+) ms$/.exec(t.trim()))
-        .filter((m) => m !== null)
-        .map((m) => Number(m[1]));
-      return ms.length >= 3 && ms.every((t) => t >= at - took / 4 && t <= at + took * 1.25);
-    })
-    .toBe(true);
+  await expectAxisWithin(page, at - took / 4, at + took * 1.25);
   // ...and its parts are bracketed under the lanes: the wait on CPU 1's, with its length.
   const parts = page.locator('.timeline').first().locator('g.lens[data-lens="flush_part"]');
   await expect(
@@ -126,14 +126,7 @@ test('a recording kept in its worker is analysed there, with progress, as on the
   // remote=1000 keeps this 2,962-row recording in its import worker, as a 10 M-line one is.
   await page.goto('./?scenario=x86-munmap-shootdown&remote=1000');
   await sim.waitForIdle();
-  await page.setInputFiles(
-    '#recording-input',
-    'tests/fixtures/recordings/madvise-touch-2cpu-console.trace',
-  );
-  await expect(page.getByTestId('recording-loaded')).toContainText('kept in the import worker');
-  const panel = page.locator('details.flush-analysis');
-  await panel.locator('summary').click();
-  const a = panel.locator('[data-analysis="A"]');
+  const a = await analyseRecording(sim, CONSOLE, 'kept in the import worker');
   // The same answer the page gives when it holds the rows (the test above).
   const row = a.locator('table.analysis-slowest tbody tr').first();
   await expect(row.locator('[data-why]')).toContainText(
@@ -146,16 +139,7 @@ test('a recording kept in its worker is analysed there, with progress, as on the
   // Chosen, the flush is framed: the axis spans it.
   const at = Number(/at ([\d.]+) ms/.exec(await row.getByRole('button').innerText())?.[1]);
   await row.getByRole('button').click();
-  const ticks = page.locator('.timeline').first().locator('.axis text');
-  await expect
-    .poll(async () => {
-      const ms = (await ticks.allTextContents())
-        .map((t) => /^([\d.]+) ms$/.exec(t.trim()))
-        .filter((m) => m !== null)
-        .map((m) => Number(m[1]));
-      return ms.length >= 3 && ms.every((t) => t >= at - 5 && t <= at + 20);
-    })
-    .toBe(true);
+  await expectAxisWithin(page, at - 5, at + 20);
   // ...and its parts bracketed on the kept timeline's strips, the wait on CPU 1's.
   const parts = page.locator('.timeline').first().locator('g.lens[data-lens="flush_part"]');
   await expect(
