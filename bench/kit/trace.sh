@@ -64,6 +64,15 @@ EVENTS=(
 	irq_vectors/local_timer_entry
 	sched/sched_switch
 )
+# The syscalls the benchmarks flush from (x86-64 numbers: madvise 28, munmap 11), so that
+# fit-recording can time the syscall path around a shootdown; filtered in the kernel, or every
+# syscall of every process would be in the trace.
+declare -A FILTERS=()
+if [[ $(uname -m) == x86_64 ]]; then
+	EVENTS+=(raw_syscalls/sys_enter raw_syscalls/sys_exit)
+	FILTERS[raw_syscalls/sys_enter]='id == 28 || id == 11'
+	FILTERS[raw_syscalls/sys_exit]='id == 28 || id == 11'
+fi
 
 # ---- tracefs: where, and whether we may use it -----------------------------
 TRACEFS=
@@ -135,7 +144,11 @@ if [[ $TRACER == perf ]]; then
 	command -v perf >/dev/null || die "TRACER=perf but perf is not installed (Debian: apt-get install linux-perf)"
 	perf_args=()
 	for e in "${EVENTS[@]}"; do
-		if [[ -e $TRACEFS/events/$e ]]; then perf_args+=(-e "${e/\//:}"); enabled+=("$e"); fi
+		if [[ -e $TRACEFS/events/$e ]]; then
+			perf_args+=(-e "${e/\//:}")
+			[[ -z ${FILTERS[$e]:-} ]] || perf_args+=(--filter "${FILTERS[$e]}")
+			enabled+=("$e")
+		fi
 	done
 	log "perf record -a ${perf_args[*]}"
 	# perf prints harmless libtraceevent warnings about print formats it cannot evaluate.
@@ -151,6 +164,7 @@ else
 	echo "$BUFFER_KB" >"$inst/buffer_size_kb"
 	for e in "${EVENTS[@]}"; do
 		if [[ -e $inst/events/$e/enable ]]; then
+			[[ -z ${FILTERS[$e]:-} ]] || echo "${FILTERS[$e]}" >"$inst/events/$e/filter"
 			echo 1 >"$inst/events/$e/enable" && enabled+=("$e")
 		fi
 	done

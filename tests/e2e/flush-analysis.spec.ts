@@ -194,3 +194,19 @@ test.describe('at 390×844', () => {
     expect(sim.consoleErrors).toEqual([]);
   });
 });
+
+test('a recording with the kit’s syscall events: the syscall path in its summary and its costs', async ({
+  sim,
+}) => {
+  await sim.open();
+  const page = sim.page;
+  await analyseRecording(sim, 'tests/fixtures/recordings/madvise-touch-2cpu-ticks.trace');
+  await expect(page.getByRole('region', { name: 'Recording summary' })).toContainText(
+    /Syscall path: a syscall around one shootdown, less it .*\(n=\d{3}\)/,
+  );
+  const model = page.getByRole('region', { name: 'Model this recording' });
+  await model.getByRole('button', { name: 'Model this recording' }).click();
+  await expect(model.locator('[data-setting="costs.syscall_ns"] input')).toHaveValue(/^\d{4,5}$/);
+  await expect(model.locator('[data-costs-missing]')).not.toContainText('syscall_ns');
+  expect(sim.consoleErrors).toEqual([]);
+});

@@ -113,7 +113,9 @@ describe('tlbscope fit-recording', { timeout: 60_000 }, () => {
     // ...and as explorer link parameters, so the page runs every toggle with them.
     expect(r.stdout).toContain(`&set=costs.ipi_delivery_ns%3D${m[1]}`);
     // What the recording cannot tell is said, never written into the file.
-    expect(r.stdout).toMatch(/syscall_ns +unknown/);
+    expect(r.stdout).toMatch(
+      /syscall_ns +unknown: not estimated: the recording has no raw_syscalls/,
+    );
     const toml = readFileSync(out, 'utf8');
     expect(toml).toContain(`ipi_delivery_ns = ${m[1]}\n`);
     expect(toml).not.toMatch(/^syscall_ns =/m);
@@ -140,5 +142,16 @@ describe('tlbscope fit-recording', { timeout: 60_000 }, () => {
     expect(Number(m[4])).toBeGreaterThan(200);
     expect(r.stdout).toMatch(/ipi_handler_ns\s+\d+ ns/);
     expect(r.stdout).toContain(`costs.invlpg_ns%3D${m[1]}`);
+  });
+
+  it('estimates the syscall path from a recording with the kit’s syscall events', () => {
+    const r = cli('fit-recording', TICKS, '--format', 'json');
+    expect(r.status).toBe(0);
+    const syscall = JSON.parse(r.stdout).estimates.find((e) => e.name === 'syscall_ns');
+    expect(syscall.samples).toBeGreaterThan(300);
+    expect(syscall.value).toBeGreaterThanOrEqual(1000);
+    expect(syscall.basis).toBe(
+      'a syscall (madvise, munmap) from entry to exit, less the one shootdown it began',
+    );
   });
 });

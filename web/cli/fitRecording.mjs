@@ -15,7 +15,10 @@ export async function fitRecording(path, args) {
   warnIssues(rec);
   const trace = m.toTrace({ ...rec.columns, cpus: rec.cpus, strings: [] });
   const irqsKnown = rec.counts.irqsBounded;
-  const costs = m.recordedCosts(m.breakdownFlushes(trace, { irqsKnown }), { irqsKnown });
+  const costs = m.withSyscallPath(
+    m.recordedCosts(m.breakdownFlushes(trace, { irqsKnown }), { irqsKnown }),
+    rec.summary.syscall_path_ns,
+  );
   const preset = m.nearestPreset(machineOf(path));
   const toml = m.costsToml(costs, preset.id, basename(path));
   if (args.out) {

@@ -11,11 +11,13 @@ import { modelOfRecording, type ProposedSetting } from '../model/modelOfRecordin
 import {
   costsToml,
   recordedCosts,
+  withSyscallPath,
   type CostEstimate,
   type RecordedCosts,
 } from '../model/recordedCosts';
 import { irqsBounded, type RecordedRun } from '../recording/asRun';
 import { modelFacts } from '../recording/modelFacts';
+import type { RecordingSummary } from '../recording/summary';
 import { formatNs } from '../viz/scales';
 import { AT_ONCE_ROWS } from '../workers/analysisJob';
 import { useBackgroundAnalysis } from './useBackgroundAnalysis';
@@ -53,10 +55,14 @@ function useMeasuredCosts(run: RecordedRun, open: boolean) {
   const ask = useMemo(() => ({ top: 0, irqsKnown, tasks: null, costs: true }), [irqsKnown]);
   const background = useBackgroundAnalysis(run.trace, ask, open && !small);
   const s = background.state;
-  return {
-    costs: atOnce ?? (s?.status === 'done' ? s.costs : null),
-    reading: s?.status === 'running' ? s : null,
-  };
+  const rows = atOnce ?? (s?.status === 'done' ? s.costs : null);
+  // The syscall path comes from the recording's summary, read with the file.
+  const summary = run.summary as RecordingSummary;
+  const costs = useMemo(
+    () => rows && withSyscallPath(rows, summary.syscall_path_ns ?? null),
+    [rows, summary],
+  );
+  return { costs, reading: s?.status === 'running' ? s : null };
 }
 
 interface Props {

@@ -37,6 +37,14 @@ export const RecordingSummary = memo(function RecordingSummary({ run }: { run: R
       'Irqs off, irq_disable to irq_enable (mean / p99 / max)',
       s.irqs_off_unknown ?? statLine(s.irqs_off_ns),
     ],
+    ...(s.syscall_path_ns
+      ? [
+          [
+            'Syscall path: a syscall around one shootdown, less it (p50 / p10 / p90)',
+            `${formatNs(s.syscall_path_ns.p50)} / ${formatNs(s.syscall_path_ns.p10)} / ${formatNs(s.syscall_path_ns.p90)} (n=${n(s.syscall_path_ns.samples)})`,
+          ] as [string, string],
+        ]
+      : []),
     ...(s.irqs_off_inferred > 0
       ? [
           [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FlushBreakdown, FlushTarget } from './flushBreakdown';
-import { costsToml, recordedCosts } from './recordedCosts';
+import { costsToml, recordedCosts, withSyscallPath } from './recordedCosts';
 
 const target = (t: Partial<FlushTarget>): FlushTarget => ({
   cpu: 1,
@@ -93,5 +93,20 @@ describe('recordedCosts', () => {
     const one = recordedCosts([sized(1, 340), sized(1, 350)], { irqsKnown: true });
     expect(one.estimates.find((e) => e.name === 'invlpg_ns')).toMatchObject({ value: null });
     expect(one.estimates.find((e) => e.name === 'invlpg_ns')?.basis).toContain('MADV_PAGES');
+  });
+
+  it('syscall_ns is the recorded syscall path when the recording has one, else says what it lacks', () => {
+    const c = recordedCosts([flush([target({})])], { irqsKnown: true });
+    const path = withSyscallPath(c, { samples: 40, p10: 2100, p50: 2400, p90: 3000 });
+    expect(path.estimates.find((e) => e.name === 'syscall_ns')).toMatchObject({
+      value: 2400,
+      samples: 40,
+      p10: 2100,
+      p90: 3000,
+    });
+    expect(costsToml(path, 'generic-x86', 'r.trace')).toContain('\nsyscall_ns = 2400\n');
+    const none = withSyscallPath(c, null).estimates.find((e) => e.name === 'syscall_ns');
+    expect(none?.value).toBeNull();
+    expect(none?.basis).toContain('raw_syscalls:sys_enter/sys_exit');
   });
 });

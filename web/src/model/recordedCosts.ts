@@ -116,12 +116,41 @@ export class RecordedCostsAccumulator {
           samples: 0,
           p10: null,
           p90: null,
-          basis:
-            'not estimated: a recording of tlb, ipi, csd and sched events has no syscall entry',
+          basis: NO_SYSCALLS,
         },
       ],
     };
   }
+}
+
+const NO_SYSCALLS =
+  'not estimated: the recording has no raw_syscalls:sys_enter/sys_exit events around its shootdowns (bench/kit/trace.sh records them on x86-64)';
+
+/**
+ * `c` with syscall_ns from the recording's syscalls around one shootdown (its summary's
+ * syscall_path_ns): the median of their time less the shootdown's. That path holds the page's
+ * zap and freeing too, which the model also charges per page (zap_pte_ns): a few ns counted
+ * twice, against a syscall path of microseconds.
+ */
+export function withSyscallPath(
+  c: RecordedCosts,
+  path: { samples: number; p10: number; p50: number; p90: number } | null,
+): RecordedCosts {
+  const basis = 'a syscall (madvise, munmap) from entry to exit, less the one shootdown it began';
+  const e: CostEstimate = path
+    ? belowResolution(
+        {
+          name: 'syscall_ns',
+          value: Math.max(0, Math.round(path.p50)),
+          samples: path.samples,
+          p10: path.p10,
+          p90: path.p90,
+          basis,
+        },
+        c.resolution,
+      )
+    : { name: 'syscall_ns', value: null, samples: 0, p10: null, p90: null, basis: NO_SYSCALLS };
+  return { ...c, estimates: c.estimates.map((x) => (x.name === 'syscall_ns' ? e : x)) };
 }
 
 /** tlb_single_page_flush_ceiling's default: a flush of more pages flushes everything. */

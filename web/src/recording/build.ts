@@ -66,6 +66,8 @@ export const KNOWN_EVENTS = new Set([
   'preempt_disable',
   'preempt_enable',
   'local_timer_entry',
+  'sys_enter',
+  'sys_exit',
 ]);
 
 /**
@@ -124,6 +126,8 @@ export interface Built {
   startSeconds: number;
   /** Single events' own irqs-off / preempt-off flags, as instants. */
   flagged: FlagInstants;
+  /** Per madvise/munmap around one shootdown (raw_syscalls events), its time less the shootdown's. */
+  syscallPath: Float64Array;
 }
 
 interface CsdFrame {
@@ -143,6 +147,8 @@ interface CpuState {
   /** Start of the open irq_disable / preempt_disable section, or null. */
   irqs: number | null;
   preempt: number | null;
+  /** The syscall under way (raw_syscalls:sys_enter) and the shootdowns begun in it. */
+  sys: { nr: number; t: number; flushes: number[] } | null;
 }
 
 export class RecordingBuilder {
@@ -184,6 +190,8 @@ export class RecordingBuilder {
     preemptFlagged: 0,
     irqsInferred: 0,
   };
+  /** Per syscall around one shootdown, its time less the shootdown's (sysExit). */
+  private syscallPath: number[] = [];
   /** Per CPU, its timer ticks (local_timer_entry), in time order. */
   private ticks = new Map<number, number[]>();
   /** IPIs to a busy CPU slow enough that a held tick could explain them. */
@@ -234,6 +242,10 @@ export class RecordingBuilder {
         return this.sectionEnd(e, t, s);
       case 'local_timer_entry':
         return this.tick(e.cpu, t);
+      case 'sys_enter':
+        return this.sysEnter(e, t, s);
+      case 'sys_exit':
+        return this.sysExit(e, t, s);
       case 'ipi_entry':
       case 'ipi_exit':
         // arm64's ipi_entry/exit name their IPI; only function-call ones answer a shootdown.
@@ -285,8 +297,11 @@ export class RecordingBuilder {
     this.flagCpus = [];
     this.flagBits = [];
     this.flagLines = [];
+    const syscallPath = Float64Array.from(this.syscallPath);
+    this.syscallPath = [];
     return {
       flagged,
+      syscallPath,
       columns: this.sorted(),
       cpus: Math.max(1, this.maxCpu + 1),
       tasks: this.tasks,
@@ -307,6 +322,7 @@ export class RecordingBuilder {
       collecting: false,
       irqs: null,
       preempt: null,
+      sys: null,
     });
   }
 
@@ -343,6 +359,7 @@ export class RecordingBuilder {
       row = this.push(t, e.cpu, EventKind.FlushRange, f.pages, e.line);
       s.shootdown = row;
       s.collecting = true;
+      s.sys?.flushes.push(row);
     } else if (f.reason === REASON_SWITCH) {
       row = this.push(t, e.cpu, EventKind.SwitchMm, 1, e.line);
       s.collecting = false;
@@ -486,6 +503,26 @@ export class RecordingBuilder {
     // Only a busy CPU: an idle one restarts its stopped tick on the way out of idle.
     if (send && s.task >= 0 && t - send.t >= MIN_LATE_NS)
       this.lateDeliveries.push({ cpu: e.cpu, send: send.t, entry: t, line: e.line });
+  }
+
+  private sysEnter(e: RawEvent, t: number, s: CpuState) {
+    const m = /^NR (\d+)/.exec(e.body);
+    if (!m) return this.problem(e, 'sys_enter without its NR');
+    s.sys = { nr: Number(m[1]), t, flushes: [] };
+  }
+
+  /**
+   * A syscall that began one shootdown and returned without error: its time less the
+   * shootdown's is its own path (entry, exit, locks, the zap and the pages' freeing).
+   */
+  private sysExit(e: RawEvent, t: number, s: CpuState) {
+    const m = /^NR (\d+) = (-?)/.exec(e.body);
+    if (!m) return this.problem(e, 'sys_exit without its NR and result');
+    const sys = s.sys;
+    s.sys = null;
+    if (!sys || sys.nr !== Number(m[1]) || m[2] === '-' || sys.flushes.length !== 1) return;
+    const flush = this.rows.dur[sys.flushes[0]];
+    if (flush > 0) this.syscallPath.push(t - sys.t - flush);
   }
 
   private tick(cpu: number, t: number) {

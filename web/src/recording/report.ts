@@ -58,6 +58,12 @@ export function formatRecording(rec: Recording): string {
   );
   out.push(statLine('IPI handler, entry to exit', s.handler_ns, 'no handler entry/exit events'));
   out.push(offLine('irqs off', s.irqs_off_ns, s.irqs_off_unknown, s.irqs_off_marks));
+  if (s.syscall_path_ns) {
+    const p = s.syscall_path_ns;
+    out.push(
+      `syscall path (a syscall around one shootdown, less the shootdown): p50 ${fmtNs(p.p50)}, p10 ${fmtNs(p.p10)}, p90 ${fmtNs(p.p90)} (n=${p.samples})`,
+    );
+  }
   if (s.irqs_off_inferred > 0)
     out.push(
       `irqs off, inferred: ${s.irqs_off_inferred} stretches where a late IPI and a late timer tick were taken together`,

@@ -55,6 +55,11 @@ export interface RecordingSummary extends Summary {
    * sections).
    */
   irqs_off_inferred: number;
+  /**
+   * A syscall that began one shootdown (raw_syscalls:sys_enter/sys_exit events), entry to
+   * exit less that shootdown: the syscall's own path. Null without such syscalls.
+   */
+  syscall_path_ns: { samples: number; p10: number; p50: number; p90: number } | null;
   unknown_events: Record<string, number>;
   warnings: string[];
 }
@@ -167,9 +172,22 @@ export function summarise(
     irqs_off_marks: k.irqsFlagged,
     preempt_off_marks: k.preemptFlagged,
     irqs_off_inferred: k.irqsInferred,
+    syscall_path_ns: spread(b.syscallPath),
     shootdown_rate_per_s: end > 0 ? shootdowns / (end / 1e9) : null,
     unknown_events: b.unknown,
     violations: [],
     warnings,
+  };
+}
+
+/** Nearest-rank p10, p50 and p90 of `v`, or null without any. */
+function spread(v: Float64Array): RecordingSummary['syscall_path_ns'] {
+  if (!v.length) return null;
+  const s = sortedSamples(v);
+  return {
+    samples: s.length,
+    p10: nearestRank(s, 0.1),
+    p50: nearestRank(s, 0.5),
+    p90: nearestRank(s, 0.9),
   };
 }
