@@ -38,6 +38,10 @@ impl Hasher for LowWord {
     }
 }
 
+/// Recycled worlds kept at most (`Search::spare`): each expansion returns about as many as it
+/// takes, so a few suffice.
+const SPARE_WORLDS: usize = 16;
+
 /// Each state's key and its node (the first that reached it).
 type Seen = HashMap<u128, u32, BuildHasherDefault<LowWord>>;
 
@@ -165,6 +169,9 @@ pub struct Search {
     /// (symmetry only).
     symmetry: Symmetry,
     perm: Vec<u8>,
+    /// Worlds whose state was merged or expanded, kept to copy the next ones into: a copy
+    /// into a recycled world reuses its buffers (`clone_reusing.rs`) instead of allocating.
+    spare: Vec<World>,
     limits: Limits,
     pub transitions: u64,
     pub max_depth: u32,
@@ -198,6 +205,7 @@ impl Search {
             expanded: vec![false],
             symmetry,
             perm: vec![0],
+            spare: Vec::new(),
             frontier_bytes: bytes,
             init,
             seen: Seen::default(),
@@ -313,10 +321,12 @@ impl Search {
                 if w.has_unfinished_tasks() && only.is_none() {
                     self.stuck += 1;
                 }
+                self.recycle(w);
                 continue;
             }
             if depth >= self.limits.max_steps {
                 self.cut_by_steps = true;
+                self.recycle(w);
                 continue;
             }
             // The events asleep here, with their footprints; then each one fired, in turn:
@@ -332,24 +342,38 @@ impl Search {
                     }
                 }
             }
-            for (i, &(_, seq, ev)) in enabled.iter().enumerate() {
+            let fired: Vec<usize> = (0..enabled.len())
+                .filter(|&i| {
+                    !por || {
+                        let eid = event_id(enabled[i].2);
+                        match &only {
+                            Some(only) => only.contains(&eid),
+                            None => !self.sleep[id as usize].contains(&eid),
+                        }
+                    }
+                })
+                .collect();
+            // The last event fired takes the parent's world instead of a copy: nothing reads
+            // the parent after it, and a copy per expanded state is a third of all copies.
+            let mut parent = Some(w);
+            for (k, &i) in fired.iter().enumerate() {
+                let (_, seq, ev) = enabled[i];
+                let Some(w) = parent.as_ref() else { break };
                 let (eid, fp) = if por {
-                    (event_id(ev), footprint(&w, ev))
+                    (event_id(ev), footprint(w, ev))
                 } else {
                     (0, Footprint::NONE)
                 };
-                if por {
-                    let skip = match &only {
-                        Some(only) => !only.contains(&eid),
-                        None => self.sleep[id as usize].contains(&eid),
-                    };
-                    if skip {
-                        continue;
-                    }
-                }
                 left = left.saturating_sub(1);
                 self.transitions += 1;
-                let mut next = w.clone();
+                let mut next = if k + 1 == fired.len() {
+                    match parent.take() {
+                        Some(w) => w,
+                        None => break,
+                    }
+                } else {
+                    self.copy_of(w)
+                };
                 next.fire(seq);
                 let child_sleep: Vec<u64> = asleep
                     .iter()
@@ -373,6 +397,7 @@ impl Search {
                             let renamed = sym && perm != self.perm[m as usize];
                             self.merge_sleep(m, if renamed { Vec::new() } else { child_sleep });
                         }
+                        self.recycle(next);
                         continue;
                     }
                 } else {
@@ -407,14 +432,36 @@ impl Search {
 
     /// Queues node `n` with its world if the frontier has room for it.
     fn push(&mut self, n: u32, world: Option<World>, only: Option<Vec<u64>>) {
-        let world = world.and_then(|w| {
-            let bytes = w.used_bytes();
-            (self.frontier_bytes + bytes <= self.limits.max_frontier_bytes).then(|| {
-                self.frontier_bytes += bytes;
-                w
-            })
-        });
+        let world = match world {
+            Some(w) if self.frontier_bytes + w.used_bytes() <= self.limits.max_frontier_bytes => {
+                self.frontier_bytes += w.used_bytes();
+                Some(w)
+            }
+            Some(w) => {
+                self.recycle(w);
+                None
+            }
+            None => None,
+        };
         self.frontier.push_back(Item { id: n, world, only });
+    }
+
+    /// A copy of `w`, made in a recycled world's buffers when there is one.
+    fn copy_of(&mut self, w: &World) -> World {
+        match self.spare.pop() {
+            Some(mut s) => {
+                s.clone_from(w);
+                s
+            }
+            None => w.clone(),
+        }
+    }
+
+    /// Keeps `w` to copy into (a few: the frontier's worlds come back one per expansion).
+    fn recycle(&mut self, w: World) {
+        if self.spare.len() < SPARE_WORLDS {
+            self.spare.push(w);
+        }
     }
 
     /// Node `m` was reached again along a path whose sleep set is `path_sleep`: only the
