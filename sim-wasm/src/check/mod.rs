@@ -118,6 +118,8 @@ mod explore;
 mod key;
 mod order;
 mod por;
+#[cfg(test)]
+mod por_tests;
 mod races;
 mod symmetry;
 
