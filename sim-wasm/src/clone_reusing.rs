@@ -7,8 +7,10 @@
 //! calls `clone_from` on the elements it already has), so copying into a recycled world
 //! allocates only where the source has grown past it.
 //!
-//! Only for types whose behaviour does not depend on a buffer's capacity: the event queue and
-//! the trace store size their tiers and chunks by it, and keep their derived `clone`.
+//! Only for types whose behaviour does not depend on a buffer's capacity. The trace store sizes
+//! its chunks by it and keeps its derived `clone` (a search's worlds keep no rows anyway); the
+//! event queue has its own `clone_from` (`engine/mod.rs`), as its capacity decides only which
+//! tier an event waits in.
 //!
 //! `clone_reusing!(Type { field, ... })` destructures without `..`: a field added to the
 //! struct fails to compile until it is listed.

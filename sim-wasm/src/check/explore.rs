@@ -144,11 +144,16 @@ struct Node {
     depth: u32,
 }
 
-/// A state to expand: its node, its world while the frontier has room for it, and with a
-/// re-expansion the only events to fire.
+/// The choices at a state (`order::choices`).
+type Choices = Vec<(crate::ids::Ns, u64, crate::machine::Ev)>;
+
+/// A state to expand: its node, its world while the frontier has room for it (boxed: a world
+/// is some 2 KB, moved in and out of the frontier and the spares), the choices its key was
+/// computed from, its bytes as counted when it was queued, and with a re-expansion the only
+/// events to fire.
 struct Item {
     id: u32,
-    world: Option<World>,
+    world: Option<(Box<World>, Choices, u64)>,
     only: Option<Vec<u64>>,
 }
 
@@ -171,7 +176,7 @@ pub struct Search {
     perm: Vec<u8>,
     /// Worlds whose state was merged or expanded, kept to copy the next ones into: a copy
     /// into a recycled world reuses its buffers (`clone_reusing.rs`) instead of allocating.
-    spare: Vec<World>,
+    spare: Vec<Box<World>>,
     limits: Limits,
     pub transitions: u64,
     pub max_depth: u32,
@@ -190,6 +195,7 @@ impl Search {
         let mut root = init.clone();
         root.mute_trace();
         let bytes = root.used_bytes();
+        let root_choices = super::order::choices(&root);
         let mut s = Search {
             nodes: vec![Node {
                 parent: 0,
@@ -198,7 +204,7 @@ impl Search {
             }],
             frontier: VecDeque::from([Item {
                 id: 0,
-                world: Some(root),
+                world: Some((Box::new(root), root_choices, bytes)),
                 only: None,
             }]),
             sleep: vec![Vec::new()],
@@ -281,9 +287,15 @@ impl Search {
         path
     }
 
-    /// The world of node `n`, replayed from the initial state.
-    fn rebuild(&self, n: u32) -> World {
-        let mut w = self.init.clone();
+    /// The world of node `n`, replayed from the initial state (into a spare world's buffers).
+    fn rebuild(&mut self, n: u32) -> Box<World> {
+        let mut w = match self.spare.pop() {
+            Some(mut w) => {
+                (*w).clone_from(&self.init);
+                w
+            }
+            None => Box::new(self.init.clone()),
+        };
         w.mute_trace();
         for c in self.path_to(n) {
             if let Some(&(_, seq, _)) = super::order::choices(&w).get(c as usize) {
@@ -308,15 +320,18 @@ impl Search {
                 };
                 break;
             };
-            let w = match world {
-                Some(w) => {
-                    self.frontier_bytes = self.frontier_bytes.saturating_sub(w.used_bytes());
-                    w
+            let (w, enabled) = match world {
+                Some((w, choices, bytes)) => {
+                    self.frontier_bytes = self.frontier_bytes.saturating_sub(bytes);
+                    (w, choices)
                 }
-                None => self.rebuild(id),
+                None => {
+                    let w = self.rebuild(id);
+                    let choices = super::order::choices(&w);
+                    (w, choices)
+                }
             };
             let depth = self.nodes[id as usize].depth;
-            let enabled = super::order::choices(&w);
             if enabled.is_empty() {
                 if w.has_unfinished_tasks() && only.is_none() {
                     self.stuck += 1;
@@ -424,22 +439,24 @@ impl Search {
                     self.verdict = Verdict::BoundReached(Bound::States);
                     return true;
                 }
-                self.push(n, Some(next), None);
+                self.push(n, Some((next, next_choices)), None);
             }
         }
         self.verdict != Verdict::Running
     }
 
     /// Queues node `n` with its world if the frontier has room for it.
-    fn push(&mut self, n: u32, world: Option<World>, only: Option<Vec<u64>>) {
+    fn push(&mut self, n: u32, world: Option<(Box<World>, Choices)>, only: Option<Vec<u64>>) {
         let world = match world {
-            Some(w) if self.frontier_bytes + w.used_bytes() <= self.limits.max_frontier_bytes => {
-                self.frontier_bytes += w.used_bytes();
-                Some(w)
-            }
-            Some(w) => {
-                self.recycle(w);
-                None
+            Some((w, c)) => {
+                let bytes = w.used_bytes();
+                if self.frontier_bytes + bytes <= self.limits.max_frontier_bytes {
+                    self.frontier_bytes += bytes;
+                    Some((w, c, bytes))
+                } else {
+                    self.recycle(w);
+                    None
+                }
             }
             None => None,
         };
@@ -447,18 +464,18 @@ impl Search {
     }
 
     /// A copy of `w`, made in a recycled world's buffers when there is one.
-    fn copy_of(&mut self, w: &World) -> World {
+    fn copy_of(&mut self, w: &World) -> Box<World> {
         match self.spare.pop() {
             Some(mut s) => {
-                s.clone_from(w);
+                (*s).clone_from(w);
                 s
             }
-            None => w.clone(),
+            None => Box::new(w.clone()),
         }
     }
 
     /// Keeps `w` to copy into (a few: the frontier's worlds come back one per expansion).
-    fn recycle(&mut self, w: World) {
+    fn recycle(&mut self, w: Box<World>) {
         if self.spare.len() < SPARE_WORLDS {
             self.spare.push(w);
         }
