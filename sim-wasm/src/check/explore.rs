@@ -176,6 +176,8 @@ pub struct Search {
     perm: Vec<u8>,
     /// Worlds whose state was merged or expanded, kept to copy the next ones into: a copy
     /// into a recycled world reuses its buffers (`clone_reusing.rs`) instead of allocating.
+    // Boxed as in the frontier: a world passes between the two, and a box moves as a pointer.
+    #[allow(clippy::vec_box)]
     spare: Vec<Box<World>>,
     limits: Limits,
     pub transitions: u64,
