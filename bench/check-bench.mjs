@@ -4,12 +4,16 @@
 // in a browser (the page runs the same WASM build as Node here). Native and WASM must agree on
 // the state and transition counts. CPU seconds are printed beside wall seconds: on a machine
 // other jobs load, the wall time measures them too.
+// The transitions partial-order reduction saved are printed beside the unreduced search's.
 // Then, unless a scenario is named, CPU symmetry: the bystanders scenario's proof with the
-// reductions but symmetry (por) and with all of them, states with and without.
+// reductions but symmetry (por) and with all of them, states with and without; and every race
+// `check --race` answers, faulty and fixed, timed in WASM as the CLI runs it (target: each
+// race < 20 s, as in the page; printed, never asserted).
 //   node bench/check-bench.mjs [scenario id|file] [--max-states N] [--reduce none|por|sym|all]
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { readScenarioArg, loadWasm } from '../web/cli/wasm.mjs';
+import { checkOnce } from '../web/cli/check.mjs';
 import { exitIfHelp } from '../web/scripts/scriptHelp.mjs';
 
 exitIfHelp(import.meta.url);
@@ -64,6 +68,8 @@ const line = (/** @type {string} */ name, /** @type {any} */ r, /** @type {numbe
 
 console.log(`interleaving check of ${id} (state cap ${maxStates.toLocaleString('en-US')})`);
 const m = await loadWasm();
+/** @type {Record<string, any>} */
+const byReduce = {};
 for (const reduce of reductions) {
   const n = native(reduce);
   const w = await wasm(m, reduce);
@@ -73,6 +79,13 @@ for (const reduce of reductions) {
     console.error(`  MISMATCH (${reduce}): native and wasm explored different state spaces`);
     process.exitCode = 1;
   }
+  byReduce[reduce] = n;
+}
+if (byReduce.none && byReduce.all) {
+  const [none, all] = [byReduce.none.transitions, byReduce.all.transitions];
+  console.log(
+    `  partial-order reduction: ${all.toLocaleString('en-US')} transitions instead of ${none.toLocaleString('en-US')} (-${(100 * (1 - all / none)).toFixed(1)} %)`,
+  );
 }
 console.log(
   `  targets: the whole proof < ${TARGET.native} s native, < ${TARGET.wasm} s in the browser (the page runs the same WASM)`,
@@ -99,4 +112,27 @@ if (!named) {
   console.log(
     `  symmetry: ${withSym.states.toLocaleString('en-US')} states instead of ${without.states.toLocaleString('en-US')} (-${cut} %), both ${withSym.verdict}`,
   );
+}
+
+if (!named) {
+  const RACE_TARGET = 20;
+  console.log(`check --race, every race the checker answers (WASM in Node, default limits)`);
+  for (const race of JSON.parse(m.racesJson())) {
+    const sc = readScenarioArg(race.scenario);
+    const sets = [race.faulty, ...race.fixed.map((/** @type {string} */ f) => [f])];
+    const cpu0 = process.cpuUsage();
+    const runs = sets.map((set) => checkOnce(m, sc.text, sc.file, set, {}));
+    const cpu = process.cpuUsage(cpu0);
+    const total = runs.reduce((sum, r) => sum + r.seconds, 0);
+    const each = runs
+      .map(
+        (r) =>
+          `${r.settings.join(' ') || 'own settings'}: ${r.verdict} ${r.states.toLocaleString('en-US')} states ${r.seconds.toFixed(2)} s`,
+      )
+      .join('; ');
+    const mark = total < RACE_TARGET ? 'PASS' : 'FAIL';
+    console.log(
+      `  ${race.id.padEnd(4)} ${total.toFixed(2).padStart(6)} s (cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2).padStart(6)} s)  ${mark} < ${RACE_TARGET} s  (${each})`,
+    );
+  }
 }

@@ -28,7 +28,7 @@ pub struct Handler {
     pub exiting: bool,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Cpu {
     pub id: CpuId,
     pub tlb: Tlb,
@@ -56,6 +56,25 @@ pub struct Cpu {
     /// The open `PreemptOff` span of a `preempt_disable` window, and when it began.
     pub preempt_off_row: Option<(Row, Ns)>,
 }
+
+crate::clone_reusing::clone_reusing!(Cpu {
+    id,
+    tlb,
+    curr,
+    rq,
+    need_resched,
+    preempt_count,
+    irqs_off,
+    ipi_pending,
+    call_queue,
+    handler,
+    hstate,
+    irq_items,
+    run_row,
+    lazy_row,
+    irqs_off_row,
+    preempt_off_row,
+});
 
 impl Cpu {
     pub fn new(id: CpuId, tlb: Tlb) -> Cpu {

@@ -8,7 +8,7 @@
 use crate::ids::{CpuId, MmId, TaskId, TLB_GENERATION_INVALID};
 
 /// `call_single_data_t` of one (sender, target) pair.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Csd {
     /// `CSD_FLAG_LOCK`.
     pub locked: bool,
@@ -18,8 +18,14 @@ pub struct Csd {
     pub waiters: Vec<(TaskId, u32)>,
 }
 
+crate::clone_reusing::clone_reusing!(Csd {
+    locked,
+    info,
+    waiters,
+});
+
 /// `struct call_function_data` of one sender CPU.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Cfd {
     /// Indexed by target CPU; allocated on first use and never freed (2026 patch 5).
     pub csd: Vec<Csd>,
@@ -28,6 +34,12 @@ pub struct Cfd {
     /// The task currently waiting on `mask` (only when `wait_mask = percpu`), for I8.
     pub mask_user: Option<TaskId>,
 }
+
+crate::clone_reusing::clone_reusing!(Cfd {
+    csd,
+    mask,
+    mask_user,
+});
 
 impl Cfd {
     // Three calls per request (dispatch, the handler's read, the unlock): inlined, as a call

@@ -8,6 +8,7 @@
 pub mod arch;
 pub mod budget;
 pub mod check;
+mod clone_reusing;
 pub mod config;
 pub mod cpu;
 pub mod engine;

@@ -138,7 +138,7 @@ pub struct LockStats {
 }
 
 /// Every lock of the run and each CPU's batch counters.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Locks {
     queues: std::collections::BTreeMap<LockId, LockQueue>,
     /// Per CPU: allocations and frees so far (a batch lock is taken on every `batch`-th).
@@ -147,6 +147,14 @@ pub struct Locks {
     frees: Vec<u64>,
     pub stats: LockStats,
 }
+
+crate::clone_reusing::clone_reusing!(Locks {
+    queues,
+    allocs,
+    lru,
+    frees,
+    stats,
+});
 
 /// What one op does that takes locks.
 #[derive(Clone, Copy, Debug, Default)]

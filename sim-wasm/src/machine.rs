@@ -256,7 +256,6 @@ impl Ev {
     }
 }
 
-#[derive(Clone)]
 pub struct World {
     /// Shared, not copied, when the interleaving checker clones a world per state.
     pub(crate) cfg: std::sync::Arc<Config>,
@@ -316,6 +315,38 @@ pub struct World {
     /// (`migration_choices`), so both "stays" and "moves" are explored.
     pub(crate) migration_choices: bool,
 }
+
+crate::clone_reusing::clone_reusing!(World {
+    cfg,
+    trace,
+    queue,
+    rng,
+    cpus,
+    mms,
+    tasks,
+    programs,
+    descs,
+    cfd,
+    stats,
+    arch,
+    desc_pull_ns,
+    accesses,
+    scratch_targets,
+    arch_state,
+    measure_from,
+    measured_left,
+    events,
+    popped,
+    stretch_left,
+    live,
+    has_finite_tasks,
+    finished,
+    stopped,
+    state_bytes,
+    work,
+    locks,
+    migration_choices,
+});
 
 impl World {
     pub fn new(cfg: Config, seed: u64, arch: crate::config::Arch) -> Self {

@@ -26,10 +26,12 @@ pub struct GenRange {
 }
 
 /// A set of CPUs as a bitmap.
-#[derive(Clone, Debug, Default, Hash)]
+#[derive(Debug, Default, Hash)]
 pub struct CpuMask {
     words: Vec<u64>,
 }
+
+crate::clone_reusing::clone_reusing!(CpuMask { words });
 
 impl CpuMask {
     pub fn new(cpus: u16) -> CpuMask {
@@ -92,7 +94,7 @@ impl CpuMask {
 /// list into their states, stay far below it.
 const GEN_TRIM_MIN: usize = 64;
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Mm {
     pub id: MmId,
     /// Never reused; what PCID slots remember (I10).
@@ -115,6 +117,20 @@ pub struct Mm {
     /// CPUs whose `loaded_mm` is this mm (lazy or not); checked against the cpumask (I5).
     pub loaded_on: u32,
 }
+
+crate::clone_reusing::clone_reusing!(Mm {
+    id,
+    ctx_id,
+    tlb_gen,
+    cpumask,
+    pages,
+    gen_ranges,
+    gen_base,
+    trim_at,
+    tables_freed_gen,
+    next_trim,
+    loaded_on,
+});
 
 impl Mm {
     pub fn new(id: MmId, cpus: u16, pages: u32) -> Mm {

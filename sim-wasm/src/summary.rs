@@ -45,7 +45,7 @@ pub struct Violation {
 }
 
 /// Raw measurements gathered while the world runs (so the summary does not rescan the trace).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Collector {
     pub flush_latency: Vec<f64>,
     pub preempt_off: Vec<f64>,
@@ -70,6 +70,31 @@ pub struct Collector {
     pub dvm_messages: u64,
     pub victim_op: Vec<f64>,
 }
+
+crate::clone_reusing::clone_reusing!(Collector {
+    flush_latency,
+    preempt_off,
+    op_latency,
+    wakeup_latency,
+    ipis,
+    tlb_misses,
+    tlb_misses_measured,
+    page_faults,
+    full_flushes,
+    partial_flushes,
+    switch_flushes,
+    violations,
+    violation_count,
+    broadcasts,
+    local_flushes,
+    skipped_flushes,
+    interconnect_queue,
+    victim_stall_ns,
+    asid_rollovers,
+    x86_ops,
+    dvm_messages,
+    victim_op,
+});
 
 /// x86 TLB-maintenance instructions executed over the whole run (all 0 on arm64): what the
 /// flush and switch paths chose, counted where they issue them.

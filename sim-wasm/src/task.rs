@@ -51,7 +51,7 @@ pub enum FlushPhase {
 }
 
 /// One `flush_tlb_mm_range()` in flight, owned by the task that called it.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct FlushOp {
     pub mm: MmId,
     pub start: u32,
@@ -75,6 +75,26 @@ pub struct FlushOp {
     /// arm64: the `tlb_flush_check()` outcome (0 no flush, 1 local, 2 broadcast).
     pub check: u8,
 }
+
+crate::clone_reusing::clone_reusing!(FlushOp {
+    mm,
+    start,
+    pages,
+    freed_tables,
+    new_tlb_gen,
+    desc,
+    cpu,
+    targets,
+    next_target,
+    cursor,
+    flush_row,
+    poff_row,
+    poff_start,
+    wait_row,
+    started,
+    keep_present,
+    check,
+});
 
 impl FlushOp {
     /// A flush about to begin: the arch fills in generation, descriptor and rows as it goes.
@@ -108,7 +128,7 @@ impl FlushOp {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Task {
     pub id: TaskId,
     pub name: String,
@@ -143,6 +163,33 @@ pub struct Task {
     /// The task-local IPI wait mask (2026).
     pub ipi_mask: Vec<u16>,
 }
+
+crate::clone_reusing::clone_reusing!(Task {
+    id,
+    name,
+    mm,
+    prio,
+    allowed,
+    cpu,
+    state,
+    program,
+    pc,
+    iter,
+    repeat,
+    daemon,
+    measure,
+    victim,
+    iter_start,
+    measured,
+    epoch,
+    deadline,
+    remaining,
+    cont,
+    preemptible,
+    woken_at,
+    flush,
+    ipi_mask,
+});
 
 impl Task {
     pub fn new(id: TaskId, name: String, mm: MmId, cpu: CpuId, program: usize) -> Task {

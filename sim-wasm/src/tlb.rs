@@ -59,7 +59,7 @@ impl Entry {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Tlb {
     sets: usize,
     ways: usize,
@@ -78,6 +78,17 @@ pub struct Tlb {
     epoch: [u32; TAGS],
     global_epoch: u32,
 }
+
+crate::clone_reusing::clone_reusing!(Tlb {
+    sets,
+    ways,
+    index,
+    entries,
+    victim,
+    used,
+    epoch,
+    global_epoch,
+});
 
 impl Tlb {
     /// Most ways a set may have: a set's victim pointer is a byte. Validation refuses more, so

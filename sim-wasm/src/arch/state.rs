@@ -5,8 +5,10 @@
 use crate::arch::arm64::state::Arm64State;
 use crate::arch::x86::state::X86State;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct ArchState {
     pub(crate) x86: X86State,
     pub(crate) arm64: Arm64State,
 }
+
+crate::clone_reusing::clone_reusing!(ArchState { x86, arm64 });

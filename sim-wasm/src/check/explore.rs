@@ -38,6 +38,10 @@ impl Hasher for LowWord {
     }
 }
 
+/// Recycled worlds kept at most (`Search::spare`): each expansion returns about as many as it
+/// takes, so a few suffice.
+const SPARE_WORLDS: usize = 16;
+
 /// Each state's key and its node (the first that reached it).
 type Seen = HashMap<u128, u32, BuildHasherDefault<LowWord>>;
 
@@ -140,11 +144,16 @@ struct Node {
     depth: u32,
 }
 
-/// A state to expand: its node, its world while the frontier has room for it, and with a
-/// re-expansion the only events to fire.
+/// The choices at a state (`order::choices`).
+type Choices = Vec<(crate::ids::Ns, u64, crate::machine::Ev)>;
+
+/// A state to expand: its node, its world while the frontier has room for it (boxed: a world
+/// is some 2 KB, moved in and out of the frontier and the spares), the choices its key was
+/// computed from, its bytes as counted when it was queued, and with a re-expansion the only
+/// events to fire.
 struct Item {
     id: u32,
-    world: Option<World>,
+    world: Option<(Box<World>, Choices, u64)>,
     only: Option<Vec<u64>>,
 }
 
@@ -165,6 +174,11 @@ pub struct Search {
     /// (symmetry only).
     symmetry: Symmetry,
     perm: Vec<u8>,
+    /// Worlds whose state was merged or expanded, kept to copy the next ones into: a copy
+    /// into a recycled world reuses its buffers (`clone_reusing.rs`) instead of allocating.
+    // Boxed as in the frontier: a world passes between the two, and a box moves as a pointer.
+    #[allow(clippy::vec_box)]
+    spare: Vec<Box<World>>,
     limits: Limits,
     pub transitions: u64,
     pub max_depth: u32,
@@ -183,6 +197,7 @@ impl Search {
         let mut root = init.clone();
         root.mute_trace();
         let bytes = root.used_bytes();
+        let root_choices = super::order::choices(&root);
         let mut s = Search {
             nodes: vec![Node {
                 parent: 0,
@@ -191,13 +206,14 @@ impl Search {
             }],
             frontier: VecDeque::from([Item {
                 id: 0,
-                world: Some(root),
+                world: Some((Box::new(root), root_choices, bytes)),
                 only: None,
             }]),
             sleep: vec![Vec::new()],
             expanded: vec![false],
             symmetry,
             perm: vec![0],
+            spare: Vec::new(),
             frontier_bytes: bytes,
             init,
             seen: Seen::default(),
@@ -273,9 +289,15 @@ impl Search {
         path
     }
 
-    /// The world of node `n`, replayed from the initial state.
-    fn rebuild(&self, n: u32) -> World {
-        let mut w = self.init.clone();
+    /// The world of node `n`, replayed from the initial state (into a spare world's buffers).
+    fn rebuild(&mut self, n: u32) -> Box<World> {
+        let mut w = match self.spare.pop() {
+            Some(mut w) => {
+                (*w).clone_from(&self.init);
+                w
+            }
+            None => Box::new(self.init.clone()),
+        };
         w.mute_trace();
         for c in self.path_to(n) {
             if let Some(&(_, seq, _)) = super::order::choices(&w).get(c as usize) {
@@ -300,23 +322,28 @@ impl Search {
                 };
                 break;
             };
-            let w = match world {
-                Some(w) => {
-                    self.frontier_bytes = self.frontier_bytes.saturating_sub(w.used_bytes());
-                    w
+            let (w, enabled) = match world {
+                Some((w, choices, bytes)) => {
+                    self.frontier_bytes = self.frontier_bytes.saturating_sub(bytes);
+                    (w, choices)
                 }
-                None => self.rebuild(id),
+                None => {
+                    let w = self.rebuild(id);
+                    let choices = super::order::choices(&w);
+                    (w, choices)
+                }
             };
             let depth = self.nodes[id as usize].depth;
-            let enabled = super::order::choices(&w);
             if enabled.is_empty() {
                 if w.has_unfinished_tasks() && only.is_none() {
                     self.stuck += 1;
                 }
+                self.recycle(w);
                 continue;
             }
             if depth >= self.limits.max_steps {
                 self.cut_by_steps = true;
+                self.recycle(w);
                 continue;
             }
             // The events asleep here, with their footprints; then each one fired, in turn:
@@ -332,24 +359,38 @@ impl Search {
                     }
                 }
             }
-            for (i, &(_, seq, ev)) in enabled.iter().enumerate() {
+            let fired: Vec<usize> = (0..enabled.len())
+                .filter(|&i| {
+                    !por || {
+                        let eid = event_id(enabled[i].2);
+                        match &only {
+                            Some(only) => only.contains(&eid),
+                            None => !self.sleep[id as usize].contains(&eid),
+                        }
+                    }
+                })
+                .collect();
+            // The last event fired takes the parent's world instead of a copy: nothing reads
+            // the parent after it, and a copy per expanded state is a third of all copies.
+            let mut parent = Some(w);
+            for (k, &i) in fired.iter().enumerate() {
+                let (_, seq, ev) = enabled[i];
+                let Some(w) = parent.as_ref() else { break };
                 let (eid, fp) = if por {
-                    (event_id(ev), footprint(&w, ev))
+                    (event_id(ev), footprint(w, ev))
                 } else {
                     (0, Footprint::NONE)
                 };
-                if por {
-                    let skip = match &only {
-                        Some(only) => !only.contains(&eid),
-                        None => self.sleep[id as usize].contains(&eid),
-                    };
-                    if skip {
-                        continue;
-                    }
-                }
                 left = left.saturating_sub(1);
                 self.transitions += 1;
-                let mut next = w.clone();
+                let mut next = if k + 1 == fired.len() {
+                    match parent.take() {
+                        Some(w) => w,
+                        None => break,
+                    }
+                } else {
+                    self.copy_of(w)
+                };
                 next.fire(seq);
                 let child_sleep: Vec<u64> = asleep
                     .iter()
@@ -373,6 +414,7 @@ impl Search {
                             let renamed = sym && perm != self.perm[m as usize];
                             self.merge_sleep(m, if renamed { Vec::new() } else { child_sleep });
                         }
+                        self.recycle(next);
                         continue;
                     }
                 } else {
@@ -399,22 +441,46 @@ impl Search {
                     self.verdict = Verdict::BoundReached(Bound::States);
                     return true;
                 }
-                self.push(n, Some(next), None);
+                self.push(n, Some((next, next_choices)), None);
             }
         }
         self.verdict != Verdict::Running
     }
 
     /// Queues node `n` with its world if the frontier has room for it.
-    fn push(&mut self, n: u32, world: Option<World>, only: Option<Vec<u64>>) {
-        let world = world.and_then(|w| {
-            let bytes = w.used_bytes();
-            (self.frontier_bytes + bytes <= self.limits.max_frontier_bytes).then(|| {
-                self.frontier_bytes += bytes;
-                w
-            })
-        });
+    fn push(&mut self, n: u32, world: Option<(Box<World>, Choices)>, only: Option<Vec<u64>>) {
+        let world = match world {
+            Some((w, c)) => {
+                let bytes = w.used_bytes();
+                if self.frontier_bytes + bytes <= self.limits.max_frontier_bytes {
+                    self.frontier_bytes += bytes;
+                    Some((w, c, bytes))
+                } else {
+                    self.recycle(w);
+                    None
+                }
+            }
+            None => None,
+        };
         self.frontier.push_back(Item { id: n, world, only });
+    }
+
+    /// A copy of `w`, made in a recycled world's buffers when there is one.
+    fn copy_of(&mut self, w: &World) -> Box<World> {
+        match self.spare.pop() {
+            Some(mut s) => {
+                (*s).clone_from(w);
+                s
+            }
+            None => Box::new(w.clone()),
+        }
+    }
+
+    /// Keeps `w` to copy into (a few: the frontier's worlds come back one per expansion).
+    fn recycle(&mut self, w: Box<World>) {
+        if self.spare.len() < SPARE_WORLDS {
+            self.spare.push(w);
+        }
     }
 
     /// Node `m` was reached again along a path whose sleep set is `path_sleep`: only the

@@ -22,12 +22,18 @@ use std::hash::{Hash, Hasher};
 use crate::ids::{CpuId, TaskId};
 use crate::machine::{Event, World};
 
-/// Two 64-bit multiply-rotate lanes over the state's words. Deterministic on every target
-/// (`usize` is widened to 64 bits, so wasm32 and native give the same key): a `HashSet`'s
-/// random keys would make state numbering differ between runs.
+/// Two pairs of 64-bit multiply-rotate lanes over the state's words, the words taken by the
+/// pairs in turn. Each word still goes through two multiplies, but a lane's next multiply
+/// waits on its last: with one pair every word waited on the word before it (the key was a
+/// fifth of a proof's time), with two the pairs' chains run side by side. Deterministic on
+/// every target (`usize` is widened to 64 bits, so wasm32 and native give the same key): a
+/// `HashSet`'s random keys would make state numbering differ between runs.
 pub struct KeyHasher {
     a: u64,
     b: u64,
+    /// The pair that takes the next word but one.
+    c: u64,
+    d: u64,
 }
 
 impl KeyHasher {
@@ -35,24 +41,33 @@ impl KeyHasher {
         KeyHasher {
             a: 0x243F_6A88_85A3_08D3,
             b: 0x1319_8A2E_0370_7344,
+            c: 0xA409_3822_299F_31D0,
+            d: 0x082E_FA98_EC4E_6C89,
         }
     }
 
     #[inline(always)]
     fn word(&mut self, x: u64) {
-        self.a = (self.a ^ x)
+        let a = (self.a ^ x)
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .rotate_left(29);
-        self.b = (self.b ^ x)
+        let b = (self.b ^ x)
             .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
             .rotate_left(31);
+        // The pairs trade places: the next word goes to the other one.
+        (self.a, self.b) = (self.c, self.d);
+        (self.c, self.d) = (a, b);
     }
 
     pub fn finish128(&self) -> u128 {
-        // A final mix so that keys differing in the last word differ in every bit.
-        let mut a = self.a ^ (self.b >> 29);
+        // The pairs folded together (one rotated, so that whether a word fell to one or the
+        // other counts), then a final mix so that keys differing in the last word differ in
+        // every bit.
+        let a = self.a ^ self.c.rotate_left(23).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let b = self.b ^ self.d.rotate_left(41).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        let mut a = a ^ (b >> 29);
         a = a.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        let mut b = self.b ^ (a >> 31);
+        let mut b = b ^ (a >> 31);
         b = b.wrapping_mul(0x94D0_49BB_1331_11EB);
         ((a as u128) << 64) | b as u128
     }
@@ -176,6 +191,14 @@ fn map_task(r: Option<&Relabel>, t: TaskId) -> TaskId {
 
 fn map_cpus(r: Option<&Relabel>, v: &[u16]) -> Vec<u16> {
     v.iter().map(|&c| map_cpu(r, CpuId(c)).0).collect()
+}
+
+/// Hashes a list of CPUs as `map_cpus(r, v).hash(h)` does, copying it only to rename it.
+fn hash_cpus<H: Hasher>(r: Option<&Relabel>, v: &[u16], h: &mut H) {
+    match r {
+        None => v.hash(h),
+        Some(_) => map_cpus(r, v).hash(h),
+    }
 }
 
 /// The key of `w` relabelled by `r`: what [`state_key_with`] would give for the world in which
@@ -420,17 +443,24 @@ fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H, r: Option<&Relabel>) {
         flush,
         ipi_mask,
     } = t;
-    let allowed: Vec<CpuId> = allowed.iter().map(|&c| map_cpu(r, c)).collect();
     let (id, cpu) = (map_task(r, *id), map_cpu(r, *cpu));
     let program = r.map_or(*program, |r| {
         r.program.get(*program).copied().unwrap_or(*program)
     });
-    (id, mm, prio, allowed, cpu, state, program, pc).hash(h);
+    // Field by field, as the tuple `(id, mm, prio, allowed, ...)` hashed them, without
+    // collecting the renamed `allowed` (a vector's hash is its length, then its elements).
+    (id, mm, prio).hash(h);
+    h.write_usize(allowed.len());
+    for &c in allowed {
+        map_cpu(r, c).hash(h);
+    }
+    (cpu, state, program, pc).hash(h);
     // A task that repeats forever behaves the same in every iteration.
     let iter = if *repeat == 0 { 0 } else { *iter };
     (iter, repeat, daemon, measure, victim, measured).hash(h);
     (deadline.is_some(), remaining.is_some(), cont, preemptible).hash(h);
-    (woken_at.is_some(), map_cpus(r, ipi_mask)).hash(h);
+    woken_at.is_some().hash(h);
+    hash_cpus(r, ipi_mask, h);
     match flush {
         None => h.write_u8(0),
         Some(f) => {
@@ -456,13 +486,8 @@ fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H, r: Option<&Relabel>) {
             } = f;
             let cpu = map_cpu(r, *cpu);
             (mm, start, pages, freed_tables, new_tlb_gen, desc, cpu).hash(h);
-            (
-                map_cpus(r, targets),
-                next_target,
-                cursor,
-                poff_row.is_some(),
-            )
-                .hash(h);
+            hash_cpus(r, targets, h);
+            (next_target, cursor, poff_row.is_some()).hash(h);
             (wait_row.is_some(), keep_present, check).hash(h);
         }
     }
@@ -477,17 +502,28 @@ pub fn hash_pending<H: Hasher>(
 ) {
     let t = |t: u32| r.map_or(t, |r| r.t(t));
     let c = |c: u16| r.map_or(c, |r| r.c(c)) as u32;
-    let mut pending: Vec<(u8, u32, u32)> = choices
-        .iter()
-        .map(|&(_, _, ev)| match ev.unpack() {
-            Event::Step { task, .. } => (0, t(task), 0),
-            Event::Wake { task, .. } => (1, t(task), 0),
-            Event::IpiArrive { cpu, .. } => (2, c(cpu), 0),
-            Event::HandlerNext { cpu } => (3, c(cpu), 0),
-            Event::ArchTimer { cpu, data } => (4, c(cpu), data),
-            Event::Migrate { task, cpu } => (5, t(task), c(cpu)),
-        })
-        .collect();
+    let id = |ev: crate::machine::Ev| match ev.unpack() {
+        Event::Step { task, .. } => (0u8, t(task), 0),
+        Event::Wake { task, .. } => (1, t(task), 0),
+        Event::IpiArrive { cpu, .. } => (2, c(cpu), 0),
+        Event::HandlerNext { cpu } => (3, c(cpu), 0),
+        Event::ArchTimer { cpu, data } => (4, c(cpu), data),
+        Event::Migrate { task, cpu } => (5, t(task), c(cpu)),
+    };
+    // Sorted on the stack when they are few (as they are at nearly every state): hashed as
+    // the sorted vector was, its length and then its elements.
+    const FEW: usize = 32;
+    if choices.len() <= FEW {
+        let mut buf = [(0u8, 0u32, 0u32); FEW];
+        let pending = &mut buf[..choices.len()];
+        for (p, &(_, _, ev)) in pending.iter_mut().zip(choices) {
+            *p = id(ev);
+        }
+        pending.sort_unstable();
+        pending.hash(h);
+        return;
+    }
+    let mut pending: Vec<(u8, u32, u32)> = choices.iter().map(|&(_, _, ev)| id(ev)).collect();
     pending.sort_unstable();
     pending.hash(h);
 }

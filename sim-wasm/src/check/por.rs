@@ -28,8 +28,17 @@
 //!   the page tables too if a page is not present (the fault maps it).
 //! - **x86: a dispatch step** (`smp_call_function_many_cond`, one target c): the csd
 //!   (a, c) it locks or waits on, CPU a (the task), and CPU c whose request queue it appends
-//!   to (the IPI it raises is a pending event for c). The step after the last target runs
-//!   the local `flush_tlb_func` and stays dependent.
+//!   to (the IPI it raises is a pending event for c).
+//! - **x86: the local flush** (the dispatch step after the last target, `SCF_RUN_LOCAL`):
+//!   reads the mm's cpumask (is the sender in it), the descriptor, `tlb_gen` and the
+//!   generations' ranges, and writes only CPU a (its TLB, its slot's generation, interrupts
+//!   off, PTI's per-CPU user flush), when CPU a runs the flushed mm non-lazily with no switch
+//!   in flight and no INVLPGB; otherwise `flush_tlb_func` may leave the cpumask or switch mm,
+//!   and the step stays dependent. With no local flush it goes on as the next case.
+//! - **x86: the local flush done** (`local_flush_done`): interrupts back on (a pending IPI
+//!   starts its handler on CPU a, as an arriving one does), `put_cpu()` on CPU a, then the
+//!   first wait step, whose footprint it adds; it reads x86's global state (does the flush
+//!   owe a TLBSYNC). A flush with no remote target ends here and stays dependent.
 //! - **x86: a wait step** (`csd_lock_wait`): reads the wait mask (the per-CPU one, or the
 //!   task's) and the csds it walks past; when one is still locked it writes only that csd's
 //!   waiter list and the task. A wait that finds every csd unlocked ends the flush (frees the
@@ -45,8 +54,10 @@
 //!   switches tasks: dependent.
 //!
 //! Left dependent on everything: wakes (they pick a CPU from every allowed one), the flush's
-//! begin and end, the local flush, arm64's protocol steps and interconnect timers, x86's
-//! INVLPGB completions, and every event on a machine of more than 8 CPUs.
+//! begin and end (the end frees the descriptor and marks pages safe), a task's last step (the
+//! last task to finish ends the run, disabling every other event), arm64's protocol steps and
+//! interconnect timers, x86's INVLPGB completions and `switch_mm` timers, and every event on a
+//! machine of more than 8 CPUs.
 //!
 //! Everything an event writes outside the key (trace rows, statistics, lock reservation
 //! times, the `tlb_gen` line owner) does not matter: the key is what states are compared by.
@@ -166,6 +177,7 @@ fn step_footprint(w: &World, t: &Task, x86: bool) -> Footprint {
     match t.cont {
         Cont::NextOp | Cont::Start if t.flush.is_none() => user_op_footprint(w, t),
         Cont::Flush(FlushPhase::Dispatch) if x86 => dispatch_footprint(w, t),
+        Cont::Flush(FlushPhase::LocalDone) if x86 => local_done_footprint(w, t),
         Cont::Flush(FlushPhase::Wait) if x86 => wait_footprint(w, t),
         _ => Footprint::ALL,
     }
@@ -203,17 +215,20 @@ fn user_op_footprint(w: &World, t: &Task) -> Footprint {
 
 /// x86 `smp_call_function_many_cond()`, one target: lock the csd (or wait on it while the
 /// previous request to that target runs), queue the request on the target, raise its IPI.
-/// The step after the last target runs the local flush and is left dependent.
+/// The step after the last target runs the local flush (`local_flush_footprint`).
 fn dispatch_footprint(w: &World, t: &Task) -> Footprint {
     let Some(op) = &t.flush else {
         return Footprint::ALL;
     };
     let (a, s) = (t.cpu, op.cpu);
-    let Some(&target) = op.targets.get(op.next_target) else {
+    if a != s {
         return Footprint::ALL;
+    }
+    let Some(&target) = op.targets.get(op.next_target) else {
+        return local_flush_footprint(w, t);
     };
     let target = CpuId(target);
-    if a != s || target.index() >= w.cpus.len() {
+    if target.index() >= w.cpus.len() {
         return Footprint::ALL;
     }
     let csd = csd_bit(s, target);
@@ -221,6 +236,72 @@ fn dispatch_footprint(w: &World, t: &Task) -> Footprint {
         return Footprint::rw(cpu_bit(a) | csd);
     }
     Footprint::rw(cpu_bit(a) | csd | cpu_bit(target))
+}
+
+/// x86 `SCF_RUN_LOCAL`, the dispatch step after the last target: is the sender in the mm's
+/// cpumask (read), should it flush (its own `cpu_tlbstate`), then the local `flush_tlb_func`.
+/// On a CPU that runs the flushed mm non-lazily, no switch in flight and no INVLPGB, that
+/// function reads the descriptor, `tlb_gen` and the generations' ranges (its checks) and
+/// writes only this CPU: its TLB, its slot's generation, PTI's per-CPU user flush. With no
+/// local flush the step goes on into `local_flush_done` at once (`local_done_footprint`).
+fn local_flush_footprint(w: &World, t: &Task) -> Footprint {
+    let Some(op) = &t.flush else {
+        return Footprint::ALL;
+    };
+    let a = op.cpu;
+    let x = &w.arch_state.x86;
+    if w.cfg.design.invlpgb || x.switching.get(a.index()).is_none_or(|s| s.is_some()) {
+        return Footprint::ALL;
+    }
+    let mm = w
+        .descs
+        .get(op.desc as usize)
+        .map_or(MmId::INIT_MM, |d| d.mm);
+    let Some(ts) = x.cpu_tlbstate.get(a.index()) else {
+        return Footprint::ALL;
+    };
+    if mm != ts.loaded_mm || mm == MmId::INIT_MM || ts.is_lazy {
+        return Footprint::ALL;
+    }
+    let reads = cpu_bit(a) | DESCS | MM_MASK | MM_PAGES;
+    let in_mask = w
+        .mms
+        .get(mm.0 as usize)
+        .is_some_and(|m| m.cpumask.contains(a));
+    if in_mask {
+        return Footprint {
+            reads,
+            writes: cpu_bit(a),
+        };
+    }
+    let done = local_done_footprint(w, t);
+    Footprint {
+        reads: done.reads | reads,
+        writes: done.writes,
+    }
+}
+
+/// x86 `local_flush_done()`: `sti()` on the sender (a pending IPI starts its handler there,
+/// as an IPI arriving does; no reschedule is pending, `step_footprint` saw to that),
+/// `put_cpu()` (this CPU's preemption count), then the first `csd_lock_wait()` step
+/// (`wait_footprint`). Whether there are remote targets and whether an INVLPGB owes its
+/// TLBSYNC decide the path: the flush's own targets, and x86's global state, read. No remote
+/// target, or a wait that finds every csd unlocked, ends the flush: dependent.
+fn local_done_footprint(w: &World, t: &Task) -> Footprint {
+    let Some(op) = &t.flush else {
+        return Footprint::ALL;
+    };
+    if op.targets.is_empty() || op.cpu != t.cpu {
+        return Footprint::ALL;
+    }
+    let wait = wait_footprint(w, t);
+    if wait == Footprint::ALL {
+        return wait;
+    }
+    Footprint {
+        reads: wait.reads | cpu_bit(t.cpu) | X86,
+        writes: wait.writes | cpu_bit(t.cpu),
+    }
 }
 
 /// x86 `csd_lock_wait()` over the wait mask: the step reads the mask and the csds it passes,

@@ -302,6 +302,28 @@ impl<E: Copy> Clone for Queue<E> {
             due_before: self.due_before,
         }
     }
+
+    /// Into the target's buffers (the interleaving checker copies a world per transition,
+    /// `clone_reusing.rs`). `near` may keep more capacity than a fresh clone's: that changes
+    /// only which tier an event waits in, never the `(time, seq)` order events pop in.
+    fn clone_from(&mut self, source: &Self) {
+        let Queue {
+            now,
+            seq,
+            near,
+            far,
+            ghosts,
+            limit,
+            due_before,
+        } = self;
+        *now = source.now;
+        *seq = source.seq;
+        near.clone_from(&source.near);
+        far.clone_from(&source.far);
+        ghosts.clone_from(&source.ghosts);
+        *limit = source.limit;
+        *due_before = source.due_before;
+    }
 }
 
 impl<E: Copy> Queue<E> {

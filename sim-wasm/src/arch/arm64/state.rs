@@ -37,7 +37,7 @@ pub struct Walk {
 pub const NOTHING_CACHED: u64 = u64::MAX;
 
 /// Everything arm64 keeps besides the generic per-CPU and per-mm state.
-#[derive(Clone, Debug, Default, Hash)]
+#[derive(Debug, Default, Hash)]
 pub struct Arm64State {
     /// Per CPU: the mm whose tables TTBR0 holds (init_mm's reserved TTBR0 for none), its
     /// ASID, and whether the CPU is lazy (a kernel thread or idle on a borrowed mm).
@@ -74,6 +74,26 @@ pub struct Arm64State {
     /// Per CPU: stalled in its own `DSB ISH`.
     pub in_dsb: Vec<bool>,
 }
+
+crate::clone_reusing::clone_reusing!(Arm64State {
+    loaded,
+    asid_bits,
+    generation,
+    asid_map,
+    cur_idx,
+    flush_pending,
+    active_asids,
+    reserved_asids,
+    ctx,
+    nr_active,
+    not_lazy,
+    walk,
+    walk_synced,
+    free_at,
+    jobs,
+    free_jobs,
+    in_dsb,
+});
 
 impl Arm64State {
     /// `nr_active_mm` of `mm` (0 for an mm the state has not sized for yet).

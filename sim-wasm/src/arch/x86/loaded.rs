@@ -5,7 +5,7 @@
 
 use crate::ids::{CpuId, MmId};
 
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct LoadedBits {
     /// Words per bitmap.
     words: usize,
@@ -15,6 +15,12 @@ pub struct LoadedBits {
     /// may lie beyond its end.
     loaded: Vec<u64>,
 }
+
+crate::clone_reusing::clone_reusing!(LoadedBits {
+    words,
+    lazy,
+    loaded,
+});
 
 impl LoadedBits {
     /// At boot every CPU has `init_mm` loaded, none lazy.

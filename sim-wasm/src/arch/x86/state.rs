@@ -87,7 +87,7 @@ pub struct PendingSwitch {
 }
 
 /// Everything x86 keeps besides the generic per-CPU and per-mm state.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct X86State {
     /// Per CPU `cpu_tlbstate`.
     pub cpu_tlbstate: Vec<TlbState>,
@@ -115,6 +115,22 @@ pub struct X86State {
     /// Costs fixed for the run, multiplied out once.
     pub fixed: FixedCosts,
 }
+
+crate::clone_reusing::clone_reusing!(X86State {
+    cpu_tlbstate,
+    tlb_gen_line,
+    global_asid,
+    asid_transition,
+    next_global_asid,
+    invlpgb_done_at,
+    broadcasts,
+    next_broadcast,
+    tlbsync_owed,
+    switching,
+    switching_n,
+    loaded_bits,
+    fixed,
+});
 
 /// Sums of the config's costs that every flush pays, computed at init.
 #[derive(Clone, Copy, Debug, Default)]
