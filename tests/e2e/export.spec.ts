@@ -183,6 +183,9 @@ async function dropFile(
 test('dropping an exported SVG or PNG on the page reopens its view; a foreign one is refused', async ({
   sim,
 }) => {
+  // Two exports, three page loads and three drops: 9 s alone, past 30 s once in the full
+  // suite on two cores (it had navigated; the load event came late).
+  test.setTimeout(60_000);
   const { page } = sim;
   await sim.open({ scenario: 'x86-lazy-tlb', step: 2, seed: 5 });
   const link = page.url();
