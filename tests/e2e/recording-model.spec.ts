@@ -109,3 +109,27 @@ test('a recording kept in its worker: its costs are measured there and download 
   expect(costsOf(toml)).toBe(costsOf(cli.stdout.slice(cli.stdout.indexOf('# Costs estimated'))));
   expect(sim.consoleErrors).toEqual([]);
 });
+
+test('with a recording as A, the settings column says it is the model’s, and what it runs', async ({
+  sim,
+}) => {
+  await sim.open();
+  const page = sim.page;
+  await page.setInputFiles(
+    '#recording-input',
+    resolve('tests/fixtures/recordings/madvise-touch-2cpu-quiet.trace'),
+  );
+  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  const column = page.getByRole('group', { name: 'Settings of the model' });
+  await expect(column.locator('legend')).toHaveText('Settings of the model');
+  await expect(column.locator('.controls-note')).toContainText(
+    'A is the recording. These settings run the model: as B beside it in Compare A/B',
+  );
+  // Back to the model, the column is A's again.
+  await page.getByRole('button', { name: 'back to the model' }).click();
+  await sim.waitForIdle();
+  await expect(page.getByRole('group', { name: 'Settings A' }).locator('legend')).toHaveText(
+    'Settings A',
+  );
+  expect(sim.consoleErrors).toEqual([]);
+});

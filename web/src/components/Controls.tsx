@@ -24,6 +24,9 @@ interface Props {
   effective?: Readonly<Record<string, string>>;
   /** The current guided step's overrides, which are the step's choice, not the reader's. */
   stepSet?: readonly string[];
+  /** The column's heading when not "Settings <name>" (a recording as A), and a line under it. */
+  title?: string;
+  note?: string;
 }
 
 const SOURCE_LABEL: Record<SettingSource, string> = {
@@ -32,10 +35,20 @@ const SOURCE_LABEL: Record<SettingSource, string> = {
   you: 'yours',
 };
 
-export function Controls({ name, overrides, onChange, arch, effective, stepSet }: Props) {
+export function Controls({
+  name,
+  overrides,
+  onChange,
+  arch,
+  effective,
+  stepSet,
+  title,
+  note,
+}: Props) {
   return (
-    <fieldset className="controls" aria-label={`Settings ${name}`}>
-      <legend>Settings {name}</legend>
+    <fieldset className="controls" aria-label={title ?? `Settings ${name}`}>
+      <legend>{title ?? `Settings ${name}`}</legend>
+      {note && <p className="controls-note muted">{note}</p>}
       {settingsFor(valueOf(overrides, 'arch') ?? arch).map((s) => {
         const id = `set-${name}-${s.key}`;
         const st = controlState(s.key, overrides, effective, stepSet);

@@ -316,14 +316,23 @@ export function ExplorerView(props: Props) {
     </>
   );
   const besideOpen = beside !== null && (x.selected !== null || x.selectedB !== null);
+  // A recording as A was configured by nobody: the A column's settings are the model's, which
+  // B runs (beside the recording) and A again once the reader goes back to the model.
+  const recordedA = isRecorded(a);
   const controlsA = (
     <Controls
       name="A"
       overrides={url.overrides}
       onChange={(overrides) => onUrl({ ...url, overrides })}
-      arch={a?.info.arch ?? 'x86'}
-      effective={a?.info.settings}
+      arch={(recordedA ? b?.info.arch : a?.info.arch) ?? 'x86'}
+      effective={recordedA ? b?.info.settings : a?.info.settings}
       stepSet={guide.step?.set}
+      {...(recordedA
+        ? {
+            title: 'Settings of the model',
+            note: 'A is the recording. These settings run the model: as B beside it in Compare A/B, and as A again after “back to the model”.',
+          }
+        : {})}
     />
   );
   const controlsB = (
