@@ -9,7 +9,7 @@ import type { RecordedCosts } from '../model/recordedCosts';
 import { columnSource } from '../model/rowSource';
 import type { Trace } from '../trace/trace';
 import { AT_ONCE_ROWS, cancelAnalysis, runAnalysis } from '../workers/analysisJob';
-import type { AnalysisAsk, AnalysisJob, AnalysisResult } from '../workers/analysisJobs';
+import { AnalysisJobs, type AnalysisAsk, type AnalysisJob } from '../workers/analysisJobs';
 import { traceWindowOf } from '../workers/session';
 
 export type BackgroundAnalysis =
@@ -20,27 +20,33 @@ export type BackgroundAnalysis =
 
 let nextPageJob = 1;
 
-/** The analysis of a run the page holds, a slice at a time, as a worker's would be. */
+/**
+ * The analysis of a run the page holds, a slice at a time, answered through the same job
+ * tracker as a worker's (its messages, posted here instead of by a worker).
+ */
 function onThePage(
   trace: Trace,
   ask: AnalysisAsk,
   onProgress: (rows: number, total: number) => void,
 ): AnalysisJob {
-  const id = nextPageJob++;
-  const done = new Promise<AnalysisResult | null>((resolve, reject) => {
-    void runAnalysis(
-      columnSource(trace),
-      { type: 'analyze', id, run: 0, ...ask },
-      (m) => {
-        if (m.type === 'analysis-progress') onProgress(m.rows, m.total);
-        else if (m.error) reject(new Error(m.error));
-        else resolve(m.analysis && { analysis: m.analysis, costs: m.costs ?? null });
-      },
-      () => true,
-      AT_ONCE_ROWS,
-    );
-  });
-  return { done, cancel: () => cancelAnalysis(id) };
+  const jobs = new AnalysisJobs();
+  return jobs.start(
+    (m) => {
+      if (m.type === 'analyze-cancel') cancelAnalysis(m.id);
+      else
+        void runAnalysis(
+          columnSource(trace),
+          m,
+          (msg) => jobs.receive(msg),
+          () => true,
+          AT_ONCE_ROWS,
+        );
+    },
+    nextPageJob++,
+    0,
+    ask,
+    onProgress,
+  );
 }
 
 export function useBackgroundAnalysis(

@@ -19,6 +19,7 @@ import {
   type FlushTarget,
   type TaskName,
 } from './flushBreakdown';
+import { upperBound } from './intervals';
 
 /** The columns the scan reads. */
 export const SCAN_COLUMNS = ['kind', 'parent', 'cpu', 'time', 'dur', 'arg'] as const;
@@ -282,13 +283,7 @@ class CpuSpans {
   ): { start: number; end: number; arg: number } | null {
     const s = this.spans.get(`${kind}:${cpu}`);
     if (!s) return null;
-    let lo = s.head;
-    let hi = s.start.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (s.start[mid] <= t) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = upperBound(s.start, t, s.head);
     // Spans of one kind may nest (a handler in a handler): look back a few for one still open.
     for (let i = lo - 1; i >= s.head && i >= lo - 4; i--)
       if (s.end[i] > t) return { start: s.start[i], end: s.end[i], arg: s.arg[i] };

@@ -110,14 +110,7 @@ export class RecordedCostsAccumulator {
           'no flush sent more than one IPI',
         ),
         perPage(this.byPages, resolution),
-        {
-          name: 'syscall_ns',
-          value: null,
-          samples: 0,
-          p10: null,
-          p90: null,
-          basis: NO_SYSCALLS,
-        },
+        unknown('syscall_ns', NO_SYSCALLS),
       ],
     };
   }
@@ -149,7 +142,7 @@ export function withSyscallPath(
         },
         c.resolution,
       )
-    : { name: 'syscall_ns', value: null, samples: 0, p10: null, p90: null, basis: NO_SYSCALLS };
+    : unknown('syscall_ns', NO_SYSCALLS);
   return { ...c, estimates: c.estimates.map((x) => (x.name === 'syscall_ns' ? e : x)) };
 }
 
@@ -170,14 +163,7 @@ function perPage(byPages: ReadonlyMap<number, number[]>, resolution: number): Co
     .filter(([, d]) => d.length >= MIN_GROUP)
     .sort(([a], [b]) => a - b)
     .map(([pages, d]) => ({ pages, n: d.length, median: nearestRank(sortedSamples(d), 0.5) }));
-  const none = (basis: string): CostEstimate => ({
-    name,
-    value: null,
-    samples: 0,
-    p10: null,
-    p90: null,
-    basis,
-  });
+  const none = (basis: string) => unknown(name, basis);
   if (groups.length < 2) {
     const sizes = [...byPages.keys()].sort((a, b) => a - b);
     return none(
@@ -211,8 +197,13 @@ function perPage(byPages: ReadonlyMap<number, number[]>, resolution: number): Co
 /** The resolutions tried, coarsest first (up to 1 µs). */
 const RESOLUTIONS = [1000, 100, 10];
 
+/** A cost the recording cannot tell, and `basis`: why. */
+function unknown(name: string, basis: string): CostEstimate {
+  return { name, value: null, samples: 0, p10: null, p90: null, basis };
+}
+
 function estimate(name: string, v: number[], basis: string, none: string): CostEstimate {
-  if (!v.length) return { name, value: null, samples: 0, p10: null, p90: null, basis: none };
+  if (!v.length) return unknown(name, none);
   const s = sortedSamples(v);
   const at = (q: number) => nearestRank(s, q);
   return {

@@ -5,6 +5,7 @@
 // clock, so when the tick that was due during the wait is taken only together with the IPI,
 // both waited for the same thing: the CPU had interrupts held off. Only then is the wait
 // written down as an interrupts-off span, marked as inferred. Pure: times in, spans out.
+import { lowerBound } from '../model/intervals';
 
 /** One IPI's trip: sent at `send` to `cpu`, its handler entered at `entry` (ns). */
 export interface Delivery {
@@ -70,7 +71,7 @@ export function heldInterrupts(
     const t = ticks.get(d.cpu);
     if (!t) continue;
     if (d.entry - d.send < late) continue;
-    const next = firstAtOrAfter(t, d.entry);
+    const next = lowerBound(t, d.entry);
     if (next <= 0 || next >= t.length) continue;
     const before = t[next - 1];
     const taken = t[next];
@@ -93,15 +94,4 @@ export function heldInterrupts(
     });
   }
   return out;
-}
-
-function firstAtOrAfter(a: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
