@@ -1,6 +1,6 @@
 // The only way tests talk to the app: open a scenario, wait until the run and its rendering
 // are done, and read what the user sees.
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 
 export class SimPage {
   readonly consoleErrors: string[] = [];
@@ -49,9 +49,13 @@ export class SimPage {
 
   /** Opens the Data view and waits until the model's predictions are drawn. */
   async openData(): Promise<void> {
+    // Idle once every shipped measurement has its prediction: the thread sweeps up to 55
+    // threads take several seconds of the simulator worker, more with other tests beside, so a
+    // test that opens the view (some do twice) gets the time for it.
+    test.info().setTimeout(Math.max(test.info().timeout, 120_000));
     await this.page.goto('./?view=data');
     await expect(this.page.locator('.data-view')).toHaveAttribute('data-state', 'idle', {
-      timeout: 20_000,
+      timeout: 60_000,
     });
   }
 

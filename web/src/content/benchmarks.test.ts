@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BENCHMARK_MODELS, countPerIteration, planPrediction, readSummaryPath } from './benchmarks';
+import {
+  BENCHMARK_MODELS,
+  countPerIteration,
+  derivedValue,
+  planPrediction,
+  readSummaryPath,
+} from './benchmarks';
 import { measurement } from './measurementFixture';
 import { findScenario } from './scenarios';
 
@@ -85,6 +91,7 @@ describe('planPrediction', () => {
         machine: 'arm64-unknown',
         metric: 'total_time',
         variant: 'cpu_id=percpu',
+        cpus: null,
       }),
     );
     expect(p).toMatchObject({
@@ -94,12 +101,49 @@ describe('planPrediction', () => {
     });
   });
 
+  it("runs a machine without a preset at the measured CPU count, on the scenario's machine", () => {
+    const p = planPrediction(
+      m({
+        benchmark: 'wis-tlb-flush1',
+        machine: 'skylake-56',
+        cpus: 56,
+        metric: 'total_throughput',
+        unit: 'per_s',
+        variant: 'tlb_gen_read=always;threads=55;processes=off',
+      }),
+    );
+    expect(p).toMatchObject({
+      status: 'run',
+      scenario: 'x86-wis-tlb-flush1',
+      overrides: ['flushes=100', 'tlb_gen_read=always', 'threads=55', 'processes=off', 'cpus=56'],
+      preset: 'generic-x86',
+    });
+  });
+
   it('leaves descriptive keys such as kernel= to the scenario', () => {
     const p = planPrediction(m({ machine: 'local-x', variant: 'kernel=6.18;busy_threads=1' }));
     if (p.status === 'run') {
-      expect(p.overrides).toEqual(['busy_threads=1']);
+      expect(p.overrides).toEqual(['busy_threads=1', 'cpus=128']);
       expect(p.ignored).toEqual(['kernel=6.18']);
     }
+  });
+});
+
+describe('derivedValue', () => {
+  const wis = BENCHMARK_MODELS['wis-tlb-flush1'].derived.total_throughput;
+  const victim = BENCHMARK_MODELS['victim-compute'].derived.victim_time;
+
+  it("totals one thread's iterations over the variant's threads", () => {
+    const s = { op_latency_ns: { mean: 20_000 } };
+    // 55 threads, each 50,000 iterations a second.
+    expect(derivedValue(s, wis, ['threads=55', 'cpus=56'])).toBeCloseTo(2_750_000);
+    expect(derivedValue(s, wis, ['cpus=56'])).toBeNull();
+    expect(derivedValue({}, wis, ['threads=55'])).toBeNull();
+  });
+
+  it("turns the victims' throughput into their time relative to running alone", () => {
+    expect(derivedValue({ victim_throughput: 0.8 }, victim, [])).toBeCloseTo(125);
+    expect(derivedValue({ victim_throughput: 0 }, victim, [])).toBeNull();
   });
 });
 

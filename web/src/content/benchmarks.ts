@@ -22,6 +22,33 @@ export interface BenchmarkModel {
   notes: string | null;
   /** Count metrics (e.g. dTLB misses) the model predicts per iteration, by dataset metric. */
   counts: Readonly<Record<string, CountMetric>>;
+  /** Metrics measured in another unit than the summary's, and how the model's number becomes one. */
+  derived: Readonly<Record<string, DerivedMetric>>;
+}
+
+/**
+ * A number a source states in a unit the simulator's summary does not report, e.g.
+ * will-it-scale's total iterations a second. The model's number is converted to it by a named
+ * rule, never the measurement to the model's: the chart shows the digits the source wrote.
+ */
+export interface DerivedMetric {
+  /** The dataset unit, e.g. `per_s`. */
+  unit: string;
+  /** The model's number in the simulator's summary, e.g. `op_latency_ns.mean`. */
+  summaryPath: string;
+  /**
+   * `threads_per_ns`: threads × 10^9 / the summary's ns (a total rate over threads from one
+   * thread's time per iteration, the variant's `threads=`). `percent_of_inverse`: 100 / the
+   * summary's number (a time relative to an undisturbed run from a throughput fraction).
+   */
+  rule: 'threads_per_ns' | 'percent_of_inverse';
+  /**
+   * Settings the prediction runs with besides the variant's, e.g. fewer iterations where the
+   * measured thread counts make the scenario's own count slow in the page (the note says why).
+   */
+  set?: readonly string[];
+  /** The assumption behind the conversion (shown under the chart). */
+  why: string;
 }
 
 /**
@@ -55,6 +82,7 @@ export const BENCHMARK_MODELS: Readonly<Record<string, BenchmarkModel>> = Object
       aliases: b.aliases ?? {},
       notes: b.notes ?? null,
       counts: b.counts ?? {},
+      derived: b.derived ?? {},
     },
   ]),
 );
@@ -68,6 +96,7 @@ interface BenchmarkEntry {
   aliases?: Record<string, string>;
   notes?: string;
   counts?: Record<string, CountMetric>;
+  derived?: Record<string, DerivedMetric>;
 }
 
 /** Machine presets of the simulator (sim-wasm/src/presets.rs); the first is its default. */
@@ -77,6 +106,10 @@ export const PRESETS = [
   'skylake-laptop-kvm',
   'skylake-desktop-4',
   'zen3-epyc-7763-128',
+  'generic-arm64',
+  'ampere-32',
+  'altra-n1-80',
+  'thunderx2-2s',
 ] as const;
 
 /** Variant keys that name the measured system, not a design choice the model could vary. */
@@ -129,6 +162,8 @@ export type PredictionPlan =
       aliased: Alias[];
       /** The benchmark's count metrics, read from the same run. */
       counts: Readonly<Record<string, CountMetric>>;
+      /** The benchmark's derived metrics, read from the same run. */
+      derived: Readonly<Record<string, DerivedMetric>>;
     }
   | { key: string; status: 'none'; reason: string };
 
@@ -144,8 +179,12 @@ export function planPrediction(m: Measurement): PredictionPlan {
   const none = (reason: string): PredictionPlan => ({ key, status: 'none', reason });
   const model = BENCHMARK_MODELS[m.benchmark];
   if (!model) return none(`no scenario models ${m.benchmark} yet`);
-  if (!model.metrics.includes(m.metric) && !(m.metric in model.counts)) {
-    const known = [...model.metrics, ...Object.keys(model.counts)];
+  if (
+    !model.metrics.includes(m.metric) &&
+    !(m.metric in model.counts) &&
+    !(m.metric in model.derived)
+  ) {
+    const known = [...model.metrics, ...Object.keys(model.counts), ...Object.keys(model.derived)];
     return none(
       `only ${known.join(', ')} ${known.length > 1 ? 'are' : 'is'} predicted, not ${m.metric}`,
     );
@@ -153,7 +192,7 @@ export function planPrediction(m: Measurement): PredictionPlan {
   const scenario = findScenario(model.scenario);
   if (!scenario) return none(`scenario ${model.scenario} is not written yet`);
   if (m.variant.includes('->')) return none('relative comparisons are not predicted');
-  const overrides: string[] = [];
+  const overrides: string[] = [...(model.derived[m.metric]?.set ?? [])];
   const ignored: string[] = [];
   const aliased: Alias[] = [];
   for (const pair of m.variant.split(';').filter(Boolean)) {
@@ -165,6 +204,10 @@ export function planPrediction(m: Measurement): PredictionPlan {
     else return none(`${pair} is not a setting of the model`);
   }
   if (preset) overrides.push(`machine=${preset}`);
+  // Without a preset the scenario's machine stands in, at the measured size: a 55-thread run
+  // on the scenario's 16 CPUs would measure oversubscription, not the machine.
+  else if (m.cpus !== null && m.cpus > 0 && !overrides.some((o) => o.startsWith('cpus=')))
+    overrides.push(`cpus=${m.cpus}`);
   return {
     key,
     status: 'run',
@@ -177,6 +220,7 @@ export function planPrediction(m: Measurement): PredictionPlan {
     ignored,
     aliased,
     counts: model.counts,
+    derived: model.derived,
   };
 }
 
@@ -185,4 +229,25 @@ export function countPerIteration(summary: unknown, c: CountMetric): number | nu
   const total = readSummaryPath(summary, c.summaryPath);
   const iterations = readSummaryPath(summary, c.perIteration);
   return total === null || !iterations ? null : total / iterations;
+}
+
+/**
+ * A derived metric's model value from a summary and the overrides it ran with, or null when the
+ * summary lacks the number or the rule lacks what it needs (a `threads=` for a total rate).
+ */
+export function derivedValue(
+  summary: unknown,
+  d: DerivedMetric,
+  overrides: readonly string[],
+): number | null {
+  const v = readSummaryPath(summary, d.summaryPath);
+  if (v === null || v <= 0) return null;
+  switch (d.rule) {
+    case 'threads_per_ns': {
+      const t = overrides.map((o) => /^threads=(\d+)$/.exec(o)).find(Boolean);
+      return t ? (Number(t[1]) * 1e9) / v : null;
+    }
+    case 'percent_of_inverse':
+      return 100 / v;
+  }
 }

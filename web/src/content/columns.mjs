@@ -49,6 +49,8 @@ export const UNIT_ALIASES = {
   percent: 'percent',
   '%': 'percent',
   x: 'x',
+  per_s: 'per_s',
+  '/s': 'per_s',
 };
 
 export const normalizeHeader = (h) =>

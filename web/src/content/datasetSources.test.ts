@@ -14,7 +14,7 @@ const datasetsDir = resolve(repoRoot, 'content/datasets');
 
 const HEADER = 'arch,machine,cpus,benchmark,variant,metric,value,unit,stddev,runs,source';
 const COLUMNS = HEADER.split(',');
-const UNITS = new Set(['us', 'ns', 'count', 'million', 'percent', 'x']);
+const UNITS = new Set(['us', 'ns', 'count', 'million', 'percent', 'x', 'per_s']);
 
 type Row = Record<string, string>;
 

@@ -87,7 +87,7 @@ describe('validation', () => {
     expect(v.issues.map(describeIssue)).toEqual([
       'row 2, column value: `2,5` uses a decimal comma; write 2.5',
       'row 3, column value: `1,000` has a thousands separator',
-      'row 4, column unit: `furlongs` is not a known unit (us, ns, ms, s, cycles, count, million, percent, x)',
+      'row 4, column unit: `furlongs` is not a known unit (us, ns, ms, s, cycles, count, million, percent, x, per_s)',
       'row 5, column runs: `2.5` must be a whole number ≥ 1',
     ]);
   });

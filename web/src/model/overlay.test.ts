@@ -25,6 +25,15 @@ describe('the noise rule', () => {
     expect(judge(3, 2.5, null)).toEqual({ kind: 'noise-unknown', diff: 0.5 });
   });
 
+  it('calls a rate the model overestimates faster, and a percentage off by points', () => {
+    expect(describeVerdict(judge(700_000, 614_363, null), 'per_s')).toMatch(
+      /^off by 85,637 \/s \(the model is faster\)/,
+    );
+    expect(describeVerdict(judge(101.4, 125, null), 'percent')).toMatch(
+      /^off by 23\.6 points \(the model is faster\)/,
+    );
+  });
+
   it('says which way and by how much the model is off', () => {
     expect(describeVerdict(judge(2.3, 2.5, 0.01), 'us')).toMatch(
       /^outside measurement noise: the model is faster by 0\.2 µs \(20\.0 σ\)/,
@@ -33,6 +42,47 @@ describe('the noise rule', () => {
 });
 
 describe('toOverlayCharts', () => {
+  it("charts a derived metric in the source's own unit, the model's number converted to it", () => {
+    const wis = (variant: string, value: number) =>
+      m({
+        benchmark: 'wis-tlb-flush1',
+        machine: 'thunderx2-2s',
+        metric: 'total_throughput',
+        unit: 'per_s',
+        stddev: null,
+        variant,
+        value,
+      });
+    const rows = [wis('threads=10', 479110), wis('threads=55', 614363), wis('processes=off', 1)];
+    const charts = toOverlayCharts(rows, (x) => ({
+      status: 'done',
+      ns: 0,
+      scenario: 'x86-wis-tlb-flush1',
+      preset: x.machine,
+      ignored: [],
+      aliased: [],
+      perIteration: {},
+      derived: { total_throughput: x.variant === 'processes=off' ? null : 500_000 },
+    }));
+    expect(charts.map((c) => [c.id, c.unit])).toEqual([
+      ['wis-tlb-flush1 · total_throughput', 'per_s'],
+    ]);
+    const [ten, fiftyFive, none] = charts[0].points;
+    expect([ten.value, ten.predicted, ten.verdict]).toEqual([
+      479110,
+      500_000,
+      { kind: 'noise-unknown', diff: 20890 },
+    ]);
+    expect(fiftyFive.verdict).toEqual({ kind: 'noise-unknown', diff: 500_000 - 614363 });
+    expect(none.predicted).toBeNull();
+    expect(describeVerdict(none.verdict, 'per_s')).toMatch(/names no threads= to total over/);
+    expect(charts[0].notes[0]).toMatch(/threads × 10\^9 \/ op_latency_ns/);
+    // A row of the same metric in another unit is not converted.
+    expect(
+      toOverlayCharts([{ ...wis('threads=1', 1), unit: 'x' }], () => ({ status: 'pending' })),
+    ).toEqual([]);
+  });
+
   it('groups absolute time metrics per benchmark and metric, one series per machine and source', () => {
     const charts = toOverlayCharts(
       [

@@ -8,6 +8,7 @@ import {
   toNs,
   type Alias,
   type CountMetric,
+  type DerivedMetric,
   type TimeUnit,
 } from '../content/benchmarks';
 import type { Measurement } from '../content/datasets';
@@ -32,6 +33,8 @@ export type PredictionState =
       aliased: Alias[];
       /** The benchmark's count metrics per iteration (null: not in the summary). */
       perIteration: Readonly<Record<string, number | null>>;
+      /** The benchmark's derived metrics in their dataset units (null: not computable). */
+      derived?: Readonly<Record<string, number | null>>;
     };
 
 export type Verdict =
@@ -117,7 +120,7 @@ export function chartGroups(measurements: readonly Measurement[]): ChartGroup[] 
   const groups = new Map<string, Measurement[]>();
   for (const m of measurements) {
     if (m.variant.includes('->') || m.source === MODEL_SOURCE) continue;
-    if (!isTimeUnit(m.unit) && !countOf(m)) continue;
+    if (!isTimeUnit(m.unit) && !countOf(m) && !derivedOf(m)) continue;
     const id = `${m.benchmark} · ${m.metric}`;
     const list = groups.get(id);
     if (list) list.push(m);
@@ -135,9 +138,12 @@ export function chartsOf(
   const charts: OverlayChartModel[] = [];
   for (const [id, ms] of groups) {
     const count = countOf(ms[0]);
+    const derived = derivedOf(ms[0]);
     const chart = count
       ? fractionChart(ms, count, predictionOf)
-      : timeChart(ms, predictionOf, fittedNsOf);
+      : derived
+        ? derivedChart(ms, derived, predictionOf)
+        : timeChart(ms, predictionOf, fittedNsOf);
     if (!chart.points.length) continue;
     const variants = [...new Set(chart.points.map((p) => p.measurement.variant))];
     charts.push({ id, benchmark: ms[0].benchmark, metric: ms[0].metric, variants, ...chart });
@@ -147,6 +153,12 @@ export function chartsOf(
 
 function countOf(m: Measurement): CountMetric | null {
   return BENCHMARK_MODELS[m.benchmark]?.counts[m.metric] ?? null;
+}
+
+/** A derived metric, only for rows in its unit (another unit is not converted). */
+function derivedOf(m: Measurement): DerivedMetric | null {
+  const d = BENCHMARK_MODELS[m.benchmark]?.derived[m.metric];
+  return d && d.unit === m.unit ? d : null;
 }
 
 /** Series = one source on one machine, numbered in order of appearance. */
@@ -292,25 +304,72 @@ function fractionChart(
   return { unit, series, points, notes };
 }
 
-export const UNIT_LABEL: Record<string, string> = { ns: 'ns', us: 'µs', ms: 'ms', s: 's' };
+/**
+ * A metric the source states in its own unit (a total rate, a percentage): charted in that unit,
+ * the model's number converted to it by the metric's rule (the note says which).
+ */
+function derivedChart(
+  ms: Measurement[],
+  d: DerivedMetric,
+  predictionOf: (m: Measurement) => PredictionState,
+): ChartBody {
+  const { series, of } = seriesIndex();
+  const points = ms.map((m): OverlayPoint => {
+    const prediction = predictionOf(m);
+    const predicted =
+      prediction.status === 'done' ? (prediction.derived?.[m.metric] ?? null) : null;
+    const verdict: Verdict =
+      prediction.status === 'done' && predicted === null
+        ? {
+            kind: 'no-prediction',
+            reason: `for ${m.benchmark}: ${d.rule === 'threads_per_ns' && !/(^|;)threads=\d+(;|$)/.test(m.variant) ? 'the variant names no threads= to total over' : `the simulator does not report ${d.summaryPath}`}`,
+          }
+        : verdictOf(m, prediction, predicted, m.value, m.stddev);
+    return point(m, of(m), m.value, m.stddev, prediction, predicted, verdict);
+  });
+  return { unit: d.unit, series, points, notes: [d.why] };
+}
+
+export const UNIT_LABEL: Record<string, string> = {
+  ns: 'ns',
+  us: 'µs',
+  ms: 'ms',
+  s: 's',
+  per_s: '/s',
+  percent: '%',
+};
 
 /** "2.53 µs" with enough digits to tell a mail's numbers apart. */
 export function formatValue(v: number, unit: string): string {
+  // Rates are whole iterations a second in the sources (614363): grouped, no decimals.
+  if (unit === 'per_s') return `${Math.round(v).toLocaleString('en-US')} /s`;
   const digits = Math.abs(v) >= 100 ? 1 : Math.abs(v) >= 1 ? 3 : 4;
   return `${Number(v.toFixed(digits))} ${UNIT_LABEL[unit] ?? unit}`;
+}
+
+/** A difference of two values: percentages differ by points, not by per cent. */
+function formatDiff(v: number, unit: string): string {
+  return unit === 'percent' ? `${Number(v.toFixed(1))} points` : formatValue(v, unit);
+}
+
+/** Which way the model is off: a higher rate is faster, a higher time or share slower. */
+function direction(diff: number, unit: string): string {
+  const higher = unit === 'per_s' ? 'faster' : 'slower';
+  const lower = unit === 'per_s' ? 'slower' : 'faster';
+  return diff > 0 ? higher : lower;
 }
 
 /** One sentence for a verdict, in the chart's unit. */
 export function describeVerdict(v: Verdict, unit: string): string {
   switch (v.kind) {
     case 'within-noise':
-      return `within measurement noise (off by ${formatValue(Math.abs(v.diff), unit)}, ${v.sigmas.toFixed(1)} σ)`;
+      return `within measurement noise (off by ${formatDiff(Math.abs(v.diff), unit)}, ${v.sigmas.toFixed(1)} σ)`;
     case 'outside-noise':
-      return `outside measurement noise: the model is ${v.diff > 0 ? 'slower' : 'faster'} by ${formatValue(Math.abs(v.diff), unit)} (${Number.isFinite(v.sigmas) ? v.sigmas.toFixed(1) : '∞'} σ)`;
+      return `outside measurement noise: the model is ${direction(v.diff, unit)} by ${formatDiff(Math.abs(v.diff), unit)} (${Number.isFinite(v.sigmas) ? v.sigmas.toFixed(1) : '∞'} σ)`;
     case 'noise-unknown':
-      return `off by ${formatValue(Math.abs(v.diff), unit)}; no stddev stated, so whether that is noise is unknown`;
+      return `off by ${formatDiff(Math.abs(v.diff), unit)}${unit === 'per_s' || unit === 'percent' ? ` (the model is ${direction(v.diff, unit)})` : ''}; no stddev stated, so whether that is noise is unknown`;
     case 'other-machine':
-      return `no verdict: the model has no preset for this machine, and the × is its prediction for ${v.preset} (${v.diff > 0 ? 'slower' : 'faster'} by ${formatValue(Math.abs(v.diff), unit)}); fit one to your CSV below (Fit a machine preset) or with npx tlbscope fit`;
+      return `no verdict: the model has no preset for this machine, and the × is its prediction for ${v.preset} (${direction(v.diff, unit)} by ${formatDiff(Math.abs(v.diff), unit)}); fit one to your CSV below (Fit a machine preset) or with npx tlbscope fit`;
     case 'no-prediction':
       return `no model prediction yet ${v.reason}`;
     case 'reference':

@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   countPerIteration,
+  derivedValue,
   planPrediction,
   readSummaryPath,
   toNs,
@@ -16,9 +17,17 @@ import { RunCancelled, SimSession } from '../../workers/session';
 /** Distinct model runs one page starts for measured data (each takes up to a second). */
 export const MAX_MODEL_RUNS = 100;
 
+/**
+ * Simulator workers the predictions share: a thread sweep is two dozen runs of up to a second
+ * each, so they run side by side, leaving a core to the page.
+ */
+export function predictionWorkers(cores = globalThis.navigator?.hardwareConcurrency ?? 2): number {
+  return Math.max(1, Math.min(3, cores - 1));
+}
+
 export function usePredictions(measurements: readonly Measurement[]) {
   const [results, setResults] = useState<ReadonlyMap<string, PredictionState>>(new Map());
-  const session = useRef<SimSession | null>(null);
+  const sessions = useRef<SimSession[]>([]);
   const started = useRef(new Set<string>());
   const overCap = useRef(new Set<string>());
   const plans = useMemo(() => {
@@ -41,10 +50,12 @@ export function usePredictions(measurements: readonly Measurement[]) {
     }
     if (!todo.size) return;
     for (const p of todo.values()) started.current.add(p.key);
-    session.current ??= new SimSession();
-    const s = session.current;
-    (async () => {
-      for (const p of todo.values()) {
+    while (sessions.current.length < predictionWorkers()) sessions.current.push(new SimSession());
+    // Each worker takes the next plan in chart order when it is free.
+    const queue = [...todo.values()];
+    const drain = async (s: SimSession) => {
+      for (let p = queue.shift(); p; p = queue.shift()) {
+        const key = p.key;
         let r: PredictionState;
         try {
           // Only the summary is read: no trace, no timeline model.
@@ -66,6 +77,12 @@ export function usePredictions(measurements: readonly Measurement[]) {
                       countPerIteration(run.summary, c),
                     ]),
                   ),
+                  derived: Object.fromEntries(
+                    Object.entries(p.derived).map(([metric, d]) => [
+                      metric,
+                      derivedValue(run.summary, d, p.overrides),
+                    ]),
+                  ),
                 };
         } catch (e) {
           // Unmounted (or React's dev double mount, which clears `started` to run them again).
@@ -75,15 +92,16 @@ export function usePredictions(measurements: readonly Measurement[]) {
             reason: `the model could not run ${p.scenario}: ${(e as Error).message}`,
           };
         }
-        setResults((m) => new Map(m).set(p.key, r));
+        setResults((m) => new Map(m).set(key, r));
       }
-    })();
+    };
+    for (const s of sessions.current) void drain(s);
   }, [plans]);
 
   useEffect(
     () => () => {
-      session.current?.dispose();
-      session.current = null;
+      for (const s of sessions.current) s.dispose();
+      sessions.current = [];
       started.current.clear();
       overCap.current.clear();
     },

@@ -1,13 +1,15 @@
 // ?view=data&embed: one Measured-vs-predicted chart alone (its legend, a caption naming where
 // the numbers come from), fitted to the frame, with buttons to the previous and next chart.
 import { useEffect, useMemo } from 'react';
-import { shippedDatasets } from '../../content/datasets';
-import { toOverlayCharts } from '../../model/overlay';
+import { shippedDatasets, type Measurement } from '../../content/datasets';
+import { chartGroups, chartsOf } from '../../model/overlay';
 import { OverlayChart } from '../data/OverlayChart';
 import { usePredictions } from '../data/usePredictions';
 import { FitBox, FitLine } from './FitBox';
 import '../data/data.css';
 import './embed.css';
+
+const NONE: readonly Measurement[] = [];
 
 interface Props {
   /** The chart's id (benchmark · metric); null or unknown = the first. */
@@ -18,12 +20,16 @@ interface Props {
 }
 
 export function DataEmbed({ chart: wanted, onChart, onIgnored, fullLink }: Props) {
-  const measurements = useMemo(() => shippedDatasets.flatMap((d) => d.measurements), []);
-  const predictionOf = usePredictions(measurements);
-  const charts = toOverlayCharts(measurements, predictionOf);
+  const charts = useMemo(() => chartGroups(shippedDatasets.flatMap((d) => d.measurements)), []).map(
+    ([id, ms]) => ({ id, ms }),
+  );
   const found = charts.findIndex((c) => c.id === wanted);
   const index = Math.max(0, found);
-  const chart = charts[index];
+  // Only the shown chart's measurements are predicted: the model runs for the others (a thread
+  // sweep takes seconds) would keep the frame busy for a chart nobody is looking at.
+  const shown = charts[index]?.ms;
+  const predictionOf = usePredictions(shown ?? NONE);
+  const chart = shown ? chartsOf([[charts[index].id, shown]], predictionOf)[0] : undefined;
   const unknown = wanted !== null && charts.length > 0 && found < 0;
   const first = charts[0]?.id;
   useEffect(() => {
