@@ -78,3 +78,43 @@ test('an imported dataset survives a reload until the reader removes it', async 
   await expect(page.locator('details.dataset').first()).toBeVisible();
   await expect(kept).toHaveCount(0);
 });
+
+test('a thread sweep is drawn as curves over the thread count, the model beside the measurement', async ({
+  sim,
+}) => {
+  await sim.openData();
+  const chart = sim.chart('wis-tlb-flush1', 'total_throughput');
+  const panel = chart.locator('.panel', { hasText: 'skylake-56' });
+  const svg = panel.locator('svg');
+  await expect(svg).toHaveAttribute('data-sweep', 'threads');
+  // 12 thread counts for each kernel, each measured and predicted.
+  await expect(svg.locator('[data-kind="measured"]')).toHaveCount(24);
+  await expect(svg.locator('[data-kind="prediction"]')).toHaveCount(24);
+  await expect(svg.locator('.sweep-key .key-row')).toHaveText([
+    'tlb_gen_read=always',
+    'tlb_gen_read=when_needed',
+  ]);
+  await expect(svg.locator('path[data-kind="measured-line"]')).toHaveCount(2);
+  await expect(svg.locator('path[data-kind="prediction-line"]')).toHaveCount(2);
+  await expect(svg.locator('.x-label')).toHaveText('threads');
+  // More threads are further right on the axis.
+  const x = async (t: number) =>
+    (await svg
+      .locator(
+        `g.point[data-variant="tlb_gen_read=always;threads=${t};processes=off"] [data-kind="measured"]`,
+      )
+      .boundingBox())!.x;
+  expect(await x(1)).toBeLessThan(await x(10));
+  expect(await x(10)).toBeLessThan(await x(55));
+  // The source's own number and unit, and the rule that converts the model's.
+  await expect(
+    svg.locator('g.point[data-variant="tlb_gen_read=always;threads=55;processes=off"] title'),
+  ).toContainText('614,363 /s');
+  await expect(chart).toContainText('threads × 10^9 / op_latency_ns');
+
+  const victim = sim.chart('victim-compute', 'victim_time');
+  await expect(victim.locator('[data-kind="measured"]')).toHaveCount(1);
+  await expect(victim.locator('[data-kind="prediction"]')).toHaveCount(1);
+  await expect(victim.locator('.verdicts')).toContainText(/off by [\d.]+ points/);
+  expect(sim.consoleErrors).toEqual([]);
+});

@@ -3,6 +3,7 @@
 // 2.55 µs difference one mail is about. Optionally each value as its difference from the
 // series' reference variant, in percent. Pure: a chart model in, panel models out.
 import type { OverlayChartModel, OverlayPoint } from './overlay';
+import { sweepOf, type Sweep } from './sweep';
 
 export type PanelMode = 'values' | 'difference';
 
@@ -29,6 +30,8 @@ export interface Panel {
   /** The variant the differences are taken from (difference mode only). */
   reference: string | null;
   domain: [number, number];
+  /** The variants as one numeric setting swept within groups, drawn as curves (or null). */
+  sweep: Sweep | null;
 }
 
 /** Whether a chart's values can be shown as differences (fraction charts already are). */
@@ -80,6 +83,7 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
       valueUnit: chart.unit,
       reference: ref ? ref.measurement.variant : null,
       domain: domainOf(points, !!ref),
+      sweep: sweepOf(points),
     };
   });
 }

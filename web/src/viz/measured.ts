@@ -10,24 +10,14 @@ import {
   scaleLog,
   select,
   symbol,
-  symbolCircle,
-  symbolDiamond,
-  symbolSquare,
-  symbolTriangle,
-  symbolWye,
   symbolX,
 } from 'd3';
-import { describeVerdict, formatValue, UNIT_LABEL, type OverlayPoint } from '../model/overlay';
+import { UNIT_LABEL } from '../model/overlay';
 import type { Panel, PanelPoint } from '../model/panels';
+import { renderSweepPanel } from './measuredSweep';
+import { pointTitle, SERIES_SYMBOLS, type PanelOptions } from './measuredMarks';
 
-export const SERIES_SYMBOLS = [
-  symbolCircle,
-  symbolSquare,
-  symbolTriangle,
-  symbolDiamond,
-  symbolWye,
-];
-export const SERIES_SHAPE_NAMES = ['circle', 'square', 'triangle', 'diamond', 'wye'];
+export { SERIES_SHAPE_NAMES, SERIES_SYMBOLS, type PanelOptions } from './measuredMarks';
 
 const M = { top: 12, right: 16, left: 72 };
 const LINE = 13;
@@ -35,28 +25,6 @@ const LINE = 13;
 /** A variant label in lines: `a=1;b=2` splits at its `;`, nothing is cut. */
 export function labelLines(variant: string): string[] {
   return variant.split(';').flatMap((part, i, all) => (i < all.length - 1 ? [`${part};`] : [part]));
-}
-
-function pointTitle(p: OverlayPoint, unit: string): string {
-  const m = p.measurement;
-  const lines = [
-    `${m.variant}: ${formatValue(p.value, unit)}${p.lo !== null ? ` ± ${formatValue(p.value - p.lo, unit)}` : ' (no stddev stated)'}${m.runs ? `, ${m.runs} runs` : ''}`,
-    `measured on ${m.machine} (${m.source})${m.aggregated ? `, mean of ${m.runs} per-run rows` : ''}`,
-    `${m.origin.file}, row${m.rows.length > 1 ? 's' : ''} ${m.rows.join(m.aggregated && m.rows.length === 2 ? '–' : ', ')}`,
-  ];
-  if (p.prediction.status === 'done' && p.predicted !== null) {
-    lines.push(
-      `predicted by the tlbscope model (${p.prediction.scenario}, machine preset ${p.prediction.preset}): ${formatValue(p.predicted!, unit)}`,
-    );
-  }
-  lines.push(describeVerdict(p.verdict, unit));
-  return lines.join('\n');
-}
-
-export interface PanelOptions {
-  metric: string;
-  /** A logarithmic axis (only for positive values; ignored otherwise). */
-  log: boolean;
 }
 
 /**
@@ -71,6 +39,9 @@ export function renderPanel(
   height: number,
   opts: PanelOptions,
 ): void {
+  if (panel.sweep) return renderSweepPanel(svgEl, panel, panel.sweep, width, height, opts);
+  // A categorical drawing of a panel that was a sweep before (another mode) starts afresh.
+  select(svgEl).attr('data-sweep', null).selectAll('g.sweep-key, path.sweep-curve').remove();
   const { points, unit } = panel;
   const lines = Math.max(1, ...panel.variants.map((v) => labelLines(v).length));
   const bottom = 18 + lines * LINE;

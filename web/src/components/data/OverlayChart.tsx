@@ -182,7 +182,10 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
           <li>
             <span className="shape shape-x" aria-hidden />
             predicted by the tlbscope model ({predicted.prediction.scenario}, machine preset{' '}
-            {predicted.prediction.preset}) — × right of each measurement
+            {predicted.prediction.preset}) —{' '}
+            {panels.some((p) => p.sweep)
+              ? `× on the model's curve, at each measured ${panels.find((p) => p.sweep)!.sweep!.key}`
+              : '× right of each measurement'}
           </li>
         )}
       </ul>
