@@ -320,10 +320,10 @@ export class RecordingParser {
    * with itself was read as one ten times as dense, and a step back as a 2 s IPI delivery.
    */
   private inOrder(e: RawEvent): boolean {
-    const t: Stamp = [e.sec, e.nsec];
-    const mine = this.latestOnCpu.get(e.cpu);
     const latest = this.latest;
-    if (latest && before(t, latest)) {
+    if (latest && (e.sec < latest[0] || (e.sec === latest[0] && e.nsec < latest[1]))) {
+      const t: Stamp = [e.sec, e.nsec];
+      const mine = this.latestOnCpu.get(e.cpu);
       if (this.back) {
         this.back.dropped++;
         this.back.last = e.line;
@@ -342,8 +342,17 @@ export class RecordingParser {
       return false;
     }
     this.endBackwards();
-    this.latest = t;
-    this.latestOnCpu.set(e.cpu, [t, e.line]);
+    // Updated in place: two arrays a line were a large import's most frequent allocation.
+    if (latest) {
+      latest[0] = e.sec;
+      latest[1] = e.nsec;
+    } else this.latest = [e.sec, e.nsec];
+    const mine = this.latestOnCpu.get(e.cpu);
+    if (mine) {
+      mine[0][0] = e.sec;
+      mine[0][1] = e.nsec;
+      mine[1] = e.line;
+    } else this.latestOnCpu.set(e.cpu, [[e.sec, e.nsec], e.line]);
     return true;
   }
 
