@@ -155,8 +155,12 @@ export function csdOf(body: string): string | null {
   return v;
 }
 
+const FLUSH_TLB_FUNC = 'flush_tlb_func';
+
 export function funcOf(body: string): string {
   const f = field(body, 'func') ?? '?';
+  // The builder compares it with others and with this name: the same string compares at once.
+  if (f === FLUSH_TLB_FUNC) return FLUSH_TLB_FUNC;
   return f.includes('+') ? f.replace(/\+0x[0-9a-f]+(\/0x[0-9a-f]+)?$/, '') : f;
 }
 

@@ -47,15 +47,19 @@ function command(t: string, start: number, end: number): string {
  * compared in place with these and, when it is one, given as this string, so that no name is
  * copied out of its line and the builder's lookups hash no new string. Other names are sliced.
  */
-const NAMES = new Map<number, string[]>();
+const NAME_KEYS = 64 * 128;
+const NAMES: (string[] | undefined)[] = new Array(NAME_KEYS);
 for (const name of KNOWN_EVENT_NAMES) {
   const key = name.length * 128 + name.charCodeAt(0);
-  NAMES.set(key, [...(NAMES.get(key) ?? []), name]);
+  (NAMES[key] ??= []).push(name);
 }
 
 function eventName(t: string, from: number, to: number): string {
-  const candidates = NAMES.get((to - from) * 128 + t.charCodeAt(from));
-  if (candidates) for (const c of candidates) if (t.startsWith(c, from)) return c;
+  const key = (to - from) * 128 + t.charCodeAt(from);
+  const candidates = key < NAME_KEYS ? NAMES[key] : undefined;
+  if (candidates)
+    for (let k = 0; k < candidates.length; k++)
+      if (t.startsWith(candidates[k], from)) return candidates[k];
   return t.slice(from, to);
 }
 
