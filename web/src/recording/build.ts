@@ -37,6 +37,7 @@ import {
   FLAG_PREEMPT_OFF,
   type FlagInstants,
   type LineIssue,
+  KNOWN_EVENT_NAMES,
   type RawEvent,
 } from './types';
 
@@ -47,28 +48,7 @@ import {
 export const FLAG_INSTANTS_KEPT = 200_000;
 
 /** Events the builder gives meaning to; every other name is counted as unknown. */
-export const KNOWN_EVENTS = new Set([
-  'tlb_flush',
-  'sched_switch',
-  'ipi_send_cpu',
-  'ipi_send_cpumask',
-  'csd_queue_cpu',
-  'csd_function_entry',
-  'csd_function_exit',
-  'call_function_entry',
-  'call_function_exit',
-  'call_function_single_entry',
-  'call_function_single_exit',
-  'ipi_entry',
-  'ipi_exit',
-  'irq_disable',
-  'irq_enable',
-  'preempt_disable',
-  'preempt_enable',
-  'local_timer_entry',
-  'sys_enter',
-  'sys_exit',
-]);
+export const KNOWN_EVENTS = new Set<string>(KNOWN_EVENT_NAMES);
 
 /**
  * A send older than this when a handler starts is not what that handler answers. Interrupts off

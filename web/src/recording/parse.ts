@@ -6,7 +6,8 @@ import { RecordingBuilder, type Built } from './build';
 import { DETECT_LINES, detectFormat, PARSERS, type LineParser } from './detect';
 import { summarise, type RecordingSummary } from './summary';
 import { EventKind } from '../trace/trace';
-import { isPlain } from './tracefs';
+import { isPlain, parseTracefsLine } from './tracefs';
+import { scanTracefsLine } from './tracefsScan';
 import { excerpt, type LineIssue, type RawEvent, type RecordingFormat } from './types';
 
 export const MAX_ISSUES = 100;
@@ -98,14 +99,35 @@ export class RecordingParser {
     }
     this.line(this.carry + text.slice(0, nl), false);
     this.carry = '';
-    const parts = text.slice(nl + 1).split('\n');
     this.scanned += text.length - nl - 1;
-    const rest = parts.pop() ?? '';
     // One search of the chunk spares each of its lines the marker patterns and the readers'
     // own checks when it holds none of what those look for.
     const plain = isPlain(text);
-    for (const p of parts) this.line(p, plain);
-    this.hold(rest);
+    let from = nl + 1;
+    for (let end = text.indexOf('\n', from); end >= 0; end = text.indexOf('\n', from)) {
+      if (!plain || !this.readInPlace(text, from, end)) this.line(text.slice(from, end), plain);
+      from = end + 1;
+    }
+    this.hold(text.slice(from));
+  }
+
+  /**
+   * A tracefs event line of a plain chunk read where it lies (tracefsScan.ts), as parseLine
+   * would read it, without copying it out; false when it needs parseLine (a marker, a line the
+   * walk gives up on, another format, the head not yet detected), which then reads it whole.
+   */
+  private readInPlace(text: string, from: number, end: number): boolean {
+    const c0 = text.charCodeAt(from);
+    if (this.parser !== parseTracefsLine || end - from > MAX_LINE || c0 === 35 || c0 === 99)
+      return false;
+    const e = scanTracefsLine(text, this.lineNo + 1, from, end);
+    if (!e) return false;
+    this.lineNo++;
+    if (this.inOrder(e)) {
+      this.events++;
+      this.builder.add(e);
+    }
+    return true;
   }
 
   /**
@@ -298,10 +320,10 @@ export class RecordingParser {
    * with itself was read as one ten times as dense, and a step back as a 2 s IPI delivery.
    */
   private inOrder(e: RawEvent): boolean {
-    const t: Stamp = [e.sec, e.nsec];
-    const mine = this.latestOnCpu.get(e.cpu);
     const latest = this.latest;
-    if (latest && before(t, latest)) {
+    if (latest && (e.sec < latest[0] || (e.sec === latest[0] && e.nsec < latest[1]))) {
+      const t: Stamp = [e.sec, e.nsec];
+      const mine = this.latestOnCpu.get(e.cpu);
       if (this.back) {
         this.back.dropped++;
         this.back.last = e.line;
@@ -320,8 +342,17 @@ export class RecordingParser {
       return false;
     }
     this.endBackwards();
-    this.latest = t;
-    this.latestOnCpu.set(e.cpu, [t, e.line]);
+    // Updated in place: two arrays a line were a large import's most frequent allocation.
+    if (latest) {
+      latest[0] = e.sec;
+      latest[1] = e.nsec;
+    } else this.latest = [e.sec, e.nsec];
+    const mine = this.latestOnCpu.get(e.cpu);
+    if (mine) {
+      mine[0][0] = e.sec;
+      mine[0][1] = e.nsec;
+      mine[1] = e.line;
+    } else this.latestOnCpu.set(e.cpu, [[e.sec, e.nsec], e.line]);
     return true;
   }
 

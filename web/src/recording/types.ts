@@ -11,6 +11,30 @@ export const FORMAT_NAMES: Record<RecordingFormat, string> = {
   perf: 'perf script',
 };
 
+/** Events the builder (build.ts) gives meaning to; every other name is counted as unknown. */
+export const KNOWN_EVENT_NAMES = [
+  'tlb_flush',
+  'sched_switch',
+  'ipi_send_cpu',
+  'ipi_send_cpumask',
+  'csd_queue_cpu',
+  'csd_function_entry',
+  'csd_function_exit',
+  'call_function_entry',
+  'call_function_exit',
+  'call_function_single_entry',
+  'call_function_single_exit',
+  'ipi_entry',
+  'ipi_exit',
+  'irq_disable',
+  'irq_enable',
+  'preempt_disable',
+  'preempt_enable',
+  'local_timer_entry',
+  'sys_enter',
+  'sys_exit',
+] as const;
+
 export interface RawEvent {
   /** 1-based line number in the input. */
   line: number;
