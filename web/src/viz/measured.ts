@@ -2,20 +2,11 @@
 // Encodings never rely on colour alone: each series (source on a machine) has its own symbol,
 // a measurement without a stddev is hollow and has no bar, and a prediction is a dashed tick
 // with an × — so the chart reads in greyscale and for colour-blind readers.
-import {
-  axisBottom,
-  axisLeft,
-  scaleBand,
-  scaleLinear,
-  scaleLog,
-  select,
-  symbol,
-  symbolX,
-} from 'd3';
+import { axisBottom, scaleBand, scaleLinear, scaleLog, select, symbol, symbolX } from 'd3';
 import { UNIT_LABEL } from '../model/overlay';
 import type { Panel, PanelPoint } from '../model/panels';
 import { renderSweepPanel } from './measuredSweep';
-import { pointTitle, SERIES_SYMBOLS, type PanelOptions } from './measuredMarks';
+import { logDomain, pointMarks, valueAxis, type PanelOptions } from './measuredMarks';
 
 export { SERIES_SHAPE_NAMES, SERIES_SYMBOLS, type PanelOptions } from './measuredMarks';
 
@@ -89,24 +80,14 @@ export function renderPanel(
           .text(line),
       );
     });
-  svg
-    .selectAll<SVGGElement, number>('g.y-axis')
-    .data([0])
-    .join('g')
-    .attr('class', 'y-axis axis')
-    .attr('transform', `translate(${M.left},0)`)
-    .call(log ? axisLeft(y).ticks(4, '~g') : axisLeft(y).ticks(5));
   const fromZero = y.domain()[0] <= 0 || panel.reference !== null;
-  svg
-    .selectAll('text.y-label')
-    .data([
-      `${opts.metric} (${UNIT_LABEL[unit] ?? unit})${log ? ', log scale' : fromZero ? '' : ', not from 0'}`,
-    ])
-    .join('text')
-    .attr('class', 'y-label')
-    .attr('transform', `translate(14,${(M.top + height - bottom) / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle')
-    .text((d) => d);
+  valueAxis(svg, y, {
+    left: M.left,
+    top: M.top,
+    bottom: height - bottom,
+    log,
+    label: `${opts.metric} (${UNIT_LABEL[unit] ?? unit})${log ? ', log scale' : fromZero ? '' : ', not from 0'}`,
+  });
   svg
     .selectAll('line.zero')
     .data(panel.reference !== null ? [0] : [])
@@ -133,44 +114,7 @@ export function renderPanel(
     .data((ps) => [ps])
     .join('title')
     .text('fitted machine: what the preset fitted to this dataset predicts for each variant');
-  const g = svg
-    .selectAll<SVGGElement, number>('g.marks')
-    .data([0])
-    .join('g')
-    .attr('class', 'marks');
-  const item = g
-    .selectAll<SVGGElement, PanelPoint>('g.point')
-    .data(points)
-    .join('g')
-    .attr('class', 'point')
-    .attr('data-variant', (p) => p.point.measurement.variant)
-    .attr('data-series', (p) => p.point.series)
-    .attr('data-verdict', (p) => p.point.verdict.kind);
-  item.selectAll('*').remove();
-  item.append('title').text((p) => pointTitle(p.point, panel.valueUnit));
-
-  const shape = SERIES_SYMBOLS[panel.series % SERIES_SYMBOLS.length];
-  const cap = 5;
-  item
-    .filter((p) => p.lo !== null)
-    .append('path')
-    .attr('data-kind', 'error-bar')
-    .attr('class', 'error-bar')
-    .attr('d', (p) => {
-      const x0 = cx(p);
-      const [a, b] = [y(p.lo!), y(p.hi!)];
-      return `M${x0},${a}V${b}M${x0 - cap},${a}H${x0 + cap}M${x0 - cap},${b}H${x0 + cap}`;
-    });
-  item
-    .append('path')
-    .attr('data-kind', 'measured')
-    .attr(
-      'class',
-      (p) =>
-        `measured series-${panel.series % SERIES_SYMBOLS.length}${p.lo === null ? ' hollow' : ''}`,
-    )
-    .attr('transform', (p) => `translate(${cx(p)},${y(p.value)})`)
-    .attr('d', symbol(shape, 64)() ?? '');
+  const item = pointMarks(svg, panel, y, cx, 64);
 
   const predicted = item.filter((p) => p.predicted !== null);
   predicted
@@ -184,11 +128,4 @@ export function renderPanel(
     .attr('class', 'prediction')
     .attr('transform', (p) => `translate(${px(p)},${y(p.predicted!)})`)
     .attr('d', symbol(symbolX, 64)() ?? '');
-}
-
-function logDomain(points: readonly PanelPoint[]): [number, number] {
-  const vs = points
-    .flatMap((p) => [p.value, p.lo, p.hi, p.predicted, p.fitted])
-    .filter((v): v is number => v !== null && v > 0);
-  return [Math.min(...vs) / 1.2, Math.max(...vs) * 1.2];
 }

@@ -2,11 +2,11 @@
 // the largest measured value with the series' symbol at the median, and the median prediction
 // as an × beside it. One <g> per bin, so the DOM stays at a few hundred nodes however many
 // variants the file has.
-import { axisBottom, axisLeft, scaleLinear, select, symbol, symbolX } from 'd3';
+import { scaleLinear, select, symbol, symbolX } from 'd3';
 import { formatValue, UNIT_LABEL } from '../model/overlay';
 import type { Bin, BinnedPanel } from '../model/bins';
 import type { Panel } from '../model/panels';
-import { SERIES_SYMBOLS } from './measured';
+import { bottomAxis, SERIES_SYMBOLS, valueAxis } from './measuredMarks';
 
 const M = { top: 12, right: 16, left: 72, bottom: 34 };
 
@@ -57,37 +57,21 @@ export function renderBinnedPanel(
     .attr('viewBox', `0 0 ${width} ${height}`)
     .attr('data-scale', 'linear')
     .attr('data-binned', bins.length);
-  svg
-    .selectAll<SVGGElement, number>('g.x-axis')
-    .data([0])
-    .join('g')
-    .attr('class', 'x-axis axis')
-    .attr('transform', `translate(0,${height - M.bottom})`)
-    .call(axisBottom(x).ticks(6, ',d'));
-  svg
-    .selectAll('text.x-label')
-    .data([`variant, in the file's order (${binned.perBin.toLocaleString('en-US')} per bin)`])
-    .join('text')
-    .attr('class', 'x-label')
-    .attr('x', (M.left + width - M.right) / 2)
-    .attr('y', height - 4)
-    .attr('text-anchor', 'middle')
-    .text((d) => d);
-  svg
-    .selectAll<SVGGElement, number>('g.y-axis')
-    .data([0])
-    .join('g')
-    .attr('class', 'y-axis axis')
-    .attr('transform', `translate(${M.left},0)`)
-    .call(axisLeft(y).ticks(5));
-  svg
-    .selectAll('text.y-label')
-    .data([`${metric} (${UNIT_LABEL[panel.unit] ?? panel.unit}), min/median/max per bin`])
-    .join('text')
-    .attr('class', 'y-label')
-    .attr('transform', `translate(14,${(M.top + height - M.bottom) / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle')
-    .text((d) => d);
+  bottomAxis(svg, x, {
+    y: height - M.bottom,
+    ticks: [6, ',d'],
+    label: `variant, in the file's order (${binned.perBin.toLocaleString('en-US')} per bin)`,
+    from: M.left,
+    to: width - M.right,
+    labelY: height - 4,
+  });
+  valueAxis(svg, y, {
+    left: M.left,
+    top: M.top,
+    bottom: height - M.bottom,
+    log: false,
+    label: `${metric} (${UNIT_LABEL[panel.unit] ?? panel.unit}), min/median/max per bin`,
+  });
   // A point-by-point drawing of the same panel (before a resize or a mode change) goes.
   svg.selectAll('g.marks').remove();
   const g = svg.selectAll<SVGGElement, number>('g.bins').data([0]).join('g').attr('class', 'bins');
