@@ -95,7 +95,8 @@ pub struct Limits {
     pub max_states: u64,
     /// Steps (fired events) along one interleaving at most.
     pub max_steps: u32,
-    /// Bytes of worlds the frontier keeps (beyond that it keeps paths and replays them).
+    /// Bytes of worlds the frontier keeps (beyond that it keeps paths and replays them), its
+    /// spare worlds counted in.
     pub max_frontier_bytes: u64,
     pub reduce: Reduce,
 }
