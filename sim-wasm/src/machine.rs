@@ -1037,16 +1037,24 @@ impl World {
     /// `handle` would drop them (the same tests as there). Events after `max_time_ns` are
     /// left out too, as the run ends before them; so is everything once the run is over.
     pub fn enabled_events(&self) -> Vec<(Ns, u64, Ev)> {
-        if self.finished || (self.live == 0 && self.has_finite_tasks) {
-            return Vec::new();
-        }
-        let mut v: Vec<(Ns, u64, Ev)> = self
-            .queue
-            .pending()
-            .filter(|&(time, _, ev)| time <= self.cfg.max_time_ns && self.would_act(ev))
-            .collect();
-        v.sort_unstable_by_key(|&(time, seq, _)| (time, seq));
+        let mut v = Vec::new();
+        self.enabled_events_into(&mut v);
         v
+    }
+
+    /// [`World::enabled_events`] into `v` (cleared first): the checker asks at every state, and
+    /// a buffer it keeps spares an allocation each time.
+    pub fn enabled_events_into(&self, v: &mut Vec<(Ns, u64, Ev)>) {
+        v.clear();
+        if self.finished || (self.live == 0 && self.has_finite_tasks) {
+            return;
+        }
+        v.extend(
+            self.queue
+                .pending()
+                .filter(|&(time, _, ev)| time <= self.cfg.max_time_ns && self.would_act(ev)),
+        );
+        v.sort_unstable_by_key(|&(time, seq, _)| (time, seq));
     }
 
     fn would_act(&self, ev: Ev) -> bool {
@@ -1094,8 +1102,14 @@ impl World {
     /// holds `preempt_count`), have none.
     pub fn migration_choices(&self) -> Vec<(Ns, u64, Ev)> {
         let mut v = Vec::new();
+        self.push_migration_choices(&mut v);
+        v
+    }
+
+    /// [`World::migration_choices`] appended to `v`.
+    pub fn push_migration_choices(&self, v: &mut Vec<(Ns, u64, Ev)>) {
         if !self.migration_choices || self.finished || (self.live == 0 && self.has_finite_tasks) {
-            return v;
+            return;
         }
         let now = self.now();
         for t in &self.tasks {
@@ -1112,7 +1126,6 @@ impl World {
                 }
             }
         }
-        v
     }
 
     /// Stops keeping trace rows (`TraceStore::mute`): the checker's search states.

@@ -38,9 +38,8 @@ impl Hasher for LowWord {
     }
 }
 
-/// Recycled worlds kept at most (`Search::spare`): each expansion returns about as many as it
-/// takes, so a few suffice.
-const SPARE_WORLDS: usize = 16;
+/// Choice buffers kept for reuse at most (`Search::spare_choices`).
+const SPARE_CHOICES: usize = 64;
 
 /// Each state's key and its node (the first that reached it).
 type Seen = HashMap<u128, u32, BuildHasherDefault<LowWord>>;
@@ -96,7 +95,8 @@ pub struct Limits {
     pub max_states: u64,
     /// Steps (fired events) along one interleaving at most.
     pub max_steps: u32,
-    /// Bytes of worlds the frontier keeps (beyond that it keeps paths and replays them).
+    /// Bytes of worlds the frontier keeps (beyond that it keeps paths and replays them), its
+    /// spare worlds counted in.
     pub max_frontier_bytes: u64,
     pub reduce: Reduce,
 }
@@ -176,9 +176,19 @@ pub struct Search {
     perm: Vec<u8>,
     /// Worlds whose state was merged or expanded, kept to copy the next ones into: a copy
     /// into a recycled world reuses its buffers (`clone_reusing.rs`) instead of allocating.
+    /// Kept while they and the frontier's worlds fit in `max_frontier_bytes` together: the
+    /// frontier grows and shrinks level by level, and with a few dozen spares kept every
+    /// world it outgrew them by was freed, then allocated afresh (a world is some 40
+    /// buffers) when it grew again: a tenth of a proof's instructions went to `malloc` and
+    /// `free`. So no more memory is held than a frontier of the budget would hold.
     // Boxed as in the frontier: a world passes between the two, and a box moves as a pointer.
-    #[allow(clippy::vec_box)]
-    spare: Vec<Box<World>>,
+    spare: Vec<(Box<World>, u64)>,
+    spare_bytes: u64,
+    /// Choice lists of merged or expanded states, and the expansion's scratch lists, kept to
+    /// fill again instead of allocating one per transition.
+    spare_choices: Vec<Choices>,
+    scratch_fired: Vec<usize>,
+    scratch_asleep: Vec<(u64, Footprint)>,
     limits: Limits,
     pub transitions: u64,
     pub max_depth: u32,
@@ -214,6 +224,10 @@ impl Search {
             symmetry,
             perm: vec![0],
             spare: Vec::new(),
+            spare_bytes: 0,
+            spare_choices: Vec::new(),
+            scratch_fired: Vec::new(),
+            scratch_asleep: Vec::new(),
             frontier_bytes: bytes,
             init,
             seen: Seen::default(),
@@ -291,7 +305,7 @@ impl Search {
 
     /// The world of node `n`, replayed from the initial state (into a spare world's buffers).
     fn rebuild(&mut self, n: u32) -> Box<World> {
-        let mut w = match self.spare.pop() {
+        let mut w = match self.take_spare() {
             Some(mut w) => {
                 (*w).clone_from(&self.init);
                 w
@@ -329,7 +343,8 @@ impl Search {
                 }
                 None => {
                     let w = self.rebuild(id);
-                    let choices = super::order::choices(&w);
+                    let mut choices = self.choices_buf();
+                    super::order::choices_into(&w, &mut choices);
                     (w, choices)
                 }
             };
@@ -339,16 +354,19 @@ impl Search {
                     self.stuck += 1;
                 }
                 self.recycle(w);
+                self.recycle_choices(enabled);
                 continue;
             }
             if depth >= self.limits.max_steps {
                 self.cut_by_steps = true;
                 self.recycle(w);
+                self.recycle_choices(enabled);
                 continue;
             }
             // The events asleep here, with their footprints; then each one fired, in turn:
             // a child's sleep set is those of them independent of the event that made it.
-            let mut asleep: Vec<(u64, Footprint)> = Vec::new();
+            let mut asleep = std::mem::take(&mut self.scratch_asleep);
+            asleep.clear();
             if por {
                 self.expanded[id as usize] = true;
                 let sleep = &self.sleep[id as usize];
@@ -359,17 +377,17 @@ impl Search {
                     }
                 }
             }
-            let fired: Vec<usize> = (0..enabled.len())
-                .filter(|&i| {
-                    !por || {
-                        let eid = event_id(enabled[i].2);
-                        match &only {
-                            Some(only) => only.contains(&eid),
-                            None => !self.sleep[id as usize].contains(&eid),
-                        }
+            let mut fired = std::mem::take(&mut self.scratch_fired);
+            fired.clear();
+            fired.extend((0..enabled.len()).filter(|&i| {
+                !por || {
+                    let eid = event_id(enabled[i].2);
+                    match &only {
+                        Some(only) => only.contains(&eid),
+                        None => !self.sleep[id as usize].contains(&eid),
                     }
-                })
-                .collect();
+                }
+            }));
             // The last event fired takes the parent's world instead of a copy: nothing reads
             // the parent after it, and a copy per expanded state is a third of all copies.
             let mut parent = Some(w);
@@ -403,7 +421,8 @@ impl Search {
                 // Violations live in the statistics, outside the key: test before merging, so
                 // a violating step into an already seen state is not lost.
                 let violated = next.stats.violation_count > 0;
-                let next_choices = super::order::choices(&next);
+                let mut next_choices = self.choices_buf();
+                super::order::choices_into(&next, &mut next_choices);
                 let (key, perm) = self.key(&next, &next_choices);
                 let n = self.nodes.len() as u32;
                 if let Some(&m) = self.seen.get(&key) {
@@ -415,6 +434,7 @@ impl Search {
                             self.merge_sleep(m, if renamed { Vec::new() } else { child_sleep });
                         }
                         self.recycle(next);
+                        self.recycle_choices(next_choices);
                         continue;
                     }
                 } else {
@@ -443,6 +463,13 @@ impl Search {
                 }
                 self.push(n, Some((next, next_choices)), None);
             }
+            // A fired event's child may have taken the parent's world; the lists go back.
+            if let Some(w) = parent {
+                self.recycle(w);
+            }
+            self.recycle_choices(enabled);
+            self.scratch_fired = fired;
+            self.scratch_asleep = asleep;
         }
         self.verdict != Verdict::Running
     }
@@ -457,6 +484,7 @@ impl Search {
                     Some((w, c, bytes))
                 } else {
                     self.recycle(w);
+                    self.recycle_choices(c);
                     None
                 }
             }
@@ -467,7 +495,7 @@ impl Search {
 
     /// A copy of `w`, made in a recycled world's buffers when there is one.
     fn copy_of(&mut self, w: &World) -> Box<World> {
-        match self.spare.pop() {
+        match self.take_spare() {
             Some(mut s) => {
                 (*s).clone_from(w);
                 s
@@ -476,10 +504,29 @@ impl Search {
         }
     }
 
-    /// Keeps `w` to copy into (a few: the frontier's worlds come back one per expansion).
+    fn take_spare(&mut self) -> Option<Box<World>> {
+        let (w, bytes) = self.spare.pop()?;
+        self.spare_bytes -= bytes;
+        Some(w)
+    }
+
+    /// Keeps `w` to copy into while it fits in the frontier's budget (see `spare`).
     fn recycle(&mut self, w: Box<World>) {
-        if self.spare.len() < SPARE_WORLDS {
-            self.spare.push(w);
+        let bytes = w.used_bytes();
+        if self.frontier_bytes + self.spare_bytes + bytes <= self.limits.max_frontier_bytes {
+            self.spare_bytes += bytes;
+            self.spare.push((w, bytes));
+        }
+    }
+
+    /// An empty choice list, reusing a spare one's buffer when there is one.
+    fn choices_buf(&mut self) -> Choices {
+        self.spare_choices.pop().unwrap_or_default()
+    }
+
+    fn recycle_choices(&mut self, c: Choices) {
+        if self.spare_choices.len() < SPARE_CHOICES {
+            self.spare_choices.push(c);
         }
     }
 

@@ -125,6 +125,8 @@ mod por;
 #[cfg(test)]
 mod por_tests;
 mod races;
+#[cfg(test)]
+mod reuse_tests;
 mod symmetry;
 
 use serde::Serialize;

@@ -15,7 +15,14 @@ use crate::ids::Ns;
 use crate::machine::{Ev, Event, World};
 
 pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
-    let mut v = w.enabled_events();
+    let mut v = Vec::new();
+    choices_into(w, &mut v);
+    v
+}
+
+/// [`choices`] into `v` (cleared first), whose buffer the search reuses.
+pub fn choices_into(w: &World, v: &mut Vec<(Ns, u64, Ev)>) {
+    w.enabled_events_into(v);
     let switching = &w.arch_state.x86.switching;
     if switching.iter().any(Option::is_some) {
         v.retain(|&(_, _, e)| match e.unpack() {
@@ -35,18 +42,22 @@ pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
     }
     // Migrations come after the pending events, so a path's indices into the pending events
     // are the same with and without them.
-    v.extend(w.migration_choices());
+    w.push_migration_choices(v);
+    let is_broadcast = |e: Ev| match e.unpack() {
+        // switch_mm's drain and CR3 timers are ordered above, not broadcasts.
+        Event::ArchTimer { data, .. } => !is_switch_timer(w, data),
+        _ => false,
+    };
+    if !v.iter().any(|&(_, _, e)| is_broadcast(e)) {
+        return;
+    }
     let broadcasting: Vec<u16> = v
         .iter()
         .filter_map(|&(_, _, e)| match e.unpack() {
-            // switch_mm's drain and CR3 timers are ordered above, not broadcasts.
-            Event::ArchTimer { cpu, data } if !is_switch_timer(w, data) => Some(cpu),
+            Event::ArchTimer { cpu, .. } if is_broadcast(e) => Some(cpu),
             _ => None,
         })
         .collect();
-    if broadcasting.is_empty() {
-        return v;
-    }
     if w.arch.name() == "x86" {
         v.retain(|&(_, _, e)| match e.unpack() {
             Event::Step { task, .. } => w
@@ -55,7 +66,7 @@ pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
                 .is_none_or(|t| !(in_tlbsync(w, t) && broadcasting.contains(&t.cpu.0))),
             _ => true,
         });
-        return v;
+        return;
     }
     let in_dsb = &w.arch_state.arm64.in_dsb;
     v.retain(|&(_, _, e)| match e.unpack() {
@@ -65,7 +76,6 @@ pub fn choices(w: &World) -> Vec<(Ns, u64, Ev)> {
         }
         _ => true,
     });
-    v
 }
 
 fn is_switch_timer(w: &World, data: u32) -> bool {
