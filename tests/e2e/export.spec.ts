@@ -183,9 +183,11 @@ async function dropFile(
 test('dropping an exported SVG or PNG on the page reopens its view; a foreign one is refused', async ({
   sim,
 }) => {
-  // Two exports, three page loads and three drops: 9 s alone, past 30 s once in the full
-  // suite on two cores (it had navigated; the load event came late).
-  test.setTimeout(60_000);
+  // Two exports, three page loads and three drops: 9 s alone, past 60 s once in the full
+  // suite on two cores, each time after it had navigated to the right view, waiting for the
+  // page's load event. The view is what matters: wait for the URL to commit, then for the
+  // app to be idle, not for every resource's load.
+  test.setTimeout(120_000);
   const { page } = sim;
   await sim.open({ scenario: 'x86-lazy-tlb', step: 2, seed: 5 });
   const link = page.url();
@@ -207,14 +209,14 @@ test('dropping an exported SVG or PNG on the page reopens its view; a foreign on
 
   await sim.openHome();
   await dropFile(page, 'tlbscope-x86-lazy-tlb-step2.svg', 'image/svg+xml', exported);
-  await page.waitForURL(sameView);
+  await page.waitForURL(sameView, { waitUntil: 'commit' });
   await sim.waitForIdle();
   await expect(page.locator('[data-step-title]')).toHaveText(stepTitle);
 
   // The PNG carries the same link in a text chunk.
   await sim.openHome();
   await dropFile(page, 'tlbscope-x86-lazy-tlb-step2.png', 'image/png', png);
-  await page.waitForURL(sameView);
+  await page.waitForURL(sameView, { waitUntil: 'commit' });
   await sim.waitForIdle();
   await expect(page.locator('[data-step-title]')).toHaveText(stepTitle);
 
