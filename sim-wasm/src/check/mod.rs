@@ -127,6 +127,22 @@ mod por_tests;
 mod races;
 #[cfg(test)]
 mod reuse_tests;
+
+/// A shipped scenario's world as the checker starts it (migration choices on), for the tests.
+#[cfg(test)]
+fn scenario_world(name: &str, set: &[&str]) -> World {
+    let p = format!(
+        "{}/../content/scenarios/{name}.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+    let cfg = crate::scenario::parse(&text, &set).expect("scenario parses");
+    let arch = crate::arch::for_config(&cfg);
+    let mut w = World::new(cfg, SEED, arch);
+    w.enable_migration_choices();
+    w
+}
 mod symmetry;
 
 use serde::Serialize;

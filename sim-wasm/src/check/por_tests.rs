@@ -8,16 +8,7 @@ use crate::machine::{Event, World};
 use crate::task::{Cont, FlushPhase};
 
 fn world(name: &str, set: &[&str]) -> World {
-    let p = format!(
-        "{}/../content/scenarios/{name}.toml",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
-    let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
-    let cfg = crate::scenario::parse(&text, &set).expect("scenario parses");
-    let arch = crate::arch::for_config(&cfg);
-    let mut w = World::new(cfg, super::SEED, arch);
-    w.enable_migration_choices();
+    let mut w = super::scenario_world(name, set);
     w.mute_trace();
     w
 }

@@ -8,21 +8,8 @@ use std::collections::{HashSet, VecDeque};
 
 use super::explore::{Limits, Reduce, Search};
 use super::key::state_key;
+use super::scenario_world as world;
 use crate::machine::World;
-
-fn world(name: &str, set: &[&str]) -> World {
-    let p = format!(
-        "{}/../content/scenarios/{name}.toml",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
-    let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
-    let cfg = crate::scenario::parse(&text, &set).expect("scenario parses");
-    let arch = crate::arch::for_config(&cfg);
-    let mut w = World::new(cfg, super::SEED, arch);
-    w.enable_migration_choices();
-    w
-}
 
 /// States and transitions of a plain breadth-first search: every choice fired on a fresh
 /// copy, states merged by `state_key`, nothing reused.
