@@ -63,8 +63,7 @@ test('in A/B the recording says preemption off is unknown and its flushes meet t
     set: ['cpus=2', 'busy_threads=1', 'flushes=300'],
   });
   const page = sim.page;
-  await page.setInputFiles('#recording-input', resolve(DIR, 'madvise-touch-2cpu-quiet.trace'));
-  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.loadRecording(resolve(DIR, 'madvise-touch-2cpu-quiet.trace'));
   await sim.waitForIdle();
   await page.keyboard.press('c');
   await sim.waitForIdle();

@@ -11,11 +11,7 @@ test('Model this recording runs B on the recording’s 2 CPUs and its flushes ma
 }) => {
   await sim.open();
   const page = sim.page;
-  await page.setInputFiles(
-    '#recording-input',
-    resolve('tests/fixtures/recordings/madvise-touch-2cpu-quiet.trace'),
-  );
-  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.loadRecording(resolve('tests/fixtures/recordings/madvise-touch-2cpu-quiet.trace'));
   await sim.waitForIdle();
   const panel = page.getByRole('region', { name: 'Model this recording' });
   await panel.getByRole('button', { name: 'Model this recording' }).click();
@@ -62,11 +58,7 @@ test('with a recording as A, the link’s set= settings are the model’s: B run
     set: ['cpus=2', 'busy_threads=1', 'flushes=300'],
   });
   const page = sim.page;
-  await page.setInputFiles(
-    '#recording-input',
-    resolve('tests/fixtures/recordings/madvise-touch-2cpu-quiet.trace'),
-  );
-  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.loadRecording(resolve('tests/fixtures/recordings/madvise-touch-2cpu-quiet.trace'));
   await sim.waitForIdle();
   await page.keyboard.press('c');
   await sim.waitForIdle();
@@ -115,11 +107,7 @@ test('with a recording as A, the settings column says it is the model’s, and w
 }) => {
   await sim.open();
   const page = sim.page;
-  await page.setInputFiles(
-    '#recording-input',
-    resolve('tests/fixtures/recordings/madvise-touch-2cpu-quiet.trace'),
-  );
-  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.loadRecording(resolve('tests/fixtures/recordings/madvise-touch-2cpu-quiet.trace'));
   const column = page.getByRole('group', { name: 'Settings of the model' });
   await expect(column.locator('legend')).toHaveText('Settings of the model');
   await expect(column.locator('.controls-note')).toContainText(

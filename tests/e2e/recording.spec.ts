@@ -71,8 +71,7 @@ test('a recording without handler events marks each IPI send as unpaired, in the
 test('the recording is A in Compare A/B, with a model run as B', async ({ sim }) => {
   await sim.open();
   const page = sim.page;
-  await page.setInputFiles('#recording-input', FIXTURE);
-  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.loadRecording(FIXTURE);
   await sim.waitForIdle();
   await page.keyboard.press('c');
   await sim.waitForIdle();
@@ -105,8 +104,7 @@ test('a pasted recording that is not a trace is refused, naming the line', async
 test('the recording downloads as a Perfetto trace with one slice per row', async ({ sim }) => {
   await sim.open();
   const page = sim.page;
-  await page.setInputFiles('#recording-input', FIXTURE);
-  await expect(page.getByTestId('recording-loaded')).toBeVisible();
+  await sim.loadRecording(FIXTURE);
   await sim.waitForIdle();
   const rows = Number(
     (await page.getByTestId('recording-loaded').textContent())

@@ -66,6 +66,12 @@ export class SimPage {
     );
   }
 
+  /** Opens a kernel recording (a path) with the explorer's recording input, and waits until it is loaded. */
+  async loadRecording(path: string): Promise<void> {
+    await this.page.setInputFiles('#recording-input', path);
+    await expect(this.page.getByTestId('recording-loaded')).toBeVisible();
+  }
+
   /** Picks a file (a path, or bytes with a name) with the import panel's file picker. */
   async importCsv(file: string | { name: string; buffer: Buffer }): Promise<void> {
     const input = this.page.getByLabel('Choose a CSV file');
