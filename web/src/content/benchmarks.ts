@@ -203,6 +203,10 @@ export function planPrediction(m: Measurement): PredictionPlan {
     else if (model.settings[k]?.test(v)) overrides.push(`${k}=${v}`);
     else return none(`${pair} is not a setting of the model`);
   }
+  // A total over threads needs the thread count: without it the run could not be converted.
+  const derived = model.derived[m.metric];
+  if (derived?.rule === 'threads_per_ns' && !overrides.some((o) => /^threads=\d+$/.test(o)))
+    return none('the variant names no threads= to total over');
   if (preset) overrides.push(`machine=${preset}`);
   // Without a preset the scenario's machine stands in, at the measured size: a 55-thread run
   // on the scenario's 16 CPUs would measure oversubscription, not the machine.

@@ -322,7 +322,7 @@ function derivedChart(
       prediction.status === 'done' && predicted === null
         ? {
             kind: 'no-prediction',
-            reason: `for ${m.benchmark}: ${d.rule === 'threads_per_ns' && !/(^|;)threads=\d+(;|$)/.test(m.variant) ? 'the variant names no threads= to total over' : `the simulator does not report ${d.summaryPath}`}`,
+            reason: `for ${m.benchmark}: the simulator does not report ${d.summaryPath}`,
           }
         : verdictOf(m, prediction, predicted, m.value, m.stddev);
     return point(m, of(m), m.value, m.stddev, prediction, predicted, verdict);
@@ -354,9 +354,7 @@ function formatDiff(v: number, unit: string): string {
 
 /** Which way the model is off: a higher rate is faster, a higher time or share slower. */
 function direction(diff: number, unit: string): string {
-  const higher = unit === 'per_s' ? 'faster' : 'slower';
-  const lower = unit === 'per_s' ? 'slower' : 'faster';
-  return diff > 0 ? higher : lower;
+  return diff > 0 === (unit === 'per_s') ? 'faster' : 'slower';
 }
 
 /** One sentence for a verdict, in the chart's unit. */

@@ -20,18 +20,16 @@ interface Props {
 }
 
 export function DataEmbed({ chart: wanted, onChart, onIgnored, fullLink }: Props) {
-  const charts = useMemo(() => chartGroups(shippedDatasets.flatMap((d) => d.measurements)), []).map(
-    ([id, ms]) => ({ id, ms }),
-  );
-  const found = charts.findIndex((c) => c.id === wanted);
+  const charts = useMemo(() => chartGroups(shippedDatasets.flatMap((d) => d.measurements)), []);
+  const found = charts.findIndex(([id]) => id === wanted);
   const index = Math.max(0, found);
   // Only the shown chart's measurements are predicted: the model runs for the others (a thread
   // sweep takes seconds) would keep the frame busy for a chart nobody is looking at.
-  const shown = charts[index]?.ms;
-  const predictionOf = usePredictions(shown ?? NONE);
-  const chart = shown ? chartsOf([[charts[index].id, shown]], predictionOf)[0] : undefined;
+  const shown = charts[index];
+  const predictionOf = usePredictions(shown?.[1] ?? NONE);
+  const chart = shown ? chartsOf([shown], predictionOf)[0] : undefined;
   const unknown = wanted !== null && charts.length > 0 && found < 0;
-  const first = charts[0]?.id;
+  const first = charts[0]?.[0];
   useEffect(() => {
     if (unknown) onIgnored([`chart=${wanted}: no such chart; showing ${first}`]);
   }, [unknown, wanted, first, onIgnored]);
@@ -61,7 +59,7 @@ export function DataEmbed({ chart: wanted, onChart, onIgnored, fullLink }: Props
         <nav className="embed-controls" aria-label="Charts">
           <button
             type="button"
-            onClick={() => onChart(charts[index - 1].id)}
+            onClick={() => onChart(charts[index - 1][0])}
             disabled={index === 0}
           >
             ← Previous chart
@@ -71,7 +69,7 @@ export function DataEmbed({ chart: wanted, onChart, onIgnored, fullLink }: Props
           </span>
           <button
             type="button"
-            onClick={() => onChart(charts[index + 1].id)}
+            onClick={() => onChart(charts[index + 1][0])}
             disabled={index === charts.length - 1}
           >
             Next chart →
