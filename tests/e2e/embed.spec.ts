@@ -105,6 +105,12 @@ test('a Measured data chart embeds alone, fitted at both sizes, and steps to the
         .locator('.overlay-chart svg .point, .overlay-chart svg path, .overlay-chart svg circle')
         .first(),
     ).toBeAttached();
+    // The predictions are painted in the chart's own prediction colour, not left unstroked.
+    const stroke = await sim.page
+      .locator('.overlay-chart [data-kind="prediction"]')
+      .first()
+      .evaluate((e) => getComputedStyle(e).stroke);
+    expect(stroke).toMatch(/^rgb/);
     await expect(sim.page.locator('.import-panel, .dataset-table, header')).toHaveCount(0);
     await expect.poll(() => clipped(sim.page)).toEqual([]);
     await sim.page.screenshot({ path: info.outputPath(`chart-embed-${w}x${h}.png`) });

@@ -184,7 +184,7 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
             predicted by the tlbscope model ({predicted.prediction.scenario}, machine preset{' '}
             {predicted.prediction.preset}) —{' '}
             {panels.some((p) => p.sweep)
-              ? `× on the model's curve, at each measured ${panels.find((p) => p.sweep)!.sweep!.key}`
+              ? `× on the model's curve, at each measured value of ${panels.find((p) => p.sweep)!.sweep!.key}`
               : '× right of each measurement'}
           </li>
         )}
