@@ -47,9 +47,17 @@ export function useGuide(
   result: RunResult | null,
   fullExtent: [number, number],
 ): Guide {
-  const steps = result?.info.steps ?? [];
+  // While a step's run computes there is no result, yet the steps are those of the run
+  // before (the same scenario): → and ← keep going, so a presenter's second click on a slow
+  // step is not lost.
+  const scenarioKey = url.custom?.text ?? url.scenario ?? '';
+  const known = useRef<{ key: string; steps: readonly Step[] }>({ key: '', steps: [] });
+  if (result) known.current = { key: scenarioKey, steps: result.info.steps };
+  const steps =
+    result?.info.steps ?? (known.current.key === scenarioKey ? known.current.steps : []);
   const index = url.step !== null && url.step <= steps.length ? url.step - 1 : null;
-  const step = index === null ? null : steps[index];
+  // What the step shows needs its run.
+  const step = index === null || !result ? null : steps[index];
   // A link that names its own settings keeps them (the user changed them on this step); a bare
   // ?scenario=…&step=N takes the step's.
   const applied = useRef<string | null>(

@@ -83,8 +83,15 @@ export function useRun(
   // an empty page. Not a run kept in its worker: a new request ends that worker, and with it
   // every answer about the run.
   const lastDone = useRef<RunResult | null>(null);
+  // The request the state answers. In the render where the inputs change the effect has not
+  // yet started the new run, and the state is still the last run's: said to be running, so
+  // that nothing (a test waiting for idle, a key press) takes the old run for the new one.
+  const asked = [text, key, seed, checkStep, check, remoteAbove, attempt];
+  const startedFor = useRef<unknown[] | null>(null);
+  const stale = startedFor.current === null || asked.some((v, i) => v !== startedFor.current?.[i]);
 
   useEffect(() => {
+    startedFor.current = [text, key, seed, checkStep, check, remoteAbove, attempt];
     const s = (session.current ??= new SimSession());
     s.cancel();
     if (text === null) {
@@ -149,5 +156,10 @@ export function useRun(
     (t: number) => session.current?.snapshot(t) ?? Promise.resolve('{}'),
     [],
   );
-  return { state, cancel, again, snapshot };
+  return {
+    state: stale && state.status !== 'running' ? { status: 'running', events: 0, nowNs: 0 } : state,
+    cancel,
+    again,
+    snapshot,
+  };
 }

@@ -4,7 +4,8 @@
 // Inside an embed nothing is pushed: the host page's history is not the diagram's.
 import { useEffect, useRef } from 'react';
 import { onSourcePacked } from './linkSource';
-import { isNewPlace, writeUrl, type UrlState, type ViewState } from './url';
+import { HistoryPlaces } from './historyPlaces';
+import { writeUrl, type UrlState, type ViewState } from './url';
 import { withModel } from './modelVersion';
 
 const REST_MS = 250;
@@ -22,10 +23,11 @@ interface Options {
 }
 
 export function useUrlSync({ url, view, viewKey, replaceNext, onPop }: Options): {
-  /** Records that the state now is `u` without a new entry (after back/forward). */
+  /** Records that the state `u` came from back or forward, so it gets no new entry. */
   settle: (u: UrlState) => void;
 } {
-  const last = useRef(url);
+  const places = useRef<HistoryPlaces | null>(null);
+  places.current ??= new HistoryPlaces(url);
   const latest = useRef({ url, view });
   latest.current = { url, view };
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -42,10 +44,9 @@ export function useUrlSync({ url, view, viewKey, replaceNext, onPop }: Options):
   useEffect(() => {
     const replace = replaceNext.current || !!url.embed;
     replaceNext.current = false;
-    if (isNewPlace(last.current, url) && !replace) {
+    if (places.current?.push(url, replace)) {
       window.history.pushState(null, '', withModel(writeUrl(url)) || window.location.pathname);
     }
-    last.current = url;
     clearTimeout(timer.current);
     timer.current = setTimeout(rewrite, REST_MS);
   }, [url, viewKey]);
@@ -69,8 +70,6 @@ export function useUrlSync({ url, view, viewKey, replaceNext, onPop }: Options):
   }, []);
 
   return {
-    settle: (u) => {
-      last.current = u;
-    },
+    settle: (u) => places.current?.fromHistory(u),
   };
 }
