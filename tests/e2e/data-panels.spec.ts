@@ -79,6 +79,41 @@ test('an imported dataset survives a reload until the reader removes it', async 
   await expect(kept).toHaveCount(0);
 });
 
+test('every prediction has its band, shaded, in its tooltip, and each measurement is placed against it', async ({
+  sim,
+}) => {
+  // The bands' runs follow the predictions'; openData waits for them too.
+  await sim.openData();
+  const chart = sim.chart('wis-tlb-flush1', 'total_throughput');
+  const svg = chart.locator('.panel', { hasText: 'skylake-56' }).locator('svg');
+  // One shaded area per curve.
+  await expect(svg.locator('path[data-kind="prediction-band"]')).toHaveCount(2);
+  const title = await svg
+    .locator('g.point[data-variant="tlb_gen_read=always;threads=55;processes=off"] title')
+    .textContent();
+  const num = (re: RegExp) => Number(re.exec(title ?? '')?.[1].replaceAll(',', ''));
+  const predicted = num(/predicted by the tlbscope model \([^)]*\): ([\d,]+) \/s/);
+  const low = num(/band ([\d,]+) \/s to/);
+  const high = num(/band [\d,]+ \/s to ([\d,]+) \/s/);
+  expect(low).toBeLessThan(predicted);
+  expect(predicted).toBeLessThan(high);
+  // The machine stops scaling where the model does not: 614,363 /s is below the whole band.
+  expect(614_363).toBeLessThan(low);
+  await expect(
+    chart
+      .locator('.verdicts li', { hasText: 'tlb_gen_read=always;threads=55;' })
+      .locator('[data-band]'),
+  ).toHaveAttribute('data-band', 'outside');
+  await expect(chart.getByTestId('band-legend')).toContainText(/reaches −\d+ % \/ \+\d+ %/);
+
+  const victim = sim.chart('victim-compute', 'victim_time');
+  await expect(victim.locator('[data-kind="prediction-band"]')).toHaveCount(1);
+  await expect(victim.locator('.verdicts')).toContainText(
+    /outside the model's band \([\d.]+ % to [\d.]+ %\)/,
+  );
+  expect(sim.consoleErrors).toEqual([]);
+});
+
 test('a thread sweep is drawn as curves over the thread count, the model beside the measurement', async ({
   sim,
 }) => {

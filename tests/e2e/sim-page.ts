@@ -57,6 +57,12 @@ export class SimPage {
     await expect(this.page.locator('.data-view')).toHaveAttribute('data-state', 'idle', {
       timeout: 60_000,
     });
+    // Then the bands, two more runs for each prediction: the charts are redrawn as they come,
+    // so a test that measures a mark waits for them.
+    test.info().setTimeout(test.info().timeout + 120_000);
+    await expect(this.page.locator('.data-view')).toHaveAttribute('data-bands', 'done', {
+      timeout: 120_000,
+    });
   }
 
   /** The Data view's chart of one (benchmark, metric) pair. */

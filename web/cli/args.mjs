@@ -34,6 +34,7 @@ export { USAGE } from './help.mjs';
  * @property {string} [reduce]
  * @property {number} [maxCombinations]
  * @property {boolean} [progress]
+ * @property {boolean} [band] run and sweep: also run every estimated cost at both ends of its range
  * @property {string} [topic] with `help`: the command to describe, if one was named
  */
 
@@ -210,6 +211,9 @@ export function parseArgs(argv) {
     } else if (a === '--progress') {
       only(a, 'sweep');
       out.progress = true;
+    } else if (a === '--band') {
+      only(a, 'run', 'sweep');
+      out.band = true;
     } else if (a.startsWith('--')) {
       throw new UsageError(`unknown option ${a}`);
     } else if (out.scenario === undefined && !['list', 'settings', 'calibrate'].includes(command)) {
@@ -253,9 +257,14 @@ export function parseArgs(argv) {
         `allow them with --max-combinations ${combinationCount(out.vary)}`,
     );
   }
+  if (out.band && out.format !== undefined && out.format !== 'json') {
+    throw new UsageError(
+      `--band: --format ${out.format} has one value per figure; the band prints as json`,
+    );
+  }
   const format =
     out.format ??
-    (command === 'sweep'
+    (command === 'sweep' && !out.band
       ? 'csv'
       : [
             'calibrate',

@@ -36,7 +36,7 @@ export const COMMANDS = [
   {
     name: 'run',
     synopsis: `tlbscope run <scenario file|id> [--set key=value ...] [--costs file] [--seed N]
-             [--format json|csv|perfetto]`,
+             [--format json|csv|perfetto] [--band]`,
     summary: 'Runs one scenario and prints its summary.',
     options: [
       ['--set key=value', 'one setting, repeatable, e.g. --set flush_info=stack'],
@@ -49,21 +49,26 @@ export const COMMANDS = [
         '--format json|csv|perfetto',
         'the summary as JSON (default), CSV rows in the dataset schema, or the whole run as a Chrome JSON trace for ui.perfetto.dev',
       ],
+      [
+        '--band',
+        'run twice more, every estimated cost at the low and then the high end of its range, and add `band`: each figure’s low, central and high value and width (high ÷ low); JSON only',
+      ],
     ],
     details:
-      'A run that reaches its event or memory budget prints the summary of what ran and exits 1; a simulator trap exits 3 with the command line that reproduces it.',
+      'A run that reaches its event or memory budget prints the summary of what ran and exits 1; a simulator trap exits 3 with the command line that reproduces it. Every cost the model estimates has a range (listed by the settings command; docs/model.md says how the ranges were chosen); --band runs the model at both ends of all of them at once, so the band is the widest the ranges allow, not a confidence interval. Costs given with --set or --costs are yours and stay as given.',
     examples: [
       'tlbscope run x86-munmap-shootdown',
       'tlbscope run x86-madvise-touch --set flush_info=stack --set preempt=preemptible_wait',
       'tlbscope run x86-munmap-shootdown --set cpus=16 --set costs.ipi_delivery_ns=800',
       'tlbscope run x86-lazy-tlb --format perfetto > run.json',
+      'tlbscope run x86-munmap-shootdown --band',
     ],
   },
   {
     name: 'sweep',
     synopsis: `tlbscope sweep <scenario file|id> --vary key=v1,v2,... [--vary ...] [--set key=value ...]
                [--costs file] [--seed N] [--format csv|json] [--max-combinations N]
-               [--progress]`,
+               [--progress] [--band]`,
     summary: 'Runs every combination of its --vary lists.',
     options: [
       ['--vary key=v1,v2,...', 'values of one setting, repeatable; every combination runs'],
@@ -76,6 +81,7 @@ export const COMMANDS = [
         '--progress',
         'runs done, elapsed time and an estimate of the rest on stderr (always shown when stderr is a terminal)',
       ],
+      ['--band', 'as for run, for every combination (JSON, the default with --band)'],
     ],
     details:
       'A sweep of more combinations than its cap is refused before it starts, naming the count and --max-combinations.',

@@ -19,6 +19,7 @@ import { analyze } from './analyze.mjs';
 import { fitRecording } from './fitRecording.mjs';
 import { toCsv, toRows } from './csv.mjs';
 import { BudgetStop, runOnce, expandSweep, ScenarioFailure, SimulatorTrap } from './run.mjs';
+import { bandOfRun } from './band.mjs';
 import { calibrate, DatasetError, formatReport, reportCsv } from './calibrate.mjs';
 import { formatSettings } from './settingsHelp.mjs';
 import { err, out, progress, stderrIsTty } from './terminal.mjs';
@@ -137,12 +138,19 @@ async function main(argv) {
     args.command === 'run'
       ? [runOnce(wasm, text, file, args.set, args.seed)]
       : sweep(wasm, { text, file }, args);
+  // The band runs each run twice more; the sweep's progress covers the central runs only.
+  const bands = args.band ? runs.map((r) => bandOfRun(wasm, text, file, r)) : null;
   if (args.format === 'csv') {
     out(toCsv(runs.flatMap((r) => toRows(id, r))));
   } else if (args.command === 'run') {
-    out(`${JSON.stringify(runs[0].summary, null, 2)}\n`);
+    const summary = bands ? { ...runs[0].summary, band: bands[0] } : runs[0].summary;
+    out(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
-    const result = runs.map((r) => ({ overrides: r.overrides, summary: r.summary }));
+    const result = runs.map((r, i) => ({
+      overrides: r.overrides,
+      summary: r.summary,
+      ...(bands ? { band: bands[i] } : {}),
+    }));
     out(`${JSON.stringify(result, null, 2)}\n`);
   }
   return 0;

@@ -14,6 +14,7 @@ import { finishRun, openSimulator, ScenarioLoadError, WasmTrap } from '../src/si
  * @property {string | undefined} arch
  * @property {number} cpus
  * @property {Summary} summary
+ * @property {Record<string, number>} costs  every cost the run used, by name
  * @property {string | null} budgetError
  * @property {Trace | undefined} trace
  */
@@ -56,6 +57,7 @@ export function runOnce(wasm, text, file, overrides, seed, keep) {
       arch: typeof sim.arch === 'string' ? sim.arch : undefined,
       cpus: sim.cpus,
       summary,
+      costs: JSON.parse(sim.costsJson()),
       budgetError,
       trace: keep ? keep(sim) : undefined,
     }));

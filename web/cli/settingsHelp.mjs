@@ -7,7 +7,7 @@
  * @typedef {{ key: string, path: string, type: string, arch: string | null, doc: string,
  *   choices?: string[], min?: number | null, max?: number | null, maxOf?: string | null,
  *   default?: unknown, aliases?: string[] }} Setting
- * @typedef {{ name: string, unit: string, doc: string, max?: number | null }} Cost
+ * @typedef {{ name: string, unit: string, doc: string, max?: number | null, low?: number | null, high?: number | null, range?: string | null }} Cost
  * @typedef {{ arch: string, id?: string, name?: string }} Preset
  * @typedef {{ settings: Setting[], costs: Cost[], presets: Preset[], archs: string[] }} Vocabulary
  */
@@ -64,7 +64,11 @@ export function formatSettings(v) {
   }
   parts.push('\nCost parameters (--set costs.<name>=value; presets set them per machine):\n');
   for (const c of v.costs) {
-    parts.push(`  costs.${c.name}  (${c.unit})\n${wrap(c.doc, '      ')}\n`);
+    const range =
+      c.low == null || c.high == null
+        ? 'Range: none (exact for the configuration it describes).'
+        : `Range: ${c.low}× to ${c.high}× the value a run uses (${c.range}).`;
+    parts.push(`  costs.${c.name}  (${c.unit})\n${wrap(`${c.doc} ${range}`, '      ')}\n`);
   }
   return parts.join('');
 }

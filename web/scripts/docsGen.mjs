@@ -70,7 +70,9 @@ export async function renderCosts(vocab) {
   const presets = vocab.presets.map((/** @type {any} */ p) => `\`${p.id}\``).join(' / ');
   const rows = vocab.costs.map(
     (/** @type {any} */ c) =>
-      `| \`${c.name}\` | ${c.unit} | 0 … ${c.max} | ${vocab.presets
+      `| \`${c.name}\` | ${c.unit} | 0 … ${c.max} | ${
+        c.low == null ? 'exact' : `×${c.low} to ×${c.high}: ${cell(c.range)}`
+      } | ${vocab.presets
         .map((/** @type {any} */ p) => p.costs[c.name])
         .join(' / ')} | ${cell(c.doc)} |`,
   );
@@ -78,8 +80,8 @@ export async function renderCosts(vocab) {
 
 Values on each preset, in this order: ${presets}.
 
-| Cost | Unit | Range | Presets | Meaning, and its source or estimate |
-| --- | --- | --- | --- | --- |
+| Cost | Unit | Allowed | Uncertainty (the band's ends) | Presets | Meaning, and its source or estimate |
+| --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
 ${COSTS_END}`;

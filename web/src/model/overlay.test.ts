@@ -89,6 +89,45 @@ describe('toOverlayCharts', () => {
     ).toEqual([]);
   });
 
+  it('gives each prediction the band its two end runs span, in the chart’s unit', () => {
+    const read = (ns: number, total: number) => ({
+      ns,
+      perIteration: {},
+      derived: { total_throughput: total },
+    });
+    const done = (band?: { low: ReturnType<typeof read>; high: ReturnType<typeof read> } | null) =>
+      ({
+        status: 'done',
+        ...read(2000, 500_000),
+        scenario: 's',
+        preset: 'generic-x86',
+        ignored: [],
+        aliased: [],
+        band,
+      }) as PredictionState;
+    // A time in µs: cheaper costs (the low end) make it shorter.
+    const [time] = toOverlayCharts([m({ value: 2.5, unit: 'us', stddev: null })], () =>
+      done({ low: read(1000, 900_000), high: read(4500, 250_000) }),
+    );
+    expect(time.points[0].band).toEqual([1, 4.5]);
+    // A rate: the low end gives the higher figure; the band is still bottom to top.
+    const wis = m({
+      benchmark: 'wis-tlb-flush1',
+      metric: 'total_throughput',
+      unit: 'per_s',
+      variant: 'threads=10',
+      value: 479110,
+      stddev: null,
+    });
+    const [rate] = toOverlayCharts([wis], () =>
+      done({ low: read(1000, 900_000), high: read(4500, 250_000) }),
+    );
+    expect(rate.points[0].band).toEqual([250_000, 900_000]);
+    // Still running, or an end without a figure: no band.
+    expect(toOverlayCharts([wis], () => done(undefined))[0].points[0].band).toBeNull();
+    expect(toOverlayCharts([wis], () => done(null))[0].points[0].band).toBeNull();
+  });
+
   it('groups absolute time metrics per benchmark and metric, one series per machine and source', () => {
     const charts = toOverlayCharts(
       [

@@ -20,22 +20,50 @@ export const NOISE_RULE = `A difference counts as "within measurement noise" whe
 /** Rows the CLI wrote (`tlbscope sweep --format csv`) are model output, never measurements. */
 export const MODEL_SOURCE = 'tlbscope-model';
 
+/** What one model run gives the charts. */
+export interface Readout {
+  ns: number;
+  /** The benchmark's count metrics per iteration (null: not in the summary). */
+  perIteration: Readonly<Record<string, number | null>>;
+  /** The benchmark's derived metrics in their dataset units (null: not computable). */
+  derived?: Readonly<Record<string, number | null>>;
+}
+
+/** Which end of the cost ranges a band run took (model/band.ts). */
+export type BandEnd = 'low' | 'high';
+
 export type PredictionState =
   | { status: 'pending' }
   | { status: 'none'; reason: string }
-  | {
+  | (Readout & {
       status: 'done';
-      ns: number;
       scenario: string;
       /** The machine preset the model ran with. */
       preset: string;
       ignored: string[];
       aliased: Alias[];
-      /** The benchmark's count metrics per iteration (null: not in the summary). */
-      perIteration: Readonly<Record<string, number | null>>;
-      /** The benchmark's derived metrics in their dataset units (null: not computable). */
-      derived?: Readonly<Record<string, number | null>>;
-    };
+      /**
+       * The runs with every estimated cost at the low and at the high end of its range;
+       * undefined while they run, null when either gave no figure.
+       */
+      band?: Readonly<Record<BandEnd, Readout>> | null;
+    });
+
+/**
+ * The band around `predicted`: the figure `at` reads from each end run, with the central one.
+ * Null until both ends have run, or when either end gives no figure.
+ */
+export function bandAround(
+  predicted: number | null,
+  prediction: PredictionState,
+  at: (run: Readout, end: BandEnd) => number | null | undefined,
+): [number, number] | null {
+  if (predicted === null || prediction.status !== 'done' || !prediction.band) return null;
+  const lo = at(prediction.band.low, 'low');
+  const hi = at(prediction.band.high, 'high');
+  if (lo == null || hi == null || !Number.isFinite(lo) || !Number.isFinite(hi)) return null;
+  return [Math.min(predicted, lo, hi), Math.max(predicted, lo, hi)];
+}
 
 export type Verdict =
   | { kind: 'within-noise'; diff: number; sigmas: number }
@@ -70,6 +98,8 @@ export interface OverlayPoint {
   lo: number | null;
   hi: number | null;
   predicted: number | null;
+  /** The prediction's band in the chart's unit (null: not run yet, or no figure at an end). */
+  band: [number, number] | null;
   prediction: PredictionState;
   verdict: Verdict;
   /** What a machine fitted to this dataset predicts, in the chart's unit (null: no fit). */
@@ -201,9 +231,11 @@ function point(
   predicted: number | null,
   verdict: Verdict,
   fitted: number | null = null,
+  band: [number, number] | null = null,
 ): OverlayPoint {
   return {
     fitted,
+    band,
     measurement: m,
     series,
     value,
@@ -242,6 +274,7 @@ function timeChart(
       predicted,
       verdictOf(m, prediction, predicted, value, sd),
       ((f) => (f === null ? null : fromNs(f, unit)))(fittedNsOf(m)),
+      bandAround(predicted, prediction, (r) => fromNs(r.ns, unit)),
     );
   });
   return { unit, series, points, notes: [] };
@@ -299,7 +332,13 @@ function fractionChart(
           : m === base && predicted !== null
             ? { kind: 'reference' }
             : verdictOf(m, prediction, predicted, value, sd);
-    points.push(point(m, of(m), value, sd, prediction, predicted, verdict));
+    // Each end divided by the reference's run at the same end.
+    const band = bandAround(predicted, prediction, (r, end) => {
+      const other = refPrediction.status === 'done' ? refPrediction.band?.[end] : undefined;
+      const [a, b] = [r.perIteration[m.metric], other?.perIteration[m.metric]];
+      return a == null || !b ? null : a / b;
+    });
+    points.push(point(m, of(m), value, sd, prediction, predicted, verdict, null, band));
   }
   return { unit, series, points, notes };
 }
@@ -325,7 +364,8 @@ function derivedChart(
             reason: `for ${m.benchmark}: the simulator does not report ${d.summaryPath}`,
           }
         : verdictOf(m, prediction, predicted, m.value, m.stddev);
-    return point(m, of(m), m.value, m.stddev, prediction, predicted, verdict);
+    const band = bandAround(predicted, prediction, (r) => r.derived?.[m.metric]);
+    return point(m, of(m), m.value, m.stddev, prediction, predicted, verdict, null, band);
   });
   return { unit: d.unit, series, points, notes: [d.why] };
 }

@@ -13,6 +13,8 @@ export interface PanelPoint {
   lo: number | null;
   hi: number | null;
   predicted: number | null;
+  /** The prediction's band (values mode only; null otherwise, or until its ends have run). */
+  band: [number, number] | null;
   /** The fitted machine's value (values mode only; null otherwise). */
   fitted: number | null;
 }
@@ -56,6 +58,7 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
           lo: p.lo,
           hi: p.hi,
           predicted: p.predicted,
+          band: p.band,
           fitted: p.fitted,
         };
       const pct = (v: number, base: number) => (v / base - 1) * 100;
@@ -70,6 +73,7 @@ export function panelsOf(chart: OverlayChartModel, mode: PanelMode): Panel[] {
           p.predicted === null || ref.predicted === null || ref.predicted === 0
             ? null
             : pct(p.predicted, ref.predicted),
+        band: null,
         fitted: null,
       };
     });

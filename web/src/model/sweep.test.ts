@@ -13,6 +13,7 @@ const at = (variant: string, value = 1): PanelPoint => ({
     lo: null,
     hi: null,
     predicted: null,
+    band: null,
     prediction: pending,
     verdict: { kind: 'pending' },
     fitted: null,
@@ -21,6 +22,7 @@ const at = (variant: string, value = 1): PanelPoint => ({
   lo: null,
   hi: null,
   predicted: null,
+  band: null,
   fitted: null,
 });
 

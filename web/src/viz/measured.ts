@@ -32,7 +32,10 @@ export function renderPanel(
 ): void {
   if (panel.sweep) return renderSweepPanel(svgEl, panel, panel.sweep, width, height, opts);
   // A categorical drawing of a panel that was a sweep before (another mode) starts afresh.
-  select(svgEl).attr('data-sweep', null).selectAll('g.sweep-key, path.sweep-curve').remove();
+  select(svgEl)
+    .attr('data-sweep', null)
+    .selectAll('g.sweep-key, path.sweep-curve, path.prediction-band')
+    .remove();
   const { points, unit } = panel;
   const lines = Math.max(1, ...panel.variants.map((v) => labelLines(v).length));
   const bottom = 18 + lines * LINE;
@@ -116,6 +119,20 @@ export function renderPanel(
     .text('fitted machine: what the preset fitted to this dataset predicts for each variant');
   const item = pointMarks(svg, panel, y, cx, 64);
 
+  // The band: a bar behind the prediction's ×, from its low to its high end, cut at the plot's
+  // edges (the axis is the measurements' and predictions', so that a band wider than they are
+  // does not squash the differences the chart is for).
+  const [yBottom, yTop] = y.range();
+  const clampY = (v: number) => Math.max(yTop, Math.min(yBottom, y(v)));
+  item
+    .filter((p) => p.predicted !== null && p.band !== null)
+    .insert('rect', ':first-child')
+    .attr('data-kind', 'prediction-band')
+    .attr('class', 'prediction-band')
+    .attr('x', (p) => px(p) - 4)
+    .attr('width', 8)
+    .attr('y', (p) => clampY(p.band![1]))
+    .attr('height', (p) => Math.max(1, clampY(p.band![0]) - clampY(p.band![1])));
   const predicted = item.filter((p) => p.predicted !== null);
   predicted
     .append('path')

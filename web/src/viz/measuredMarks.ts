@@ -37,6 +37,13 @@ export function pointTitle(p: OverlayPoint, unit: string): string {
     lines.push(
       `predicted by the tlbscope model (${p.prediction.scenario}, machine preset ${p.prediction.preset}): ${formatValue(p.predicted!, unit)}`,
     );
+    lines.push(
+      p.band
+        ? `band ${formatValue(p.band[0], unit)} to ${formatValue(p.band[1], unit)}: the model with every estimated cost at the low and at the high end of its range`
+        : p.prediction.band === null
+          ? 'no band: a run at an end of the cost ranges gave no figure'
+          : 'band: its two runs are still to come',
+    );
   }
   lines.push(describeVerdict(p.verdict, unit));
   return lines.join('\n');

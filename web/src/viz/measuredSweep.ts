@@ -115,6 +115,47 @@ export function renderSweepPanel(
       d: path(g.points.map((p) => ({ x: p.x, y: p.point.predicted }))),
     },
   ]);
+  // The band of each group's predictions: an area from the low to the high ends, joined over
+  // runs of consecutive points that have one, cut at the plot's edges (the axis is the
+  // measurements' and predictions').
+  const [yBottom, yTop] = y.range();
+  const clampY = (v: number) => Math.max(yTop, Math.min(yBottom, y(v)));
+  const area = (pts: { x: number; band: [number, number] | null }[]) => {
+    const runs: { x: number; band: [number, number] }[][] = [[]];
+    for (const p of pts) {
+      if (p.band) runs[runs.length - 1].push({ x: p.x, band: p.band });
+      else if (runs[runs.length - 1].length) runs.push([]);
+    }
+    return runs
+      .filter((r) => r.length)
+      .map((r) => {
+        if (r.length === 1) {
+          const [p] = r;
+          return `M${x(p.x) - 3},${clampY(p.band[1])}H${x(p.x) + 3}V${clampY(p.band[0])}H${x(p.x) - 3}Z`;
+        }
+        const top = r.map((p, i) => `${i ? 'L' : 'M'}${x(p.x)},${clampY(p.band[1])}`).join('');
+        const bottom = [...r]
+          .reverse()
+          .map((p) => `L${x(p.x)},${clampY(p.band[0])}`)
+          .join('');
+        return `${top}${bottom}Z`;
+      })
+      .join('');
+  };
+  const bands = sweep.groups
+    .map((g) => ({
+      group: g.label,
+      d: area(g.points.map((p) => ({ x: p.x, band: p.point.band }))),
+    }))
+    .filter((b) => b.d !== '');
+  svg
+    .selectAll<SVGPathElement, (typeof bands)[number]>('path.prediction-band')
+    .data(bands)
+    .join((enter) => enter.insert('path', ':first-child'))
+    .attr('class', 'prediction-band')
+    .attr('data-kind', 'prediction-band')
+    .attr('data-group', (b) => b.group)
+    .attr('d', (b) => b.d);
   svg
     .selectAll<SVGPathElement, (typeof curves)[number]>('path.sweep-curve')
     .data(curves)

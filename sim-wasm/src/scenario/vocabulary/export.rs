@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::costs::COSTS;
+use super::costs::{Range, COSTS};
 use super::setting::{Default, Kind, Setting};
 use super::settings::SETTINGS;
 use crate::config::Arch;
@@ -52,7 +52,14 @@ pub fn json() -> Value {
         .collect();
     let costs: Vec<Value> = COSTS
         .iter()
-        .map(|c| json!({"name": c.name, "unit": c.unit, "max": c.max(), "doc": c.doc}))
+        .map(|c| {
+            let (low, high, why) = match c.range {
+                Range::Exact => (json!(null), json!(null), json!(null)),
+                Range::Factor { low, high, why } => (json!(low), json!(high), json!(why)),
+            };
+            json!({"name": c.name, "unit": c.unit, "max": c.max(), "doc": c.doc,
+                "low": low, "high": high, "range": why})
+        })
         .collect();
     let presets: Vec<Value> = presets::IDS
         .iter()

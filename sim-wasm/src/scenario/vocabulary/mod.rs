@@ -15,7 +15,7 @@ mod export;
 mod setting;
 mod settings;
 
-pub use costs::{costs_json, Cost, COSTS};
+pub use costs::{costs_json, Cost, Range, COSTS};
 pub use export::json;
 pub use setting::{int_in, one_of, Default, Kind, Setting, MAX_NS};
 pub use settings::*;

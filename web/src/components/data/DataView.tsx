@@ -112,9 +112,21 @@ export function DataView() {
   }, [drawn]);
   const charts = chartsOf(shown, predictionOf, (m) => fittedNs.get(m) ?? null);
   const pending = charts.some((c) => c.points.some((p) => p.verdict.kind === 'pending'));
+  // The bands' runs come after every prediction's: the charts are read meanwhile, and the
+  // bands fill in (`data-bands` says when they all have).
+  const predictions = new Set(
+    charts.flatMap((c) => c.points.map((p) => p.prediction)).filter((p) => p.status === 'done'),
+  );
+  const bandsToCome = [...predictions].filter(
+    (p) => p.status === 'done' && p.band === undefined,
+  ).length;
 
   return (
-    <div className="data-view" data-state={pending ? 'busy' : 'idle'}>
+    <div
+      className="data-view"
+      data-state={pending ? 'busy' : 'idle'}
+      data-bands={pending || bandsToCome > 0 ? 'running' : 'done'}
+    >
       <section className="intro">
         <h2>Measured data and the model</h2>
         <p>
@@ -137,6 +149,13 @@ export function DataView() {
             Showing the first {shown.length} of {groups.length.toLocaleString('en-US')} charts (the
             chart limit is {MAX_CHARTS}): each (benchmark, metric) pair is one chart. Import fewer
             benchmarks or metrics at a time to see the rest.
+          </p>
+        )}
+        {!pending && bandsToCome > 0 && (
+          <p role="status" className="limit-note" data-testid="bands-running">
+            Running the bands: {bandsToCome.toLocaleString('en-US')} of{' '}
+            {predictions.size.toLocaleString('en-US')} predictions still to run with every estimated
+            cost at both ends of its range.
           </p>
         )}
         <div className="overlay-grid">

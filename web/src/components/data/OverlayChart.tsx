@@ -4,7 +4,14 @@
 // draws into them at the card's width.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { BENCHMARK_MODELS } from '../../content/benchmarks';
-import { describeVerdict, NOISE_RULE, type OverlayChartModel } from '../../model/overlay';
+import {
+  describeVerdict,
+  formatValue,
+  NOISE_RULE,
+  type OverlayChartModel,
+  type OverlayPoint,
+} from '../../model/overlay';
+import { formatBand } from '../../model/band';
 import { canShowDifference, panelsOf, type Panel, type PanelMode } from '../../model/panels';
 import { renderPanel, SERIES_SHAPE_NAMES } from '../../viz/measured';
 import { binPanel, describeBinning, MAX_POINTS } from '../../model/bins';
@@ -86,6 +93,24 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
   const unlisted = chart.points.length - listed.length;
   const notes = [...new Set(chart.points.map((p) => describeVerdict(p.verdict, chart.unit)))];
   const predicted = chart.points.find((p) => p.prediction.status === 'done');
+  // The widest band, as how far it reaches below and above its prediction (null: no band yet).
+  const widestPoint = chart.points.reduce<OverlayPoint | null>(
+    (w, p) =>
+      p.band &&
+      p.predicted &&
+      p.band[0] > 0 &&
+      (!w || p.band[1] / p.band[0] > w.band![1] / w.band![0])
+        ? p
+        : w,
+    null,
+  );
+  const widest =
+    widestPoint &&
+    formatBand({
+      low: widestPoint.band![0],
+      central: widestPoint.predicted!,
+      high: widestPoint.band![1],
+    });
   const benchNotes = BENCHMARK_MODELS[chart.benchmark]?.notes;
   const name = `${chart.benchmark}-${chart.metric}`;
   const exportAs = async (format: 'svg' | 'png') => {
@@ -98,6 +123,14 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
       glyph: SHAPE_GLYPHS[SERIES_SHAPE_NAMES[i % SERIES_SHAPE_NAMES.length]!] ?? '●',
       color: style.getPropertyValue(`--measured-${i % SERIES_SHAPE_NAMES.length}`).trim(),
     }));
+    if (widest) {
+      legend.push({
+        label: `band: the model with every estimated cost at the low and at the high end of its range (the widest reaches ${widest} of its prediction)`,
+        swatch: 'glyph',
+        glyph: '▮',
+        color: style.getPropertyValue('--predicted').trim(),
+      });
+    }
     if (predicted && predicted.prediction.status === 'done') {
       legend.push({
         label: `predicted by the tlbscope model (${predicted.prediction.scenario}, machine preset ${predicted.prediction.preset})`,
@@ -188,6 +221,12 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
               : '× right of each measurement'}
           </li>
         )}
+        {widest && (
+          <li data-testid="band-legend">
+            shaded: the model&apos;s band, run with every estimated cost at the low and at the high
+            end of its range (the widest reaches {widest} of its prediction)
+          </li>
+        )}
       </ul>
       <ul className="verdicts">
         {listed.map((p, i) => (
@@ -198,6 +237,13 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
             )}{' '}
             on {p.measurement.machine}:{' '}
             <span title={NOISE_RULE}>{describeVerdict(p.verdict, chart.unit)}</span>
+            {p.band && (
+              <span data-band={inBand(p) ? 'inside' : 'outside'}>
+                {' '}
+                · measured {inBand(p) ? 'inside' : 'outside'} the model&apos;s band (
+                {formatValue(p.band[0], chart.unit)} to {formatValue(p.band[1], chart.unit)})
+              </span>
+            )}
           </li>
         ))}
         {unlisted > 0 && (
@@ -226,4 +272,8 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
       )}
     </figure>
   );
+}
+
+function inBand(p: OverlayPoint): boolean {
+  return p.band !== null && p.band[0] <= p.value && p.value <= p.band[1];
 }

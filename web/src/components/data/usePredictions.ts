@@ -11,7 +11,9 @@ import {
   type PredictionPlan,
 } from '../../content/benchmarks';
 import type { Measurement } from '../../content/datasets';
-import type { PredictionState } from '../../model/overlay';
+import { boundOverrides } from '../../model/band';
+import type { BandEnd, PredictionState, Readout } from '../../model/overlay';
+import type { RunResult } from '../../sim/run';
 import { RunCancelled, SimSession } from '../../workers/session';
 
 /** Distinct model runs one page starts for measured data (each takes up to a second). */
@@ -23,6 +25,27 @@ export const MAX_MODEL_RUNS = 100;
  */
 export function predictionWorkers(cores = globalThis.navigator?.hardwareConcurrency ?? 2): number {
   return Math.max(1, Math.min(3, cores - 1));
+}
+
+/** What the charts read from one run's summary (null: the benchmark's figure is not in it). */
+function readoutOf(
+  summary: RunResult['summary'],
+  p: Extract<PredictionPlan, { status: 'run' }>,
+): Readout | null {
+  const v = readSummaryPath(summary, p.summaryPath);
+  if (v === null) return null;
+  return {
+    ns: toNs(v, p.summaryUnit),
+    perIteration: Object.fromEntries(
+      Object.entries(p.counts).map(([metric, c]) => [metric, countPerIteration(summary, c)]),
+    ),
+    derived: Object.fromEntries(
+      Object.entries(p.derived).map(([metric, d]) => [
+        metric,
+        derivedValue(summary, d, p.overrides),
+      ]),
+    ),
+  };
 }
 
 export function usePredictions(measurements: readonly Measurement[]) {
@@ -51,48 +74,64 @@ export function usePredictions(measurements: readonly Measurement[]) {
     if (!todo.size) return;
     for (const p of todo.values()) started.current.add(p.key);
     while (sessions.current.length < predictionWorkers()) sessions.current.push(new SimSession());
-    // Each worker takes the next plan in chart order when it is free.
-    const queue = [...todo.values()];
+    // Each worker takes the next job when it is free: every central run in chart order first,
+    // then the band's two end runs of each, so the predictions show before their bands.
+    type Job = { p: Run; end?: { which: BandEnd; overrides: string[] } };
+    const queue: Job[] = [...todo.values()].map((p) => ({ p }));
+    const ends = new Map<string, Partial<Record<BandEnd, Readout | null>>>();
+    // Both ends in: the band joins the prediction (null when an end gave no figure).
+    const settleBand = (key: string, which: BandEnd, read: Readout | null) => {
+      const got = { ...ends.get(key), [which]: read };
+      ends.set(key, got);
+      if (got.low === undefined || got.high === undefined) return;
+      const band = got.low && got.high ? { low: got.low, high: got.high } : null;
+      setResults((m) => {
+        const r = m.get(key);
+        return r?.status === 'done' ? new Map(m).set(key, { ...r, band }) : m;
+      });
+    };
     const drain = async (s: SimSession) => {
-      for (let p = queue.shift(); p; p = queue.shift()) {
+      for (let job = queue.shift(); job; job = queue.shift()) {
+        const { p, end } = job;
         const key = p.key;
-        let r: PredictionState;
+        let run;
         try {
           // Only the summary is read: no trace, no timeline model.
-          const run = await s.run(p.text, { overrides: p.overrides, seed: 1, summaryOnly: true });
-          const v = readSummaryPath(run.summary, p.summaryPath);
-          r =
-            v === null
-              ? { status: 'none', reason: `the simulator does not report ${p.summaryPath} yet` }
-              : {
-                  status: 'done',
-                  ns: toNs(v, p.summaryUnit),
-                  scenario: p.scenario,
-                  preset: p.preset,
-                  ignored: p.ignored,
-                  aliased: p.aliased,
-                  perIteration: Object.fromEntries(
-                    Object.entries(p.counts).map(([metric, c]) => [
-                      metric,
-                      countPerIteration(run.summary, c),
-                    ]),
-                  ),
-                  derived: Object.fromEntries(
-                    Object.entries(p.derived).map(([metric, d]) => [
-                      metric,
-                      derivedValue(run.summary, d, p.overrides),
-                    ]),
-                  ),
-                };
+          const overrides = end ? [...p.overrides, ...end.overrides] : p.overrides;
+          run = await s.run(p.text, { overrides, seed: 1, summaryOnly: true });
         } catch (e) {
           // Unmounted (or React's dev double mount, which clears `started` to run them again).
           if (e instanceof RunCancelled) return;
-          r = {
-            status: 'none',
-            reason: `the model could not run ${p.scenario}: ${(e as Error).message}`,
-          };
+          if (end) {
+            settleBand(key, end.which, null);
+            continue;
+          }
+          const reason = `the model could not run ${p.scenario}: ${(e as Error).message}`;
+          setResults((m) => new Map(m).set(key, { status: 'none', reason }));
+          continue;
         }
+        const read = readoutOf(run.summary, p);
+        if (end) {
+          settleBand(key, end.which, read);
+          continue;
+        }
+        const r: PredictionState =
+          read === null
+            ? { status: 'none', reason: `the simulator does not report ${p.summaryPath} yet` }
+            : {
+                status: 'done',
+                ...read,
+                scenario: p.scenario,
+                preset: p.preset,
+                ignored: p.ignored,
+                aliased: p.aliased,
+              };
         setResults((m) => new Map(m).set(key, r));
+        if (read !== null) {
+          const bounds = boundOverrides(run.info.costs, p.overrides);
+          queue.push({ p, end: { which: 'low', overrides: bounds.low } });
+          queue.push({ p, end: { which: 'high', overrides: bounds.high } });
+        }
       }
     };
     for (const s of sessions.current) void drain(s);

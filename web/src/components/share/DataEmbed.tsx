@@ -34,7 +34,12 @@ export function DataEmbed({ chart: wanted, onChart, onIgnored, fullLink }: Props
     if (unknown) onIgnored([`chart=${wanted}: no such chart; showing ${first}`]);
   }, [unknown, wanted, first, onIgnored]);
   if (!chart) return <p className="embed">No measured data to chart.</p>;
-  const pending = chart.points.some((p) => p.verdict.kind === 'pending');
+  // Drawn once its predictions and their bands are in: one chart's bands are a few runs.
+  const pending = chart.points.some(
+    (p) =>
+      p.verdict.kind === 'pending' ||
+      (p.prediction.status === 'done' && p.prediction.band === undefined),
+  );
   const machines = [...new Set(chart.series.map((s) => s.machine))].join(', ');
   return (
     <div className="embed data-embed" data-state={pending ? 'busy' : 'idle'}>

@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from './args.mjs';
+import { summaryBand } from './band.mjs';
+
+const cli = (...args) => spawnSync('node', ['web/cli/tlbscope.mjs', ...args], { encoding: 'utf8' });
+
+describe('--band', () => {
+  it('gives every figure of a run low, central and high, with the band’s width', () => {
+    const r = cli('run', 'x86-munmap-shootdown', '--band', '--set', 'costs.ipi_delivery_ns=800');
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    const f = s.band['flush_latency_ns.mean'];
+    expect(f.central).toBe(s.flush_latency_ns.mean);
+    expect(f.low).toBeLessThan(f.central);
+    expect(f.high).toBeGreaterThan(f.central);
+    expect(f.width).toBeCloseTo(f.high / f.low, 2);
+    // A statistic with no samples has no band.
+    expect(s.band['wakeup_latency_ns.mean']).toBeUndefined();
+  });
+
+  it('is printed per run by a sweep, as JSON unless another format was asked for', () => {
+    expect(parseArgs(['sweep', 'x', '--vary', 'cpus=2,4', '--band']).format).toBe('json');
+    expect(() =>
+      parseArgs(['sweep', 'x', '--vary', 'cpus=2,4', '--band', '--format', 'csv']),
+    ).toThrow(/--band: --format csv/);
+    expect(() => parseArgs(['calibrate', '--band'])).toThrow(/--band does not apply to calibrate/);
+  });
+
+  it('spans the three runs whichever end is lower, and skips what is not a number', () => {
+    const b = summaryBand(
+      { ipis: 3, total: 100, notes: [], op: { count: 2, mean: 10, p50: 9, p99: 12, max: 12 } },
+      { ipis: 3, total: 180, notes: [], op: { count: 2, mean: 6, p50: 5, p99: 7, max: 7 } },
+      { ipis: 4, total: 60, notes: [], op: { count: 2, mean: 19, p50: 18, p99: 22, max: 22 } },
+    );
+    expect(b.total).toEqual({ low: 60, central: 100, high: 180, width: 3 });
+    expect(b.ipis).toEqual({ low: 3, central: 3, high: 4, width: 1.33 });
+    expect(b['op.mean']).toEqual({ low: 6, central: 10, high: 19, width: 3.17 });
+    expect(b.notes).toBeUndefined();
+  });
+});
