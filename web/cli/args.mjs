@@ -34,7 +34,7 @@ export { USAGE } from './help.mjs';
  * @property {string} [reduce]
  * @property {number} [maxCombinations]
  * @property {boolean} [progress]
- * @property {boolean} [band] run and sweep: also run every estimated cost at both ends of its range
+ * @property {boolean} [band] run, sweep, calibrate: also run every estimated cost at both ends of its range
  * @property {string} [topic] with `help`: the command to describe, if one was named
  */
 
@@ -212,7 +212,7 @@ export function parseArgs(argv) {
       only(a, 'sweep');
       out.progress = true;
     } else if (a === '--band') {
-      only(a, 'run', 'sweep');
+      only(a, 'run', 'sweep', 'calibrate');
       out.band = true;
     } else if (a.startsWith('--')) {
       throw new UsageError(`unknown option ${a}`);
@@ -257,7 +257,7 @@ export function parseArgs(argv) {
         `allow them with --max-combinations ${combinationCount(out.vary)}`,
     );
   }
-  if (out.band && out.format !== undefined && out.format !== 'json') {
+  if (out.band && command !== 'calibrate' && out.format !== undefined && out.format !== 'json') {
     throw new UsageError(
       `--band: --format ${out.format} has one value per figure; the band prints as json`,
     );

@@ -24,7 +24,8 @@ describe('--band', () => {
     expect(() =>
       parseArgs(['sweep', 'x', '--vary', 'cpus=2,4', '--band', '--format', 'csv']),
     ).toThrow(/--band: --format csv/);
-    expect(() => parseArgs(['calibrate', '--band'])).toThrow(/--band does not apply to calibrate/);
+    expect(() => parseArgs(['check', 'x', '--band'])).toThrow(/--band does not apply to check/);
+    expect(parseArgs(['calibrate', '--band', '--format', 'csv']).band).toBe(true);
   });
 
   it('spans the three runs whichever end is lower, and skips what is not a number', () => {
@@ -37,5 +38,22 @@ describe('--band', () => {
     expect(b.ipis).toEqual({ low: 3, central: 3, high: 4, width: 1.33 });
     expect(b['op.mean']).toEqual({ low: 6, central: 10, high: 19, width: 3.17 });
     expect(b.notes).toBeUndefined();
+  });
+});
+
+describe('calibrate --band', () => {
+  it('adds each row’s band, its width and whether the measurement is inside it', () => {
+    const r = cli('calibrate', '--band');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('band (low – high, width)');
+    const row = r.stdout.split('\n').find((l) => l.includes('flush_info=stack_unaligned'));
+    const m = /([\d.]+) – ([\d.]+) ×([\d.]+) (in|OUT)/.exec(row ?? '');
+    expect(m).not.toBeNull();
+    const [low, high] = [Number(m?.[1]), Number(m?.[2])];
+    expect(low).toBeLessThan(2.5761);
+    expect(high).toBeGreaterThan(2.5761);
+    expect(m?.[4]).toBe('in');
+    const json = JSON.parse(cli('calibrate', '--band', '--format', 'json').stdout);
+    for (const row of json.rows) expect(row.band_low).toBeLessThanOrEqual(row.band_high);
   });
 });

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readScenarioArg } from './wasm.mjs';
+import { boundOverrides } from '../src/model/band';
 import { runOnce } from './run.mjs';
 import { COLUMNS as DATASET_COLUMNS } from './csv.mjs';
 
@@ -166,18 +167,28 @@ export function readSummaryPath(summary, path) {
  * @param {SimulatorApi} wasm
  */
 export function makeRunner(wasm, seed = 1) {
-  /** @type {Map<string, Summary>} */
+  /** @type {Map<string, import('./run.mjs').CliRun>} */
   const cache = new Map();
   let runs = 0;
-  /** @type {(scenario: string, overrides: string[]) => Summary} */
-  const run = (scenario, overrides) => {
+  /** @type {(scenario: string, overrides: string[]) => import('./run.mjs').CliRun} */
+  const once = (scenario, overrides) => {
     const key = `${scenario}|${overrides.join(';')}`;
     if (!cache.has(key)) {
       const { text, file } = readScenarioArg(scenario);
       runs++;
-      cache.set(key, runOnce(wasm, text, file, overrides, seed).summary);
+      cache.set(key, runOnce(wasm, text, file, overrides, seed));
     }
-    return /** @type {Summary} */ (cache.get(key));
+    return /** @type {import('./run.mjs').CliRun} */ (cache.get(key));
+  };
+  /**
+   * The run itself, or (`end`) the same run with every estimated cost at that end of its
+   * range (model/band.ts), for the band around a prediction.
+   * @type {(scenario: string, overrides: string[], end?: 'low' | 'high') => Summary}
+   */
+  const run = (scenario, overrides, end) => {
+    const central = once(scenario, overrides);
+    if (!end) return central.summary;
+    return once(scenario, [...overrides, ...boundOverrides(central.costs, overrides)[end]]).summary;
   };
   return { run, runs: () => runs };
 }
@@ -205,9 +216,13 @@ export function describeTolerance(tol) {
  */
 /**
  * @param {SimulatorApi} wasm
- * @param {{ table?: CalibrationTable, extra?: string[] }} [options]
+ * @param {{ table?: CalibrationTable, extra?: string[], band?: boolean }} [options]
+ *   `band`: also predict each row with every estimated cost at each end of its range
  */
-export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = [] } = {}) {
+export function calibrate(
+  wasm,
+  { table = loadJson(CALIBRATION_FILE), extra = [], band = false } = {},
+) {
   /** @type {Record<string, BenchmarkModel>} */
   const benchmarks = loadJson(BENCHMARKS_FILE);
   const dataset = datasetLoader();
@@ -217,6 +232,11 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
   const rows = table.rows.map((spec) => {
     const { m, model } = measuredRow(spec, dataset, benchmarks);
     const { predicted, predictedUnit } = predictRow(runner, spec, model, m.unit, extra);
+    const ends = band
+      ? /** @type {const} */ (['low', 'high']).map(
+          (end) => predictRow(runner, spec, model, m.unit, extra, end).predicted,
+        )
+      : null;
     const measured = m.value;
     const unit = m.unit;
     const tolerance = spec.tolerance;
@@ -244,6 +264,12 @@ export function calibrate(wasm, { table = loadJson(CALIBRATION_FILE), extra = []
           ? 'PASS'
           : 'FAIL',
       note: spec.note ?? null,
+      ...(ends
+        ? {
+            band_low: Math.min(predicted, ...ends),
+            band_high: Math.max(predicted, ...ends),
+          }
+        : {}),
     };
     byId.set(spec.id, row);
     return row;
@@ -344,8 +370,9 @@ export function measuredRow(spec, dataset, benchmarks) {
  * @param {BenchmarkModel} model
  * @param {string} unit the measured unit
  * @param {string[]} extra
+ * @param {'low' | 'high'} [end] every estimated cost at this end of its range (the band)
  */
-export function predictRow(runner, spec, model, unit, extra) {
+export function predictRow(runner, spec, model, unit, extra, end) {
   const base = [`machine=${spec.preset}`];
   // What to read from a run is benchmarks.json's, as for fit and the Data view: a count
   // metric's own path divided by its iterations, else the benchmark's summaryPath.
@@ -353,7 +380,7 @@ export function predictRow(runner, spec, model, unit, extra) {
   const path = count?.summaryPath ?? model.summaryPath;
   /** @type {(set: string[]) => number} */
   const value = (set) => {
-    const v = readSummaryPath(runner.run(model.scenario, [...base, ...set, ...extra]), path);
+    const v = readSummaryPath(runner.run(model.scenario, [...base, ...set, ...extra], end), path);
     if (v === null) throw new Error(`row ${spec.id}: the summary has no ${path}`);
     return v;
   };
@@ -367,7 +394,7 @@ export function predictRow(runner, spec, model, unit, extra) {
     // A rate the mail cannot give (its iteration count is unstated), e.g. misses per round
     // trip: compared only through ratios of rows in the same unit.
     const per = readSummaryPath(
-      runner.run(model.scenario, [...base, ...spec.set, ...extra]),
+      runner.run(model.scenario, [...base, ...spec.set, ...extra], end),
       count.perIteration,
     );
     if (!per) throw new Error(`row ${spec.id}: the summary has no nonzero ${count.perIteration}`);
@@ -407,6 +434,7 @@ export function formatReport(report) {
     'tolerance',
     'status',
   ];
+  const banded = report.rows.some((r) => r.band_low !== undefined);
   const lines = report.rows.map((r) => [
     r.source,
     r.benchmark,
@@ -417,8 +445,9 @@ export function formatReport(report) {
     pct(r.error_pct),
     r.tolerance,
     r.status,
+    ...(banded ? [bandCell(r)] : []),
   ]);
-  out.push(textTable([head, ...lines]));
+  out.push(textTable([banded ? [...head, 'band (low – high, width)'] : head, ...lines]));
   out.push('');
   out.push('Derived checks');
   /** @type {(c: Report['checks'][number]) => string} */
@@ -454,6 +483,20 @@ export function formatReport(report) {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * A row's band, its width (high ÷ low) and whether the measurement is inside it.
+ * @param {Report['rows'][number]} r
+ */
+function bandCell(r) {
+  if (r.band_low === undefined || r.band_high === undefined) return '';
+  const width = r.band_low > 0 ? ` ×${fmt(r.band_high / r.band_low, 3)}` : '';
+  // A row compared only through ratios is in another unit than its measurement.
+  const comparable = r.status !== 'INFO' && (r.predicted_unit ?? r.unit) === r.unit;
+  const inside = r.band_low <= r.measured && r.measured <= r.band_high;
+  const where = comparable ? (inside ? ' in' : ' OUT') : '';
+  return `${fmt(r.band_low, 4)} – ${fmt(r.band_high, 4)}${width}${where}`;
+}
+
 /** @param {(string | number)[][]} rows */
 export function textTable(rows) {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
@@ -483,6 +526,8 @@ export function reportCsv(report) {
     'error_pct',
     'tolerance',
     'status',
+    // Only with --band.
+    ...(report.rows.some((r) => r.band_low !== undefined) ? ['band_low', 'band_high'] : []),
   ];
   /** @type {(v: unknown) => string} */
   const cell = (v) => {

@@ -93,7 +93,7 @@ export const COMMANDS = [
   {
     name: 'calibrate',
     synopsis: `tlbscope calibrate [--costs file] [--strict] [--leave-one-out [--max-runs N]]
-                   [--format text|json|csv]`,
+                   [--format text|json|csv] [--band]`,
     summary:
       'Compares every machine preset with the measurements it was made from (content/calibration.json).',
     options: [
@@ -105,6 +105,10 @@ export const COMMANDS = [
       ],
       ['--max-runs N', 'with --leave-one-out: the fit’s run budget, 10 to 100000'],
       ['--format text|json|csv', 'the report’s format (default text)'],
+      [
+        '--band',
+        'also predict each row with every estimated cost at the low and at the high end of its range: the band, its width and whether the measurement is in it',
+      ],
     ],
     details:
       'Each row shows the measurement, the prediction, the error and the tolerance, and PASS, FAIL or GAP. Exits 1 if a row is out of tolerance (or a known gap, with --strict). --leave-one-out checks how well a preset generalises: each row is predicted with the machine’s free cost parameters (fitParams in content/benchmarks.json) fitted on the same machine’s other rows only, starting from the preset’s values, and printed beside its in-sample error with a summary per machine. Rows compared only as ratios, and machines with a single row, are listed as not predicted.',

@@ -79,7 +79,7 @@ async function main(argv) {
     return 0;
   }
   if (args.command === 'calibrate') {
-    const report = calibrate(wasm, { extra: costs });
+    const report = calibrate(wasm, { extra: costs, band: !!args.band });
     if (args.format === 'json') out(`${JSON.stringify(report, null, 2)}\n`);
     else if (args.format === 'csv') out(reportCsv(report));
     else out(formatReport(report));
