@@ -89,6 +89,14 @@ function unitsOf(id: string): Unit[] {
 
 const norm = (s: string) => s.replace(/\s+/g, ' ');
 
+/** Every place `said` is written in `text` follows "about", "≈" or "~". */
+function approximate(text: string, said: string): boolean {
+  for (let i = text.indexOf(said); i >= 0; i = text.indexOf(said, i + 1)) {
+    if (!/(?:\babout|≈|~)\s*$/.test(text.slice(Math.max(0, i - 8), i))) return false;
+  }
+  return true;
+}
+
 function problemsOf(unit: Unit, toml: string, costNames: Set<string>): string[] {
   const out: string[] = [];
   const text = norm(unit.text);
@@ -133,6 +141,9 @@ function problemsOf(unit: Unit, toml: string, costNames: Set<string>): string[] 
     const got = measureOf(c.measure, unit.runs());
     if (typeof got === 'string') out.push(got);
     else if (!holds(q, got)) out.push(`"${c.said}" = ${c.measure}: the run gives ${got}`);
+    // A time the model computes rests on estimated costs: the text says it is approximate.
+    if (q.time && !approximate(text, norm(c.said)))
+      out.push(`"${c.said}" = ${c.measure}: a modelled time, written "about ${c.said}"`);
   }
 
   const summaryKeys = new Set(Object.keys(unit.runs().A.summary));
@@ -211,9 +222,17 @@ describe('the checker catches what it is for', () => {
     const run = runScenario(toml);
     const flush = run.summary.flush_latency_ns.max;
     const said = `${(flush / 1000).toFixed(2)} µs`;
-    expect(check(unit(`The flush takes ${said}.`, [`${said} = flush_latency_ns.max`]))).toEqual([]);
+    expect(
+      check(unit(`The flush takes about ${said}.`, [`${said} = flush_latency_ns.max`])),
+    ).toEqual([]);
     const off = `${(flush / 1000 + 0.02).toFixed(2)} µs`;
-    expect(check(unit(`It takes ${off}.`, [`${off} = flush_latency_ns.max`]))).toHaveLength(1);
+    expect(check(unit(`It takes about ${off}.`, [`${off} = flush_latency_ns.max`]))).toHaveLength(
+      1,
+    );
+    // A modelled time rests on estimated costs: written without "about", it is flagged.
+    expect(check(unit(`The flush takes ${said}.`, [`${said} = flush_latency_ns.max`]))).toEqual([
+      `"${said}" = flush_latency_ns.max: a modelled time, written "about ${said}"`,
+    ]);
     expect(check(unit('No op ends at 1 µs.', ['1 µs = time(Nope)']))[0]).toContain('unknown');
   });
 

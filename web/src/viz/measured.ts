@@ -129,8 +129,8 @@ export function renderPanel(
     .insert('rect', ':first-child')
     .attr('data-kind', 'prediction-band')
     .attr('class', 'prediction-band')
-    .attr('x', (p) => px(p) - 4)
-    .attr('width', 8)
+    .attr('x', (p) => px(p) - 6)
+    .attr('width', 12)
     .attr('y', (p) => clampY(p.band![1]))
     .attr('height', (p) => Math.max(1, clampY(p.band![0]) - clampY(p.band![1])));
   const predicted = item.filter((p) => p.predicted !== null);
