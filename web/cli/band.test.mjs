@@ -19,7 +19,13 @@ describe('--band', () => {
     expect(s.band['wakeup_latency_ns.mean']).toBeUndefined();
   });
 
-  it('is printed per run by a sweep, as JSON unless another format was asked for', () => {
+  it('is printed per run by a sweep, with its progress, as JSON unless another format was asked for', () => {
+    const r = cli('sweep', 'x86-munmap-shootdown', '--vary', 'cpus=4,8', '--band', '--progress');
+    expect(r.status, r.stderr).toBe(0);
+    const runs = JSON.parse(r.stdout);
+    expect(runs.map((x) => x.overrides)).toEqual([['cpus=4'], ['cpus=8']]);
+    for (const x of runs) expect(x.band['op_latency_ns.mean'].low).toBeGreaterThan(0);
+    expect(r.stderr).toContain('band: 2/2 runs at both ends of the cost ranges');
     expect(parseArgs(['sweep', 'x', '--vary', 'cpus=2,4', '--band']).format).toBe('json');
     expect(() =>
       parseArgs(['sweep', 'x', '--vary', 'cpus=2,4', '--band', '--format', 'csv']),

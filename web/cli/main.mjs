@@ -138,8 +138,18 @@ async function main(argv) {
     args.command === 'run'
       ? [runOnce(wasm, text, file, args.set, args.seed)]
       : sweep(wasm, { text, file }, args);
-  // The band runs each run twice more; the sweep's progress covers the central runs only.
-  const bands = args.band ? runs.map((r) => bandOfRun(wasm, text, file, r)) : null;
+  // The band runs each run twice more: a sweep reports those runs as it does its own.
+  const showBand = args.command === 'sweep' && (args.progress || stderrIsTty());
+  const bands = args.band
+    ? runs.map((r, i) => {
+        const b = bandOfRun(wasm, text, file, r);
+        if (showBand)
+          progress(`band: ${i + 1}/${runs.length} runs at both ends of the cost ranges`, {
+            done: i + 1 === runs.length,
+          });
+        return b;
+      })
+    : null;
   if (args.format === 'csv') {
     out(toCsv(runs.flatMap((r) => toRows(id, r))));
   } else if (args.command === 'run') {
