@@ -2,11 +2,10 @@
 // the top of its range (web/src/model/band.ts says which and how far), and every figure of its
 // summary given as low / central / high with the band's width.
 import { bandOf, bandWidth, boundOverrides } from '../src/model/band';
+import { isStat, STAT_FIELDS } from './csv.mjs';
 import { runOnce } from './run.mjs';
 /** @import { CliRun } from './run.mjs' */
 /** @import { SimulatorApi } from '../src/sim/run' */
-
-const STAT_FIELDS = ['mean', 'p50', 'p99', 'max'];
 
 /**
  * @typedef {{ low: number, central: number, high: number, width: number | null }} BandFigure
@@ -44,17 +43,11 @@ export function summaryBand(central, low, high) {
   };
   for (const [key, c] of Object.entries(central)) {
     const [l, h] = [low[key], high[key]];
-    if (c && typeof c === 'object' && !Array.isArray(c) && 'mean' in c) {
+    if (isStat(c)) {
       // A statistic with no samples has no value to give a band to.
-      if (/** @type {{ count?: number }} */ (c).count === 0) continue;
-      for (const f of STAT_FIELDS) {
-        add(
-          `${key}.${f}`,
-          /** @type {Record<string, unknown>} */ (c)[f],
-          /** @type {Record<string, unknown> | undefined} */ (l)?.[f],
-          /** @type {Record<string, unknown> | undefined} */ (h)?.[f],
-        );
-      }
+      if (c.count === 0) continue;
+      for (const f of STAT_FIELDS)
+        add(`${key}.${f}`, c[f], isStat(l) ? l[f] : undefined, isStat(h) ? h[f] : undefined);
     } else add(key, c, l, h);
   }
   return out;

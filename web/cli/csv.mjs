@@ -10,7 +10,17 @@ export { COLUMNS, csvCell };
 
 /** @typedef {Record<string, string | number>} CsvRow */
 
-const STAT_FIELDS = ['mean', 'p50', 'p99', 'max'];
+/** The fields of a summary statistic that the CLI reports. */
+export const STAT_FIELDS = ['mean', 'p50', 'p99', 'max'];
+
+/**
+ * Whether a summary value is a statistic (`{ count, mean, p50, … }`) rather than a number.
+ * @param {unknown} v
+ * @returns {v is Record<string, number>}
+ */
+export function isStat(v) {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && 'mean' in v;
+}
 
 /**
  * @param {string} scenarioId
@@ -32,13 +42,13 @@ export function toRows(scenarioId, run) {
   /** @type {CsvRow[]} */
   const rows = [];
   for (const [key, value] of Object.entries(s)) {
-    if (value && typeof value === 'object' && !Array.isArray(value) && 'mean' in value) {
+    if (isStat(value)) {
       const metric = key.replace(/_ns$/, '');
       for (const f of STAT_FIELDS) {
         rows.push({
           ...base,
           metric: f === 'mean' ? metric : `${metric}_${f}`,
-          value: /** @type {Record<string, number>} */ (value)[f],
+          value: value[f],
           unit: 'ns',
         });
       }

@@ -1,6 +1,7 @@
 // Measured numbers next to the model's predictions: one chart model per (benchmark, metric),
 // with every point carrying its provenance and a verdict on whether the model's difference from
 // it is inside the measurement noise. Pure: measurements and finished predictions in, columns out.
+import { bandOf } from './band';
 import {
   BENCHMARK_MODELS,
   fromNs,
@@ -61,8 +62,14 @@ export function bandAround(
   if (predicted === null || prediction.status !== 'done' || !prediction.band) return null;
   const lo = at(prediction.band.low, 'low');
   const hi = at(prediction.band.high, 'high');
-  if (lo == null || hi == null || !Number.isFinite(lo) || !Number.isFinite(hi)) return null;
-  return [Math.min(predicted, lo, hi), Math.max(predicted, lo, hi)];
+  if (lo == null || hi == null) return null;
+  const b = bandOf(predicted, lo, hi);
+  return b && [b.low, b.high];
+}
+
+/** A prediction whose band's two runs have not both answered yet. */
+export function bandToCome(p: PredictionState): boolean {
+  return p.status === 'done' && p.band === undefined;
 }
 
 export type Verdict =

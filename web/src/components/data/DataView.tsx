@@ -4,7 +4,7 @@ import { startTransition, useEffect, useMemo, useState } from 'react';
 import { openDatasetStore } from '../../content/datasetStore';
 import { shippedDatasets, type Dataset, type Measurement } from '../../content/datasets';
 import type { Fitted } from '../../workers/fitSession';
-import { chartGroups, chartsOf } from '../../model/overlay';
+import { bandToCome, chartGroups, chartsOf } from '../../model/overlay';
 import { DatasetTable } from './DatasetTable';
 import { FitPanel } from './FitPanel';
 import { ImportPanel } from './ImportPanel';
@@ -117,9 +117,7 @@ export function DataView() {
   const predictions = new Set(
     charts.flatMap((c) => c.points.map((p) => p.prediction)).filter((p) => p.status === 'done'),
   );
-  const bandsToCome = [...predictions].filter(
-    (p) => p.status === 'done' && p.band === undefined,
-  ).length;
+  const bandsToCome = [...predictions].filter(bandToCome).length;
 
   return (
     <div

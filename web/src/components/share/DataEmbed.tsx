@@ -2,7 +2,7 @@
 // the numbers come from), fitted to the frame, with buttons to the previous and next chart.
 import { useEffect, useMemo } from 'react';
 import { shippedDatasets, type Measurement } from '../../content/datasets';
-import { chartGroups, chartsOf } from '../../model/overlay';
+import { bandToCome, chartGroups, chartsOf } from '../../model/overlay';
 import { OverlayChart } from '../data/OverlayChart';
 import { usePredictions } from '../data/usePredictions';
 import { FitBox, FitLine } from './FitBox';
@@ -36,9 +36,7 @@ export function DataEmbed({ chart: wanted, onChart, onIgnored, fullLink }: Props
   if (!chart) return <p className="embed">No measured data to chart.</p>;
   // Drawn once its predictions and their bands are in: one chart's bands are a few runs.
   const pending = chart.points.some(
-    (p) =>
-      p.verdict.kind === 'pending' ||
-      (p.prediction.status === 'done' && p.prediction.band === undefined),
+    (p) => p.verdict.kind === 'pending' || bandToCome(p.prediction),
   );
   const machines = [...new Set(chart.series.map((s) => s.machine))].join(', ');
   return (
