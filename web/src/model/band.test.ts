@@ -4,14 +4,18 @@ import { bandOf, bandWidth, boundOverrides, formatBand } from './band';
 
 describe('boundOverrides', () => {
   const ranges = [
-    { name: 'ipi_send_ns', low: 0.5, high: 1.5 },
-    { name: 'syscall_ns', low: 0.5, high: 2 },
-    { name: 'pcp_batch', low: null, high: null },
+    { name: 'ipi_send_ns', low: 0.5, high: 1.5, max: 1e12 },
+    { name: 'syscall_ns', low: 0.5, high: 2, max: 1e12 },
+    { name: 'pcp_batch', low: null, high: null, max: 65536 },
   ];
   it('puts each ranged cost at its factors of the run’s value', () => {
     const b = boundOverrides({ ipi_send_ns: 200, syscall_ns: 333, pcp_batch: 63 }, [], ranges);
     expect(b.low).toEqual(['costs.ipi_send_ns=100', 'costs.syscall_ns=167']);
     expect(b.high).toEqual(['costs.ipi_send_ns=300', 'costs.syscall_ns=666']);
+  });
+  it('holds a high end at the largest value the simulator accepts', () => {
+    const b = boundOverrides({ ipi_send_ns: 200, syscall_ns: 9e11 }, [], ranges);
+    expect(b.high).toEqual(['costs.ipi_send_ns=300', 'costs.syscall_ns=1000000000000']);
   });
   it('leaves a cost the user set, a count and a zero as they are', () => {
     const b = boundOverrides(

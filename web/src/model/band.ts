@@ -10,6 +10,8 @@ export interface CostRange {
   name: string;
   low: number | null;
   high: number | null;
+  /** The largest value the simulator accepts: an end past it is held there. */
+  max: number;
 }
 
 const RANGES: readonly CostRange[] = VOCABULARY.costs;
@@ -40,7 +42,7 @@ export function boundOverrides(
     const v = costs[r.name];
     if (r.low === null || r.high === null || own.has(r.name) || !(v > 0)) continue;
     low.push(`costs.${r.name}=${Math.round(v * r.low)}`);
-    high.push(`costs.${r.name}=${Math.round(v * r.high)}`);
+    high.push(`costs.${r.name}=${Math.min(r.max, Math.round(v * r.high))}`);
   }
   return { low, high };
 }
