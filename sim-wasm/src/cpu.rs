@@ -43,6 +43,9 @@ pub struct Cpu {
     /// An IPI arrived while interrupts were off or a handler ran: the APIC holds it.
     pub ipi_pending: Option<Row>,
     pub call_queue: Vec<Request>,
+    /// Who holds the line of `call_queue`'s head (`ipi::UNTOUCHED` before its first use):
+    /// every sender's `llist_add` and the handler's `llist_del_all` write it.
+    pub queue_line: u16,
     /// The `IpiHandler` span of the handler in progress: set while in one (`in_irq`).
     pub handler: Option<Row>,
     pub hstate: Handler,
@@ -67,6 +70,7 @@ crate::clone_reusing::clone_reusing!(Cpu {
     irqs_off,
     ipi_pending,
     call_queue,
+    queue_line,
     handler,
     hstate,
     irq_items,
@@ -88,6 +92,7 @@ impl Cpu {
             irqs_off: 0,
             ipi_pending: None,
             call_queue: Vec::new(),
+            queue_line: crate::ipi::UNTOUCHED,
             handler: None,
             hstate: Handler::default(),
             irq_items: Vec::new(),

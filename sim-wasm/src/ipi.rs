@@ -8,7 +8,7 @@
 use crate::ids::{CpuId, MmId, TaskId, TLB_GENERATION_INVALID};
 
 /// `call_single_data_t` of one (sender, target) pair.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Csd {
     /// `CSD_FLAG_LOCK`.
     pub locked: bool,
@@ -16,13 +16,44 @@ pub struct Csd {
     pub info: u32,
     /// Tasks spinning on this csd (`csd_lock` or `csd_lock_wait`), with their epoch.
     pub waiters: Vec<(TaskId, u32)>,
+    /// The CPU whose cache holds the csd's line ([`UNTOUCHED`] before its first use): the
+    /// sender writes it, the target reads it and writes the unlock, the sender reads it again.
+    pub line: u16,
+}
+
+impl Default for Csd {
+    fn default() -> Self {
+        Csd {
+            locked: false,
+            info: 0,
+            waiters: Vec::new(),
+            line: UNTOUCHED,
+        }
+    }
 }
 
 crate::clone_reusing::clone_reusing!(Csd {
     locked,
     info,
     waiters,
+    line,
 });
+
+/// A line of the request protocol no CPU has touched yet: it comes from memory, whose cost is
+/// the path's own.
+pub const UNTOUCHED: u16 = u16::MAX;
+
+/// `cpu` takes a line of the request protocol (a csd, a target's `call_single_queue` head)
+/// that one CPU at a time holds, to write it or to read what another CPU just wrote: returns
+/// whether it came from another CPU's cache, a `cacheline_transfer_ns`. Every step of the
+/// protocol hands such a line from one side to the other, so these transfers grow with the
+/// number of requests, not with the work the requests ask for.
+#[inline(always)]
+pub fn take_line(holder: &mut u16, cpu: CpuId) -> bool {
+    let moved = *holder != cpu.0 && *holder != UNTOUCHED;
+    *holder = cpu.0;
+    moved
+}
 
 /// `struct call_function_data` of one sender CPU.
 #[derive(Debug, Default)]

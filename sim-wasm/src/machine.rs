@@ -17,7 +17,7 @@ use crate::config::{Config, Mapping, WorkOp};
 use crate::cpu::{Cpu, Handler};
 use crate::engine::Queue;
 use crate::events::EventKind;
-use crate::ids::{CpuId, MmId, Ns, TaskId};
+use crate::ids::{mul_sat, CpuId, MmId, Ns, TaskId};
 use crate::ipi::{Cfd, FlushTlbInfo};
 use crate::mm::Mm;
 use crate::page_cache::Backing;
@@ -666,8 +666,8 @@ impl World {
     /// `flush_tlb_mm_range()` returned (on either architecture): close its span, record its
     /// latency, and let the caller free what it unmapped: the pages' translations older than
     /// the new generation may no longer be used (I3), nor freed page tables walked (I4).
-    pub fn flush_returned(&mut self, op: &FlushOp) {
-        let now = self.now();
+    /// `flush_tlb_mm_range()` returns at `now` (at or after the current time).
+    pub fn flush_returned(&mut self, op: &FlushOp, now: Ns) {
         self.trace.end(op.flush_row, now);
         self.stats
             .flush_latency
@@ -901,14 +901,21 @@ impl World {
         }
         let c = &mut self.cpus[i];
         let next = c.hstate.next;
+        let mut pulled = 0;
         if next == 0 && c.irq_items.is_empty() && !c.hstate.exiting {
-            // `llist_del_all`: take every request queued so far, in FIFO order.
+            // `llist_del_all`: take every request queued so far, in FIFO order. Its xchg
+            // writes the queue head, which the senders' `llist_add`s wrote last.
             std::mem::swap(&mut c.irq_items, &mut c.call_queue);
+            pulled = crate::ipi::take_line(&mut c.queue_line, cpu) as u64;
         }
         if let Some(&req) = c.irq_items.get(next as usize) {
             c.hstate.next = next + 1;
             let arch = self.arch;
-            let cost = arch.call_func(self, cpu, req.sender, row);
+            self.stats.x86_ops.request_line_misses += pulled;
+            let head = mul_sat(pulled, self.cfg.costs.cacheline_transfer_ns);
+            let cost = arch
+                .call_func(self, cpu, req.sender, row)
+                .saturating_add(head);
             let c = &mut self.cpus[i];
             debug_assert!(c.handler.is_none());
             c.hstate.func = Some(req.sender);

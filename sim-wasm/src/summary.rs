@@ -118,6 +118,10 @@ pub struct X86Ops {
     pub tlb_gen_reads: u64,
     /// Those reads, and `inc_mm_tlb_gen()`s, that had to fetch the line from another CPU.
     pub tlb_gen_misses: u64,
+    /// Lines of the cross-call protocol (csds, `call_single_queue` heads) a CPU had to fetch
+    /// from another: the sender's `csd_lock` and `llist_add`, the handler's `llist_del_all`
+    /// and csd read, the sender's read of each acknowledged csd.
+    pub request_line_misses: u64,
 }
 
 /// The run's numbers. Latencies are in simulated nanoseconds.

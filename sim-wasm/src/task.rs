@@ -74,6 +74,9 @@ pub struct FlushOp {
     pub keep_present: bool,
     /// arm64: the `tlb_flush_check()` outcome (0 no flush, 1 local, 2 broadcast).
     pub check: u8,
+    /// x86: csds the wait read back after their targets unlocked them, each a line transfer
+    /// paid when `flush_tlb_mm_range()` returns.
+    pub wait_reads: u32,
 }
 
 crate::clone_reusing::clone_reusing!(FlushOp {
@@ -94,6 +97,7 @@ crate::clone_reusing::clone_reusing!(FlushOp {
     started,
     keep_present,
     check,
+    wait_reads,
 });
 
 impl FlushOp {
@@ -124,6 +128,7 @@ impl FlushOp {
             started: 0,
             keep_present: false,
             check: 0,
+            wait_reads: 0,
         }
     }
 }

@@ -66,9 +66,35 @@ fn the_tlb_gen_line_moves_between_the_incrementing_and_the_reading_cpu() {
     );
     let shared = |x: &str| flush_latencies(&madvise(2, 2, &[x, "costs.ipi_send_ns=0"]))[1];
     let d = shared("costs.cacheline_transfer_ns=900") - shared("costs.cacheline_transfer_ns=0");
-    // The target pulls the descriptor's line (900) and the tlb_gen line (900) before its ack;
-    // the initiator took the tlb_gen line back at its increment (900).
-    assert_eq!(d, 2700.0);
+    // The initiator takes the tlb_gen line back at its increment (900) and the target's queue
+    // head, which the target's last llist_del_all wrote, at its llist_add (900); the csd's
+    // line it read back at its last wait, so csd_lock finds it here. The target takes the
+    // queue head (900), reads the csd (900), the descriptor (900) and tlb_gen (900) before its
+    // ack; the initiator's wait reads the acknowledged csd back (900).
+    assert_eq!(d, 7.0 * 900.0);
+}
+
+#[test]
+fn every_request_moves_its_protocol_lines_four_times() {
+    // One initiator, k busy targets, f flushes. From the second flush on, each request moves
+    // four lines: the target's queue head to the sender (llist_add) and back (llist_del_all),
+    // the csd to the target (its read) and back (the sender's wait). On the first flush the
+    // lines come from memory for the sender's writes, so it moves three per request.
+    for (cpus, f) in [(2u16, 3u32), (4, 5), (8, 4)] {
+        let s = madvise(cpus, f, &[]);
+        let k = (cpus - 1) as u64;
+        let want = k * (4 * f as u64 - 1);
+        assert_eq!(
+            s.summary().x86_ops.request_line_misses,
+            want,
+            "{k} targets, {f} flushes"
+        );
+    }
+    // Each of them costs a transfer: on the initiator's path, the flush takes longer by at
+    // least its own two per request (llist_add, and the wait's read).
+    let lat = |x: &str| flush_latencies(&madvise(8, 3, &[x]))[2];
+    let d = lat("costs.cacheline_transfer_ns=500") - lat("costs.cacheline_transfer_ns=0");
+    assert!(d >= 7.0 * 2.0 * 500.0, "{d}");
 }
 
 #[test]

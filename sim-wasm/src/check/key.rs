@@ -240,6 +240,8 @@ pub fn hash_state<H: Hasher>(w: &World, h: &mut H, r: Option<&Relabel>) {
             irqs_off,
             ipi_pending,
             call_queue,
+            // Who holds the queue head's line costs time only, which the key leaves out.
+            queue_line: _,
             handler,
             hstate: hd,
             irq_items,
@@ -496,6 +498,8 @@ fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H, r: Option<&Relabel>) {
                 started: _,
                 keep_present,
                 check,
+                // Costs time only, which the key leaves out.
+                wait_reads: _,
             } = f;
             let cpu = map_cpu(r, *cpu);
             (mm, start, pages, freed_tables, new_tlb_gen, desc, cpu).hash(h);

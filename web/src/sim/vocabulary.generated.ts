@@ -15,7 +15,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: 'Initiator: `csd_lock` + fill + `llist_add` for one target, IPI or not. Estimate.',
+      doc: 'Initiator: `csd_lock` + fill + `llist_add` for one target, IPI or not, with the lines at hand; a line another CPU wrote last adds `cacheline_transfer_ns`. Estimate.',
       high: 2,
       low: 0.5,
       max: 1000000000000,
@@ -114,7 +114,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: "Moving one cache line between cores: a target's reads of the flush descriptor and of the mm's tlb_gen (when another CPU incremented it since this CPU last held it), the initiator's increment of a tlb_gen line others read. ~60–100 ns cross-core.",
+      doc: "Moving one cache line between cores: a target's reads of the flush descriptor and of the mm's tlb_gen (when another CPU incremented it since this CPU last held it), the initiator's increment of a tlb_gen line others read, and the cross-call protocol's lines each time they change hands (x86): the sender's `csd_lock` of a csd its target unlocked last, its `llist_add` onto a target's queue head another CPU wrote last, the handler's `llist_del_all` of that head and its read of the csd, and the sender's read of each acknowledged csd in its wait. ~60–100 ns cross-core.",
       high: 1.25,
       low: 0.75,
       max: 1000000000000,
@@ -666,7 +666,7 @@ export const VOCABULARY = {
         invlpgb_count_max: 8,
         invlpgb_ns: 50,
         invpcid_ns: 120,
-        ipi_delivery_ns: 900,
+        ipi_delivery_ns: 675,
         ipi_handler_ns: 400,
         ipi_send_ns: 100,
         kernel_pages: 0,

@@ -173,6 +173,12 @@ export type X86Ops = {
    * Those reads, and `inc_mm_tlb_gen()`s, that had to fetch the line from another CPU.
    */
   tlb_gen_misses: number;
+  /**
+   * Lines of the cross-call protocol (csds, `call_single_queue` heads) a CPU had to fetch
+   * from another: the sender's `csd_lock` and `llist_add`, the handler's `llist_del_all`
+   * and csd read, the sender's read of each acknowledged csd.
+   */
+  request_line_misses: number;
 };
 
 export type Snapshot = {

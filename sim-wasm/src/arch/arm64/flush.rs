@@ -196,7 +196,7 @@ pub fn done(w: &mut World, t: TaskId) {
         w.trace.end(r, now);
         w.arch_state.arm64.in_dsb[cpu.index()] = false;
     }
-    w.flush_returned(&op);
+    w.flush_returned(&op, w.now());
     if op.freed_tables && op.check != TLB_FLUSH_BROADCAST {
         checks::check_in_flight_walks(w, cpu, op.mm, op.new_tlb_gen);
     }

@@ -21,7 +21,7 @@ use crate::config::{FlushInfo, Preempt, TlbGenRead, WaitMask};
 use crate::cpu::Request;
 use crate::events::EventKind;
 use crate::ids::{mul_sat, CpuId, DescId, MmId, Ns, TaskId};
-use crate::ipi::FlushTlbInfo;
+use crate::ipi::{take_line, FlushTlbInfo};
 use crate::machine::{World, USER_BASE};
 use crate::task::{Cont, FlushOp, FlushPhase};
 use crate::trace::{Fields, Row};
@@ -446,12 +446,21 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
         }
         csd.locked = true;
         csd.info = op.desc;
+        // csd_lock() and the fill write the csd's line, which the target's unlock wrote last
+        // unless this CPU's wait has read it back since; llist_add() writes the target's queue
+        // head, which other senders and the target's handler write too.
+        let mut moved = take_line(&mut csd.line, sender) as u64;
         op.next_target += 1;
         let costs = &w.cfg.costs;
+        let c = &mut w.cpus[target.index()];
+        moved += take_line(&mut c.queue_line, sender) as u64;
+        w.stats.x86_ops.request_line_misses += moved;
         // `llist_add` of the csd to the target's queue, looked up once: a request queued behind
         // others rides on the IPI of the first; only an empty queue needs an IPI.
-        let q = &mut w.cpus[target.index()].call_queue;
-        let mut cost = costs.csd_queue_ns;
+        let q = &mut c.call_queue;
+        let mut cost = costs
+            .csd_queue_ns
+            .saturating_add(mul_sat(moved, costs.cacheline_transfer_ns));
         let sent = if let Some(first) = q.first() {
             first.sent
         } else {
@@ -534,7 +543,8 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
         return;
     };
     let sender = op.cpu;
-    let cfd = &w.cfd[sender.index()];
+    let cfd = &mut w.cfd[sender.index()];
+    let csds = &mut cfd.csd;
     let mask = if w.cfg.design.wait_mask == WaitMask::PerCpu {
         &cfd.mask
     } else {
@@ -543,10 +553,21 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
     // Nothing changes the mask during one poll, and it is ascending: the csds acknowledged
     // since the last poll are passed over in one walk from the cursor (a search of the mask
     // from its start and a look-up of the flush for each of them were over half of the
-    // wait's own instructions).
+    // wait's own instructions). Each of them is read back from the target that unlocked it.
     let rest = &mask[first_after(mask, op.cursor)..];
-    let locked = rest.iter().position(|&c| cfd.is_locked(CpuId(c)));
-    let passed = locked.unwrap_or(rest.len());
+    let mut locked = None;
+    let mut passed = 0;
+    for (i, &c) in rest.iter().enumerate() {
+        match csds.get_mut(c as usize) {
+            Some(csd) if csd.locked => {
+                locked = Some(i);
+                break;
+            }
+            Some(csd) => op.wait_reads += take_line(&mut csd.line, sender) as u32,
+            None => {}
+        }
+        passed = i + 1;
+    }
     if passed > 0 {
         op.cursor = rest[passed - 1] as i32;
     }
@@ -607,10 +628,16 @@ pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
     if broadcast && tlbsync(w, t) {
         return;
     }
-    let now = w.now();
     let Some(mut op) = w.tasks[t.index()].flush.take() else {
         return w.step(t, 0, true, Cont::NextOp);
     };
+    // The wait's reads of the acknowledged csds end it: paid as this last step's time (the
+    // rows below end after them) rather than as a step of their own, which would add
+    // interleavings to every check and change nothing but time.
+    let reads = op.wait_reads as u64;
+    w.stats.x86_ops.request_line_misses += reads;
+    let cost = mul_sat(reads, w.cfg.costs.cacheline_transfer_ns);
+    let now = w.now().saturating_add(cost);
     // After flush_tlb_multi() returns: consider_global_asid(), only on the IPI path (an mm
     // whose other CPUs are all lazy is not active on them anyway).
     if !broadcast && !op.targets.is_empty() {
@@ -633,11 +660,13 @@ pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
     // and taking it out again moved the whole `FlushOp` twice).
     let row = op.poff_row.take();
     end_preempt_off(w, op.cpu, row, op.poff_start, now);
-    w.flush_returned(&op);
+    w.flush_returned(&op, now);
     // Keep the allocation of the target list for the task's next flush.
     let mut targets = op.targets;
     targets.clear();
     w.tasks[t.index()].ipi_mask.clear();
     w.scratch_targets.push(targets);
-    w.step(t, 0, true, Cont::NextOp);
+    // Before put_cpu() (unless the wait was preemptible), so no preemption inside the reads.
+    let preemptible = cost == 0 || w.cfg.design.preempt == Preempt::PreemptibleWait;
+    w.step(t, cost, preemptible, Cont::NextOp);
 }

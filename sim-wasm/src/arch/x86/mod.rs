@@ -84,8 +84,20 @@ impl Arch for X86 {
     }
 
     fn call_func(&self, w: &mut World, cpu: CpuId, sender: CpuId, handler: Row) -> Ns {
-        let desc = w.cfd[sender.index()].info(cpu);
-        flush::flush_tlb_func(w, cpu, desc, false, handler)
+        let cfd = &mut w.cfd[sender.index()];
+        let desc = cfd.info(cpu);
+        // The handler reads the csd the sender filled (and then writes its unlock).
+        let moved = cfd
+            .csd
+            .get_mut(cpu.index())
+            .is_some_and(|csd| crate::ipi::take_line(&mut csd.line, cpu));
+        let read = if moved {
+            w.stats.x86_ops.request_line_misses += 1;
+            w.cfg.costs.cacheline_transfer_ns
+        } else {
+            0
+        };
+        flush::flush_tlb_func(w, cpu, desc, false, handler).saturating_add(read)
     }
 
     fn on_timer(&self, w: &mut World, cpu: CpuId, data: u32) {

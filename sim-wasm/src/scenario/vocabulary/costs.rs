@@ -65,7 +65,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "csd_queue_ns",
         unit: "ns",
-        doc: "Initiator: `csd_lock` + fill + `llist_add` for one target, IPI or not. Estimate.",
+        doc: "Initiator: `csd_lock` + fill + `llist_add` for one target, IPI or not, with the lines at hand; a line another CPU wrote last adds `cacheline_transfer_ns`. Estimate.",
         range: Range::Factor {
             low: 0.5,
             high: 2.0,
@@ -186,7 +186,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "cacheline_transfer_ns",
         unit: "ns",
-        doc: "Moving one cache line between cores: a target's reads of the flush descriptor and of the mm's tlb_gen (when another CPU incremented it since this CPU last held it), the initiator's increment of a tlb_gen line others read. ~60–100 ns cross-core.",
+        doc: "Moving one cache line between cores: a target's reads of the flush descriptor and of the mm's tlb_gen (when another CPU incremented it since this CPU last held it), the initiator's increment of a tlb_gen line others read, and the cross-call protocol's lines each time they change hands (x86): the sender's `csd_lock` of a csd its target unlocked last, its `llist_add` onto a target's queue head another CPU wrote last, the handler's `llist_del_all` of that head and its read of the csd, and the sender's read of each acknowledged csd in its wait. ~60–100 ns cross-core.",
         range: Range::Factor {
             low: 0.75,
             high: 1.25,
