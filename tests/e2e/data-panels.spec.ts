@@ -97,13 +97,15 @@ test('every prediction has its band, shaded, in its tooltip, and each measuremen
   const high = num(/band [\d,]+ \/s to ([\d,]+) \/s/);
   expect(low).toBeLessThan(predicted);
   expect(predicted).toBeLessThan(high);
-  // The machine stops scaling where the model does not: 614,363 /s is below the whole band.
-  expect(614_363).toBeLessThan(low);
-  await expect(
-    chart
-      .locator('.verdicts li', { hasText: 'tlb_gen_read=always;threads=55;' })
-      .locator('[data-band]'),
-  ).toHaveAttribute('data-band', 'outside');
+  // With every request's protocol lines paid for, the model stops scaling as the machine
+  // does: 614,363 /s at 55 threads is inside the band, while the single thread, whose loop
+  // generic-x86 runs far faster than that server, is still below it.
+  expect(low).toBeLessThanOrEqual(614_363);
+  expect(614_363).toBeLessThanOrEqual(high);
+  const verdict = (variant: string) =>
+    chart.locator('.verdicts li', { hasText: variant }).locator('[data-band]');
+  await expect(verdict('tlb_gen_read=always;threads=55;')).toHaveAttribute('data-band', 'inside');
+  await expect(verdict('tlb_gen_read=always;threads=1;')).toHaveAttribute('data-band', 'outside');
   await expect(chart.getByTestId('band-legend')).toContainText(/reaches −\d+ % \/ \+\d+ %/);
 
   const victim = sim.chart('victim-compute', 'victim_time');

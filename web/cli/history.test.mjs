@@ -21,8 +21,12 @@ describe('tlbscope history', () => {
     expect(by['5.3'].change).toMatch(/^3db6d5a5ecaf /);
     expect(by['7.3'].change).toMatch(/a5a162fe1ae1/);
     // 7.3 lets the wait for remote CPUs be preempted: the flush stays as long, the window
-    // with preemption off shrinks. The per-CPU descriptor of 5.3 keeps it for the whole flush.
-    expect(by['5.3'].preemptOffMaxNs).toBeCloseTo(by['5.3'].flushLatencyNs, 0);
+    // with preemption off shrinks. The per-CPU descriptor of 5.3 keeps it for the whole flush
+    // (the longest window against the mean flush: the first flush, whose protocol lines come
+    // from memory, is a few ns shorter than the rest).
+    const { preemptOffMaxNs: off53, flushLatencyNs: flush53 } = by['5.3'];
+    expect(off53).toBeGreaterThanOrEqual(flush53);
+    expect(off53 - flush53).toBeLessThan(flush53 / 100);
     expect(by['7.3'].preemptOffMaxNs).toBeLessThan(by['5.3'].preemptOffMaxNs);
     expect(steps.every((s) => s.violated.length === 0 && s.ipis === 150)).toBe(true);
   });

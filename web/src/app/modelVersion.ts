@@ -73,7 +73,7 @@ export const MODEL_CHANGES: readonly ModelChange[] = [
     digestsSha256: '07e90a81f172bf728eff50d2a29313e912cf74c73ebe4bc3f5d029138ab601e4',
     changed:
       'x86: each cross-CPU flush request pays for the cache lines it moves between sender and ' +
-      'target (the csd and the target\'s queue head), so flushes with many targets take longer ' +
+      "target (the csd and the target's queue head), so flushes with many targets take longer " +
       'and throughput stops scaling with threads; icelake-8336c-128 delivers IPIs in 675 ns.',
     views: ALL,
   },
