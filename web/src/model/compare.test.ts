@@ -79,6 +79,24 @@ describe('x86 instruction counts', () => {
   });
 });
 
+describe('cache lines a flush moves', () => {
+  it('show what skipping the tlb_gen read saves, and the cross-call lines every request moves', () => {
+    const text = readScenario('x86-wis-tlb-flush1');
+    const set = ['threads=8', 'cpus=8', 'flushes=50'];
+    const a = runScenario(text, { overrides: [...set, 'tlb_gen_read=always'] }).summary;
+    const b = runScenario(text, { overrides: [...set, 'tlb_gen_read=when_needed'] }).summary;
+    const rows = diffSummaries(a, b);
+    const gen = rows.find((r) => r.metric === 'tlb_gen line fetched from another CPU');
+    expect(gen!.a).toBeGreaterThan(0);
+    expect(gen!.delta).toBeLessThan(0);
+    // Every request moves its csd and the target's queue head, whichever kernel: at least
+    // one transfer per IPI, since each IPI announces at least one request.
+    const lines = rows.find((r) => r.metric === 'Cross-call lines fetched (csd, queue head)');
+    expect(lines!.a).toBeGreaterThan(a.ipis);
+    expect(lines!.b).toBeGreaterThan(b.ipis);
+  });
+});
+
 describe('victims of broadcast TLBI', () => {
   it('compare the DVM messages and the victims’ chunk time with and without skipping the broadcast', () => {
     const text = readScenario('arm64-victim-compute');

@@ -62,6 +62,8 @@ const METRICS: [string, 'ns' | 'count', Pick][] = [
   ['INVPCID (PTI)', 'count', x86op('invpcid')],
   ['CR3 writes', 'count', x86op('cr3_writes')],
   ['INVLPGB (AMD)', 'count', x86op('invlpgb')],
+  ['tlb_gen line fetched from another CPU', 'count', x86op('tlb_gen_misses')],
+  ['Cross-call lines fetched (csd, queue head)', 'count', x86op('request_line_misses')],
   ['TLB misses', 'count', num('tlb_misses')],
   ['Invariant violations', 'count', (s) => s.violations.length],
   ['Simulated time', 'ns', num('sim_time_ns')],
