@@ -53,6 +53,11 @@
 //!   (it leaves the cpumask or switches mm). Leaving the handler with a reschedule pending
 //!   switches tasks: dependent.
 //!
+//! The holders of the cross-call protocol's lines (each csd's, each CPU's queue head) are
+//! written by the dispatch, handler and wait steps above, always within the csd or CPU those
+//! steps already claim; they decide only what a step costs, not what it does, and are left
+//! out of the state key, so they add nothing to a footprint.
+//!
 //! Left dependent on everything: wakes (they pick a CPU from every allowed one), the flush's
 //! begin and end (the end frees the descriptor and marks pages safe), a task's last step (the
 //! last task to finish ends the run, disabling every other event), arm64's protocol steps and
