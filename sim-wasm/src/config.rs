@@ -318,6 +318,7 @@ pub struct Costs {
     pub syscall_ns: u64,
     pub zap_pte_ns: u64,
     pub cacheline_transfer_ns: u64,
+    pub socket_transfer_ns: u64,
     pub csd_poll_ns: u64,
     pub context_switch_ns: u64,
     pub switch_mm_ns: u64,
@@ -443,6 +444,8 @@ pub struct Config {
     pub tlb_ways: u32,
     /// The TLB's set-index function (default from the preset).
     pub tlb_index: TlbIndex,
+    /// Sockets the CPUs are spread over, numbered socket by socket (default from the preset).
+    pub sockets: u16,
     pub cacheline_bytes: u32,
     /// Size of `struct flush_tlb_info` in bytes.
     pub flush_info_bytes: u32,
@@ -473,6 +476,22 @@ pub struct Config {
 }
 
 impl Config {
+    /// The socket `cpu` is on: Linux numbers a socket's cores before the next socket's, so
+    /// the CPUs are split into `sockets` runs of consecutive numbers.
+    pub fn socket_of(&self, cpu: u16) -> u32 {
+        (cpu as u32 * self.sockets.max(1) as u32) / self.cpus.max(1) as u32
+    }
+
+    /// Moving a line from `from`'s cache to `to`'s: `cacheline_transfer_ns` within a socket,
+    /// `socket_transfer_ns` across the socket link.
+    pub fn line_ns(&self, from: u16, to: CpuId) -> Ns {
+        if self.sockets <= 1 || self.socket_of(from) == self.socket_of(to.0) {
+            self.costs.cacheline_transfer_ns
+        } else {
+            self.costs.socket_transfer_ns
+        }
+    }
+
     /// Cache lines one `flush_tlb_info` spans under the configured placement: the mechanism
     /// behind the "unaligned costs more" measurement (Chuyi Zhou, 2026, flush_tlb_info on the stack).
     pub fn descriptor_lines(&self) -> u64 {

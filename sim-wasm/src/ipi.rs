@@ -45,14 +45,14 @@ pub const UNTOUCHED: u16 = u16::MAX;
 
 /// `cpu` takes a line of the request protocol (a csd, a target's `call_single_queue` head)
 /// that one CPU at a time holds, to write it or to read what another CPU just wrote: returns
-/// whether it came from another CPU's cache, a `cacheline_transfer_ns`. Every step of the
+/// the CPU whose cache it came from (a `Config::line_ns` transfer), if any. Every step of the
 /// protocol hands such a line from one side to the other, so these transfers grow with the
 /// number of requests, not with the work the requests ask for.
 #[inline(always)]
-pub fn take_line(holder: &mut u16, cpu: CpuId) -> bool {
-    let moved = *holder != cpu.0 && *holder != UNTOUCHED;
+pub fn take_line(holder: &mut u16, cpu: CpuId) -> Option<u16> {
+    let from = *holder;
     *holder = cpu.0;
-    moved
+    (from != cpu.0 && from != UNTOUCHED).then_some(from)
 }
 
 /// `struct call_function_data` of one sender CPU.

@@ -17,7 +17,7 @@ use crate::config::{Config, Mapping, WorkOp};
 use crate::cpu::{Cpu, Handler};
 use crate::engine::Queue;
 use crate::events::EventKind;
-use crate::ids::{mul_sat, CpuId, MmId, Ns, TaskId};
+use crate::ids::{CpuId, MmId, Ns, TaskId};
 use crate::ipi::{Cfd, FlushTlbInfo};
 use crate::mm::Mm;
 use crate::page_cache::Backing;
@@ -901,18 +901,18 @@ impl World {
         }
         let c = &mut self.cpus[i];
         let next = c.hstate.next;
-        let mut pulled = 0;
+        let mut pulled = None;
         if next == 0 && c.irq_items.is_empty() && !c.hstate.exiting {
             // `llist_del_all`: take every request queued so far, in FIFO order. Its xchg
             // writes the queue head, which the senders' `llist_add`s wrote last.
             std::mem::swap(&mut c.irq_items, &mut c.call_queue);
-            pulled = crate::ipi::take_line(&mut c.queue_line, cpu) as u64;
+            pulled = crate::ipi::take_line(&mut c.queue_line, cpu);
         }
         if let Some(&req) = c.irq_items.get(next as usize) {
             c.hstate.next = next + 1;
             let arch = self.arch;
-            self.stats.x86_ops.request_line_misses += pulled;
-            let head = mul_sat(pulled, self.cfg.costs.cacheline_transfer_ns);
+            self.stats.x86_ops.request_line_misses += pulled.is_some() as u64;
+            let head = pulled.map_or(0, |from| self.cfg.line_ns(from, cpu));
             let cost = arch
                 .call_func(self, cpu, req.sender, row)
                 .saturating_add(head);

@@ -21,6 +21,8 @@ pub struct Preset {
     pub tlb_ways: u32,
     /// The set-index function: `Hash` unless the machine's is published.
     pub tlb_index: TlbIndex,
+    /// Sockets the CPUs are spread over (`machine.sockets`), numbered socket by socket.
+    pub sockets: u16,
     pub costs: Costs,
 }
 
@@ -62,6 +64,7 @@ fn arm64_costs() -> Costs {
         syscall_ns: 150,
         zap_pte_ns: 20,
         cacheline_transfer_ns: 70,
+        socket_transfer_ns: 150,
         csd_poll_ns: 50,
         context_switch_ns: 1_200,
         switch_mm_ns: 120,
@@ -83,6 +86,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_entries: 1024,
             tlb_ways: 8,
             tlb_index: TlbIndex::Hash,
+            sockets: 1,
             costs: Costs {
                 ipi_send_ns: 200,
                 csd_queue_ns: 20,
@@ -97,6 +101,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 syscall_ns: 150,
                 zap_pte_ns: 20,
                 cacheline_transfer_ns: 60,
+                socket_transfer_ns: 150,
                 csd_poll_ns: 50,
                 context_switch_ns: 1_000,
                 switch_mm_ns: 100,
@@ -127,6 +132,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_entries: 2048,
             tlb_ways: 16,
             tlb_index: TlbIndex::Hash,
+            sockets: 2,
             costs: Costs {
                 ipi_send_ns: 100,
                 csd_queue_ns: 20,
@@ -141,6 +147,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 syscall_ns: 77,
                 zap_pte_ns: 20,
                 cacheline_transfer_ns: 25,
+                socket_transfer_ns: 150,
                 csd_poll_ns: 40,
                 context_switch_ns: 900,
                 switch_mm_ns: 80,
@@ -208,6 +215,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_entries: 1536,
             tlb_ways: 12,
             tlb_index: TlbIndex::Xor7,
+            sockets: 1,
             costs: Costs {
                 ipi_send_ns: 400,
                 csd_queue_ns: 30,
@@ -222,6 +230,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 syscall_ns: 250,
                 zap_pte_ns: 25,
                 cacheline_transfer_ns: 70,
+                socket_transfer_ns: 150,
                 csd_poll_ns: 60,
                 context_switch_ns: 501,
                 switch_mm_ns: 100,
@@ -240,6 +249,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_entries: 1024,
             tlb_ways: 4,
             tlb_index: TlbIndex::Hash,
+            sockets: 1,
             costs: arm64_costs(),
         }),
         // 32-CPU non-NUMA ARMv8 Ampere (eMAG class), the machine of Arcangeli's benchmarks
@@ -255,6 +265,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_entries: 1024,
             tlb_ways: 4,
             tlb_index: TlbIndex::Hash,
+            sockets: 1,
             costs: arm64_costs(),
         }),
         // A small bare-metal desktop: a 4-core, 4-thread Skylake (Core i5-6500 class, 3.2 GHz),
@@ -281,6 +292,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_entries: 1536,
             tlb_ways: 12,
             tlb_index: TlbIndex::Xor7,
+            sockets: 1,
             costs: Costs {
                 ipi_send_ns: 150,
                 csd_queue_ns: 20,
@@ -295,6 +307,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 syscall_ns: 150,
                 zap_pte_ns: 20,
                 cacheline_transfer_ns: 40,
+                socket_transfer_ns: 150,
                 csd_poll_ns: 50,
                 context_switch_ns: 360,
                 switch_mm_ns: 100,
@@ -330,6 +343,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_entries: 2048,
             tlb_ways: 16,
             tlb_index: TlbIndex::Hash,
+            sockets: 1,
             costs: Costs {
                 ipi_send_ns: 200,
                 csd_queue_ns: 20,
@@ -344,6 +358,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
                 syscall_ns: 150,
                 zap_pte_ns: 20,
                 cacheline_transfer_ns: 100,
+                socket_transfer_ns: 150,
                 csd_poll_ns: 50,
                 context_switch_ns: 1_000,
                 switch_mm_ns: 100,
@@ -365,6 +380,7 @@ pub fn by_id(id: &str) -> Option<Preset> {
             tlb_entries: s.tlb_entries,
             tlb_ways: s.tlb_ways,
             tlb_index: TlbIndex::Hash,
+            sockets: s.sockets,
             costs: s.costs,
         }),
     }

@@ -77,6 +77,8 @@ pub struct FlushOp {
     /// x86: csds the wait read back after their targets unlocked them, each a line transfer
     /// paid when `flush_tlb_mm_range()` returns.
     pub wait_reads: u32,
+    /// What those transfers cost, each by how far its line came.
+    pub wait_read_ns: Ns,
 }
 
 crate::clone_reusing::clone_reusing!(FlushOp {
@@ -98,6 +100,7 @@ crate::clone_reusing::clone_reusing!(FlushOp {
     keep_present,
     check,
     wait_reads,
+    wait_read_ns,
 });
 
 impl FlushOp {
@@ -129,6 +132,7 @@ impl FlushOp {
             keep_present: false,
             check: 0,
             wait_reads: 0,
+            wait_read_ns: 0,
         }
     }
 }

@@ -127,3 +127,61 @@ fn a_full_flush_is_one_cr3_write_whose_refills_the_next_op_pays() {
         "charged as TLB misses of the touches"
     );
 }
+
+#[test]
+fn a_line_that_crosses_the_socket_link_costs_socket_transfer_ns() {
+    // Two CPUs on two sockets: every one of the seven transfers of a two-CPU flush (the
+    // tlb_gen line both ways, the queue head both ways, the csd both ways, the descriptor)
+    // crosses the link.
+    let lat = |x: &str| {
+        let set = [
+            "sockets=2",
+            "costs.ipi_send_ns=0",
+            "costs.cacheline_transfer_ns=0",
+            x,
+        ];
+        flush_latencies(&madvise(2, 2, &set))[1]
+    };
+    let d = lat("costs.socket_transfer_ns=900") - lat("costs.socket_transfer_ns=0");
+    assert_eq!(d, 7.0 * 900.0);
+    // On one socket the link is never used.
+    let one = |x: &str| flush_latencies(&madvise(2, 2, &["sockets=1", x]))[1];
+    assert_eq!(
+        one("costs.socket_transfer_ns=900"),
+        one("costs.socket_transfer_ns=0")
+    );
+}
+
+#[test]
+fn sockets_change_nothing_when_the_link_costs_what_a_socket_does() {
+    // CPUs 0-3 on the first socket, 4-7 on the second: with the two costs equal, where a line
+    // comes from does not matter, and the run is the one-socket run.
+    let run = |sockets: &str, far: &str| {
+        let s = madvise(8, 4, &[sockets, "costs.cacheline_transfer_ns=80", far]);
+        (flush_latencies(&s), s.summary().op_latency_ns.mean)
+    };
+    assert_eq!(
+        run("sockets=2", "costs.socket_transfer_ns=80"),
+        run("sockets=1", "costs.socket_transfer_ns=500")
+    );
+    // And a dearer link makes the flushes to the second socket's CPUs slower.
+    let (near, _) = run("sockets=1", "costs.socket_transfer_ns=500");
+    let (far, _) = run("sockets=2", "costs.socket_transfer_ns=500");
+    assert!(far[3] > near[3], "{far:?} vs {near:?}");
+}
+
+#[test]
+fn sockets_are_held_to_the_cpus() {
+    let text = "[machine]\npreset = \"icelake-8336c-128\"\ncpus = 1\n[workload]\nthreads = 1\nflushes = 1\n";
+    let s = run(text, &[]);
+    assert_eq!(
+        s.config().sockets,
+        1,
+        "a one-CPU run of a two-socket preset"
+    );
+    let o = vec!["sockets=3".to_string()];
+    let e = Session::new("[machine]\ncpus = 2\n", &o, 1)
+        .err()
+        .expect("3 sockets on 2 CPUs");
+    assert!(e.to_string().contains("machine.sockets"), "{e}");
+}

@@ -500,6 +500,7 @@ fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H, r: Option<&Relabel>) {
                 check,
                 // Costs time only, which the key leaves out.
                 wait_reads: _,
+                wait_read_ns: _,
             } = f;
             let cpu = map_cpu(r, *cpu);
             (mm, start, pages, freed_tables, new_tlb_gen, desc, cpu).hash(h);

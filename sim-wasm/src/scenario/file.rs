@@ -105,6 +105,7 @@ pub(super) struct MachineSection {
     pub(super) tlb_entries: Option<i64>,
     pub(super) tlb_ways: Option<i64>,
     pub(super) tlb_index: Option<String>,
+    pub(super) sockets: Option<i64>,
     pub(super) cacheline_bytes: Option<i64>,
     pub(super) flush_info_bytes: Option<i64>,
     pub(super) stack_offset: Option<i64>,

@@ -95,6 +95,12 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
             ),
         ));
     }
+    // A preset's sockets are held to the CPUs a scenario asks for (one CPU is one socket).
+    let sockets = v::SOCKETS.int_upto(
+        m.sockets,
+        (preset.sockets as i64).min(cpus as i64),
+        (cpus as i64).min(64),
+    )? as u16;
     let cacheline_bytes = v::CACHELINE_BYTES.int(m.cacheline_bytes)? as u32;
     // Keep every CPU's TLB within memory a browser tab can afford (4 M entries ≈ 64 MB).
     if cpus as u64 * tlb_entries as u64 > 4 << 20 {
@@ -310,6 +316,7 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
         tlb_entries,
         tlb_ways,
         tlb_index,
+        sockets,
         cacheline_bytes,
         flush_info_bytes: v::FLUSH_INFO_BYTES.int(m.flush_info_bytes)? as u32,
         stack_offset: v::STACK_OFFSET.int(m.stack_offset)? as u32,

@@ -121,6 +121,12 @@ const SHOWN: readonly Shown[] = [
   },
   { key: 'cpus', label: 'CPUs', help: 'Simulated CPUs (1 to 512).', step: 1 },
   {
+    key: 'sockets',
+    label: 'Sockets',
+    help: 'The CPUs split into this many sockets, numbered socket by socket: on x86 a cache line a flush moves between two sockets costs socket_transfer_ns instead of cacheline_transfer_ns. Default from the machine preset.',
+    step: 1,
+  },
+  {
     key: 'tlb_index',
     label: 'TLB set index',
     help: 'How a page picks its TLB set. hash: a stand-in for an unpublished index, scattering pages at random; xor7: Skylake’s STLB as TLBleed (2018) measured it, page number bits 0–6 XOR 7–13 over 128 sets, PCID not indexed. Default from the machine preset.',

@@ -25,14 +25,14 @@ describe('runScenario', () => {
 
   it('throws a ScenarioLoadError naming an unknown field and its line', () => {
     try {
-      runScenario('title = "x"\n[machine]\ncpus = 4\nsockets = 2\n');
+      runScenario('title = "x"\n[machine]\ncpus = 4\nnuma_nodes = 2\n');
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ScenarioLoadError);
       const err = e as ScenarioLoadError;
-      expect(err.path).toBe('sockets');
+      expect(err.path).toBe('numa_nodes');
       expect(err.line).toBe(4);
-      expect(err.message).toMatch(/unknown field `sockets`/);
+      expect(err.message).toMatch(/unknown field `numa_nodes`/);
     }
   });
 

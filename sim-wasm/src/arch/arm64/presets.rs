@@ -16,6 +16,8 @@ pub struct Server {
     pub cpus: u16,
     pub tlb_entries: u32,
     pub tlb_ways: u32,
+    /// Sockets the CPUs are spread over, numbered socket by socket.
+    pub sockets: u16,
     pub costs: Costs,
 }
 
@@ -80,6 +82,7 @@ pub fn by_id(id: &str, generic: &Costs) -> Option<Server> {
             cpus: 80,
             tlb_entries: 1280,
             tlb_ways: 5,
+            sockets: 1,
             costs: at_clock(generic, 30),
         }),
         // Cavium (Marvell) ThunderX2 CN9980, two sockets: 2 × 32 Vulcan cores with 4-way SMT
@@ -98,6 +101,7 @@ pub fn by_id(id: &str, generic: &Costs) -> Option<Server> {
             cpus: 256,
             tlb_entries: 2048,
             tlb_ways: 8,
+            sockets: 2,
             costs: {
                 let mut c = at_clock(generic, 22);
                 let k = &generic.arm64;

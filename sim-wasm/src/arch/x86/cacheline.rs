@@ -43,6 +43,21 @@ impl LineHolders {
             .all(|(k, &w)| w == if k == i / 64 { 1 << (i % 64) } else { 0 })
     }
 
+    /// Whether a CPU other than `cpu` for which `far` holds has a copy.
+    pub fn any_other(&self, cpu: CpuId, far: impl Fn(u16) -> bool) -> bool {
+        self.words.iter().enumerate().any(|(k, &w)| {
+            let mut bits = w;
+            while bits != 0 {
+                let c = (k * 64 + bits.trailing_zeros() as usize) as u16;
+                if c != cpu.0 && far(c) {
+                    return true;
+                }
+                bits &= bits - 1;
+            }
+            false
+        })
+    }
+
     /// Drops every copy but `cpu`'s, as an increment does.
     pub fn keep_only(&mut self, cpu: CpuId) {
         self.words.iter_mut().for_each(|w| *w = 0);

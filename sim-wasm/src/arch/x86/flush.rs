@@ -69,8 +69,14 @@ fn switch_in_handler(w: &mut World, cpu: CpuId, next: MmId) -> Ns {
 /// cost.
 pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, parent: Row) -> Ns {
     let f = w.descs.get(desc as usize).copied().unwrap_or_default();
-    // A remote call also pulls the descriptor's cache lines from the initiator.
+    // A remote call also pulls the descriptor's cache lines from the initiator, across the
+    // socket link when the initiator is on another socket.
     let mut cost = w.arch_state.x86.fixed.func_ns[!local as usize];
+    let cfg = &w.cfg;
+    if !local && cfg.sockets > 1 && cfg.socket_of(f.initiating_cpu.0) != cfg.socket_of(cpu.0) {
+        let far = mul_sat(cfg.descriptor_lines(), cfg.costs.socket_transfer_ns);
+        cost = cost.saturating_sub(w.desc_pull_ns).saturating_add(far);
+    }
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
     let (loaded, asid, lazy) = (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy);
     let result = if f.mm != MmId::INIT_MM && f.mm != loaded {
@@ -113,9 +119,9 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
             // The read misses when another CPU touched the line last: its increment left the
             // line modified there, or another reader took it.
             w.stats.x86_ops.tlb_gen_reads += 1;
-            if flush_entry::read_tlb_gen(w, cpu, loaded) {
+            if let Some(ns) = flush_entry::read_tlb_gen(w, cpu, loaded) {
                 w.stats.x86_ops.tlb_gen_misses += 1;
-                cost = cost.saturating_add(w.cfg.costs.cacheline_transfer_ns);
+                cost = cost.saturating_add(ns);
             }
             w.mms[loaded.0 as usize].tlb_gen
         };
@@ -449,18 +455,20 @@ pub fn smp_call_function_many_cond(w: &mut World, t: TaskId) {
         // csd_lock() and the fill write the csd's line, which the target's unlock wrote last
         // unless this CPU's wait has read it back since; llist_add() writes the target's queue
         // head, which other senders and the target's handler write too.
-        let mut moved = take_line(&mut csd.line, sender) as u64;
+        let from_csd = take_line(&mut csd.line, sender);
         op.next_target += 1;
-        let costs = &w.cfg.costs;
+        let cfg = &w.cfg;
+        let costs = &cfg.costs;
         let c = &mut w.cpus[target.index()];
-        moved += take_line(&mut c.queue_line, sender) as u64;
-        w.stats.x86_ops.request_line_misses += moved;
+        let from_head = take_line(&mut c.queue_line, sender);
+        let mut cost = costs.csd_queue_ns;
+        for from in [from_csd, from_head].into_iter().flatten() {
+            w.stats.x86_ops.request_line_misses += 1;
+            cost = cost.saturating_add(cfg.line_ns(from, sender));
+        }
         // `llist_add` of the csd to the target's queue, looked up once: a request queued behind
         // others rides on the IPI of the first; only an empty queue needs an IPI.
         let q = &mut c.call_queue;
-        let mut cost = costs
-            .csd_queue_ns
-            .saturating_add(mul_sat(moved, costs.cacheline_transfer_ns));
         let sent = if let Some(first) = q.first() {
             first.sent
         } else {
@@ -563,7 +571,12 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
                 locked = Some(i);
                 break;
             }
-            Some(csd) => op.wait_reads += take_line(&mut csd.line, sender) as u32,
+            Some(csd) => {
+                if let Some(from) = take_line(&mut csd.line, sender) {
+                    op.wait_reads += 1;
+                    op.wait_read_ns = op.wait_read_ns.saturating_add(w.cfg.line_ns(from, sender));
+                }
+            }
             None => {}
         }
         passed = i + 1;
@@ -634,9 +647,8 @@ pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
     // The wait's reads of the acknowledged csds end it: paid as this last step's time (the
     // rows below end after them) rather than as a step of their own, which would add
     // interleavings to every check and change nothing but time.
-    let reads = op.wait_reads as u64;
-    w.stats.x86_ops.request_line_misses += reads;
-    let cost = mul_sat(reads, w.cfg.costs.cacheline_transfer_ns);
+    w.stats.x86_ops.request_line_misses += op.wait_reads as u64;
+    let cost = op.wait_read_ns;
     let now = w.now().saturating_add(cost);
     // After flush_tlb_multi() returns: consider_global_asid(), only on the IPI path (an mm
     // whose other CPUs are all lazy is not active on them anyway).

@@ -20,22 +20,46 @@ fn holders(w: &mut World, mm: MmId) -> &mut LineHolders {
 }
 
 /// `cpu` reads `mm->context.tlb_gen` (`flush_tlb_func` or `switch_mm_irqs_off`). Returns
-/// whether the read missed: another CPU's increment (or nobody's read yet) left this CPU
-/// without a copy.
-pub fn read_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> bool {
+/// what the read cost if it missed (another CPU's increment, or nobody's read yet, left this
+/// CPU without a copy): a transfer from a copy on this CPU's socket if there is one, else
+/// across the socket link.
+pub fn read_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> Option<Ns> {
     let line = holders(w, mm);
     let missed = !line.holds(cpu) && !line.is_empty();
-    line.add(cpu);
-    missed
+    let cost = missed.then(|| {
+        let cfg = &w.cfg;
+        let here = cfg.socket_of(cpu.0);
+        let line = &w.arch_state.x86.tlb_gen_line[mm.0 as usize];
+        let near = cfg.sockets <= 1 || line.any_other(cpu, |c| cfg.socket_of(c) == here);
+        if near {
+            cfg.costs.cacheline_transfer_ns
+        } else {
+            cfg.costs.socket_transfer_ns
+        }
+    });
+    holders(w, mm).add(cpu);
+    cost
 }
 
-/// `inc_mm_tlb_gen()` on `cpu`: returns whether the line had to move or other copies be
-/// invalidated before the locked add could run.
-pub fn write_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> bool {
+/// `inc_mm_tlb_gen()` on `cpu`: returns what it cost if the line had to move or other copies
+/// be invalidated before the locked add could run: across the socket link if any copy is on
+/// another socket.
+pub fn write_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> Option<Ns> {
     let line = holders(w, mm);
     let moved = !line.is_empty() && !line.only(cpu);
-    line.keep_only(cpu);
-    moved
+    let cost = moved.then(|| {
+        let cfg = &w.cfg;
+        let here = cfg.socket_of(cpu.0);
+        let line = &w.arch_state.x86.tlb_gen_line[mm.0 as usize];
+        let far = cfg.sockets > 1 && line.any_other(cpu, |c| cfg.socket_of(c) != here);
+        if far {
+            cfg.costs.socket_transfer_ns
+        } else {
+            cfg.costs.cacheline_transfer_ns
+        }
+    });
+    holders(w, mm).keep_only(cpu);
+    cost
 }
 
 /// What every call pays, whatever its mm and CPU: the call, its tracepoints, the atomic, and
@@ -55,9 +79,9 @@ pub fn fixed_cost(cfg: &Config) -> Ns {
 pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, others: u64) -> Ns {
     let moved = write_tlb_gen(w, cpu, mm);
     let mut cost = w.arch_state.x86.fixed.entry_ns;
-    if moved {
+    if let Some(ns) = moved {
         w.stats.x86_ops.tlb_gen_misses += 1;
-        cost = cost.saturating_add(w.cfg.costs.cacheline_transfer_ns);
+        cost = cost.saturating_add(ns);
     }
     cost.saturating_add(mul_sat(others, w.cfg.costs.x86.should_flush_ns))
 }

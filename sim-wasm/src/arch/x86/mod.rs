@@ -87,16 +87,14 @@ impl Arch for X86 {
         let cfd = &mut w.cfd[sender.index()];
         let desc = cfd.info(cpu);
         // The handler reads the csd the sender filled (and then writes its unlock).
-        let moved = cfd
+        let from = cfd
             .csd
             .get_mut(cpu.index())
-            .is_some_and(|csd| crate::ipi::take_line(&mut csd.line, cpu));
-        let read = if moved {
+            .and_then(|csd| crate::ipi::take_line(&mut csd.line, cpu));
+        let read = from.map_or(0, |from| {
             w.stats.x86_ops.request_line_misses += 1;
-            w.cfg.costs.cacheline_transfer_ns
-        } else {
-            0
-        };
+            w.cfg.line_ns(from, cpu)
+        });
         flush::flush_tlb_func(w, cpu, desc, false, handler).saturating_add(read)
     }
 

@@ -195,6 +195,17 @@ pub static COSTS: &[Cost] = &[
         field: |c| &mut c.cacheline_transfer_ns,
     },
     Cost {
+        name: "socket_transfer_ns",
+        unit: "ns",
+        doc: "Moving one cache line between CPUs on different sockets (`machine.sockets` > 1), in place of `cacheline_transfer_ns` wherever a line changes hands across the socket link (UPI, the inter-socket Infinity Fabric, CCPI2): the request and the data both cross it. An estimate: about twice an on-die transfer, 120–300 ns. Unused on one socket.",
+        range: Range::Factor {
+            low: 0.5,
+            high: 2.0,
+            why: "an estimate without a stated range: taken to be within a factor of two",
+        },
+        field: |c| &mut c.socket_transfer_ns,
+    },
+    Cost {
         name: "csd_poll_ns",
         unit: "ns",
         doc: "Initiator's poll period on a csd while waiting: ~50 ns per cache-line bounce (an estimate).",

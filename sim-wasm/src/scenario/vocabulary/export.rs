@@ -76,6 +76,7 @@ pub fn json() -> Value {
                 "cpus": p.cpus,
                 "tlbEntries": p.tlb_entries,
                 "tlbWays": p.tlb_ways,
+                "sockets": p.sockets,
                 "tlbIndex": p.tlb_index.name(),
                 "costs": costs,
             })

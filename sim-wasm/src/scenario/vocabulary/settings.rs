@@ -91,6 +91,16 @@ pub static TLB_WAYS: Setting = Setting {
         Default::Derived("the preset's"),
     )
 };
+pub static SOCKETS: Setting = Setting {
+    doc: "Sockets the CPUs are spread over, numbered socket by socket (CPUs 0 to cpus / sockets − 1 on the first): a cache line that changes hands between sockets costs costs.socket_transfer_ns instead of costs.cacheline_transfer_ns. At most cpus.",
+    value: Some(|c| c.sockets.to_string()),
+    ..setting(
+        "sockets",
+        "machine",
+        int_of(1, 64, "cpus"),
+        Default::Derived("the preset's: 2 on icelake-8336c-128 and thunderx2-2s, 1 elsewhere"),
+    )
+};
 pub static TLB_INDEX: Setting = Setting {
     doc: "TLB set-index function: hash (a stand-in for an unpublished index) or xor7 (Skylake's STLB, TLBleed 2018: 128 sets, vpn[6:0] XOR vpn[13:7]; needs tlb_entries / tlb_ways = 128).",
     value: Some(|c| c.tlb_index.name().into()),
@@ -484,6 +494,7 @@ pub static SETTINGS: &[&Setting] = &[
     &PRESET,
     &TLB_ENTRIES,
     &TLB_WAYS,
+    &SOCKETS,
     &TLB_INDEX,
     &STACK_OFFSET,
     &MAX_TIME_NS,
