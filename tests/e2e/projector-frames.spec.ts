@@ -79,11 +79,16 @@ for (const theme of ['light', 'dark'] as const) {
       // The drawing itself (legend and timeline), not the box it sits in: at least 85 % of the
       // height and inside the frame, once the stretch has settled (it may overshoot a frame).
       await expect
-        .poll(async () => {
-          const box = await page.locator('.fit-content').boundingBox();
-          const h = box?.height ?? 0;
-          return h / 1080 >= 0.85 && (box?.y ?? 0) + h <= 1080 ? 'fills' : `${h} px from ${box?.y}`;
-        })
+        .poll(
+          async () => {
+            const box = await page.locator('.fit-content').boundingBox();
+            const h = box?.height ?? 0;
+            return h / 1080 >= 0.85 && (box?.y ?? 0) + h <= 1080
+              ? 'fills'
+              : `${h} px from ${box?.y}`;
+          },
+          { timeout: 15_000 },
+        )
         .toBe('fills');
       expect((await smallestText(page)).px).toBeGreaterThanOrEqual(16);
       await shoot(page, info, `embed-1920x1080-${what}-${theme}`);
