@@ -128,6 +128,8 @@ test('a kept dataset exported as CSV imports back as the same numbers, its recip
       // Every column but the last: the row numbers are the export's, not the original's.
       rows.map((r) => [...r.querySelectorAll('td')].slice(0, -1).map((td) => td.textContent)),
     );
+  // Read once its three rows are drawn: under load the click returns before they are.
+  await expect(table.locator('tbody tr')).toHaveCount(3);
   const before = await cells(table);
   const [download] = await Promise.all([
     page.waitForEvent('download'),
