@@ -21,45 +21,45 @@ fn holders(w: &mut World, mm: MmId) -> &mut LineHolders {
 
 /// `cpu` reads `mm->context.tlb_gen` (`flush_tlb_func` or `switch_mm_irqs_off`). Returns
 /// what the read cost if it missed (another CPU's increment, or nobody's read yet, left this
-/// CPU without a copy): a transfer from a copy on this CPU's socket if there is one, else
-/// across the socket link.
+/// CPU without a copy).
 pub fn read_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> Option<Ns> {
     let line = holders(w, mm);
     let missed = !line.holds(cpu) && !line.is_empty();
-    let cost = missed.then(|| {
-        let cfg = &w.cfg;
-        let here = cfg.socket_of(cpu.0);
-        let line = &w.arch_state.x86.tlb_gen_line[mm.0 as usize];
-        let near = cfg.sockets <= 1 || line.any_other(cpu, |c| cfg.socket_of(c) == here);
-        if near {
-            cfg.costs.cacheline_transfer_ns
-        } else {
-            cfg.costs.socket_transfer_ns
-        }
-    });
+    let cost = missed.then(|| transfer_ns(w, cpu, mm, false));
     holders(w, mm).add(cpu);
     cost
 }
 
 /// `inc_mm_tlb_gen()` on `cpu`: returns what it cost if the line had to move or other copies
-/// be invalidated before the locked add could run: across the socket link if any copy is on
-/// another socket.
+/// be invalidated before the locked add could run.
 pub fn write_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> Option<Ns> {
     let line = holders(w, mm);
     let moved = !line.is_empty() && !line.only(cpu);
-    let cost = moved.then(|| {
-        let cfg = &w.cfg;
-        let here = cfg.socket_of(cpu.0);
-        let line = &w.arch_state.x86.tlb_gen_line[mm.0 as usize];
-        let far = cfg.sockets > 1 && line.any_other(cpu, |c| cfg.socket_of(c) != here);
-        if far {
-            cfg.costs.socket_transfer_ns
-        } else {
-            cfg.costs.cacheline_transfer_ns
-        }
-    });
+    let cost = moved.then(|| transfer_ns(w, cpu, mm, true));
     holders(w, mm).keep_only(cpu);
     cost
+}
+
+/// One transfer of the line to `cpu`, across the socket link when the other copies make it
+/// cross: a write's invalidation must reach any copy on another socket; a read is served from
+/// a copy on this CPU's socket if there is one.
+fn transfer_ns(w: &World, cpu: CpuId, mm: MmId, write: bool) -> Ns {
+    let cfg = &w.cfg;
+    if cfg.sockets <= 1 {
+        return cfg.costs.cacheline_transfer_ns;
+    }
+    let here = cfg.socket_of(cpu.0);
+    let line = &w.arch_state.x86.tlb_gen_line[mm.0 as usize];
+    let across = if write {
+        line.any_other(cpu, |c| cfg.socket_of(c) != here)
+    } else {
+        !line.any_other(cpu, |c| cfg.socket_of(c) == here)
+    };
+    if across {
+        cfg.costs.socket_transfer_ns
+    } else {
+        cfg.costs.cacheline_transfer_ns
+    }
 }
 
 /// What every call pays, whatever its mm and CPU: the call, its tracepoints, the atomic, and
