@@ -74,10 +74,8 @@ pub struct FlushOp {
     pub keep_present: bool,
     /// arm64: the `tlb_flush_check()` outcome (0 no flush, 1 local, 2 broadcast).
     pub check: u8,
-    /// x86: csds the wait read back after their targets unlocked them, each a line transfer
-    /// paid when `flush_tlb_mm_range()` returns.
-    pub wait_reads: u32,
-    /// What those transfers cost, each by how far its line came.
+    /// x86: what the wait's reads of the csds its targets unlocked cost (each a line transfer,
+    /// by how far its line came), paid when `flush_tlb_mm_range()` returns.
     pub wait_read_ns: Ns,
 }
 
@@ -99,7 +97,6 @@ crate::clone_reusing::clone_reusing!(FlushOp {
     started,
     keep_present,
     check,
-    wait_reads,
     wait_read_ns,
 });
 
@@ -131,7 +128,6 @@ impl FlushOp {
             started: 0,
             keep_present: false,
             check: 0,
-            wait_reads: 0,
             wait_read_ns: 0,
         }
     }

@@ -499,7 +499,6 @@ fn hash_task<H: Hasher>(t: &crate::task::Task, h: &mut H, r: Option<&Relabel>) {
                 keep_present,
                 check,
                 // Costs time only, which the key leaves out.
-                wait_reads: _,
                 wait_read_ns: _,
             } = f;
             let cpu = map_cpu(r, *cpu);

@@ -573,7 +573,7 @@ pub fn csd_lock_wait(w: &mut World, t: TaskId) {
             }
             Some(csd) => {
                 if let Some(from) = take_line(&mut csd.line, sender) {
-                    op.wait_reads += 1;
+                    w.stats.x86_ops.request_line_misses += 1;
                     op.wait_read_ns = op.wait_read_ns.saturating_add(w.cfg.line_ns(from, sender));
                 }
             }
@@ -647,7 +647,6 @@ pub fn flush_tlb_mm_range_done(w: &mut World, t: TaskId) {
     // The wait's reads of the acknowledged csds end it: paid as this last step's time (the
     // rows below end after them) rather than as a step of their own, which would add
     // interleavings to every check and change nothing but time.
-    w.stats.x86_ops.request_line_misses += op.wait_reads as u64;
     let cost = op.wait_read_ns;
     let now = w.now().saturating_add(cost);
     // After flush_tlb_multi() returns: consider_global_asid(), only on the IPI path (an mm
