@@ -110,7 +110,9 @@ for (const theme of ['light', 'dark'] as const) {
         await sim.waitForIdle();
         await expect(page.locator('.timeline g.lane').first()).toBeVisible();
         // Settled: the fit moves the zoom and the lanes' height over a few frames, then says so.
-        await expect(page.locator('.figure')).toHaveAttribute('data-talk-fit', 'settled');
+        await expect(page.locator('.figure')).toHaveAttribute('data-talk-fit', 'settled', {
+          timeout: 10_000,
+        });
         const last = await page.evaluate(() => {
           const tls = [...document.querySelectorAll('.timeline')];
           return Math.round(tls[tls.length - 1].getBoundingClientRect().bottom);

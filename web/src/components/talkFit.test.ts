@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { TRACK } from './share/squeeze';
 import { nextTalkFit, TALK_MIN_ZOOM, type TalkFit } from './talkFit';
 
-/** Runs the fit as renders would: the timelines' natural height is `fixed` + lanes × 5 tracks. */
-function settle(room: number, width: number, lanes: number, fixed: number): TalkFit {
+/**
+ * Runs the fit as renders would: the timelines' natural height is `fixed` + lanes × 5 tracks,
+ * × `grows` when other rows grow with the lanes.
+ */
+function settle(room: number, width: number, lanes: number, fixed: number, grows = 1): TalkFit {
   let fit: TalkFit = { zoom: 1.5, track: TRACK };
   for (let i = 0; i < 30; i++) {
-    const timelines = (fixed + lanes * 5 * fit.track) * fit.zoom;
+    const timelines = (fixed + lanes * 5 * grows * fit.track) * fit.zoom;
     const next = nextTalkFit(fit, { timelines, room, width, lanes });
     if (next === fit) return fit;
     fit = next;
@@ -41,6 +44,17 @@ describe('nextTalkFit', () => {
       { zoom: 2, track: 30 },
       { timelines: 900, room: 500, width: 1920, lanes: 2 },
     );
-    expect(next).toEqual({ zoom: 2, track: TRACK });
+    expect(next).toMatchObject({ zoom: 2, track: TRACK });
+  });
+
+  it('settles, inside the screen, when more than the lanes grow with a stretch', () => {
+    // A stretch by half the blank room overshoots when the diagram grows 3× what the lanes
+    // alone would: growing and giving back by halves swung around the bottom for ever.
+    for (const grows of [1.5, 3, 6]) {
+      const fit = settle(560, 1920, 1, 100, grows);
+      const height = (100 + 5 * grows * fit.track) * fit.zoom;
+      expect(height, `grows ×${grows}`).toBeLessThanOrEqual(560);
+      expect(height, `grows ×${grows}`).toBeGreaterThan(300);
+    }
   });
 });

@@ -16,6 +16,12 @@ export interface TalkFit {
   zoom: number;
   /** A timeline sub-track's height in its own px (Timeline's trackHeight). */
   track: number;
+  /**
+   * A stretch ran past the screen's bottom once: from then on the lanes only shrink. The
+   * stretch assumes only the CPU lanes grow with the track; when other rows grow with them
+   * too, growing and giving back by halves would swing around the bottom for ever.
+   */
+  capped?: boolean;
 }
 
 /**
@@ -37,11 +43,14 @@ export function nextTalkFit(
   const natural = timelines / now.zoom;
   const max = talkMaxZoom(width);
   const wanted = room / natural;
-  if (wanted < max && now.track > TRACK) return { zoom: now.zoom, track: TRACK };
-  const zoom = Math.max(TALK_MIN_ZOOM, Math.min(max, wanted));
-  // Blank room left at the largest enlargement, in the timeline's own px.
+  // Blank room left at the largest enlargement, in the timeline's own px (< 0: past the bottom).
   const blank = (room - natural * max) / max;
-  if (zoom < max || Math.abs(blank) * max < 12) return same(now, { zoom, track: now.track });
+  // Past the bottom with stretched lanes: give back the whole overflow, which takes back at
+  // least that much however many rows grew with the lanes, and stretch no more.
+  if (wanted < max && now.track > TRACK)
+    return { zoom: now.zoom, track: stretchTrack(now.track, blank, lanes), capped: true };
+  const zoom = Math.max(TALK_MIN_ZOOM, Math.min(max, wanted));
+  if (zoom < max || now.capped || Math.abs(blank) * max < 12) return same(now, { ...now, zoom });
   return same(now, { zoom, track: stretchTrack(now.track, blank / 2, lanes) });
 }
 
