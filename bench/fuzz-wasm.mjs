@@ -141,6 +141,7 @@ const WORDS = [
   '7.3',
   'sampled',
   'skylake-desktop-4',
+  'skylake-sp-56',
   'zen3-epyc-7763-128',
   'hash',
   'xor7',

@@ -94,6 +94,7 @@ fn value() -> impl Strategy<Value = String> {
             "sampled",
             "zen3-epyc-7763-128",
             "skylake-desktop-4",
+            "skylake-sp-56",
             "icelake-8336c-128",
             "skylake-laptop-kvm",
             "x86",

@@ -52,6 +52,10 @@ fn the_machine_decides_pti_and_invlpgb_and_the_scenarios_own_toggles_win() {
         !d(&["kernel=4.15", "machine=zen3-epyc-7763-128"]).pti,
         "AMD: not affected"
     );
+    assert!(
+        d(&["machine=skylake-sp-56"]).pti,
+        "a Skylake server is Meltdown-affected too"
+    );
     assert!(!d(&["kernel=5.3", "machine=zen3-epyc-7763-128"]).invlpgb);
     assert!(
         d(&["kernel=6.15", "machine=zen3-epyc-7763-128"]).invlpgb,
@@ -95,4 +99,21 @@ fn replaying_one_workload_across_kernels_moves_preemption_off_time_where_the_com
     assert_eq!(old.ipis, new.ipis);
     let (nopti, pti) = (run("4.14"), run("4.15"));
     assert_eq!((nopti.x86_ops.invpcid, pti.x86_ops.invpcid), (0, 20 * 4));
+}
+
+#[test]
+fn the_56_core_skylake_server_is_two_28_core_sockets_of_skylake_cores() {
+    // Skylake-SP's largest die has 28 cores: 56 cores are two sockets, one CPU a core.
+    let server = cfg("[workload]\nthreads = 1\n", &["machine=skylake-sp-56"]);
+    assert_eq!((server.cpus, server.sockets), (56, 2));
+    assert_eq!(server.socket_of(27), 0);
+    assert_eq!(server.socket_of(28), 1);
+    // The same core as the desktop preset: its STLB, and its per-cycle costs at a lower clock.
+    let desktop = cfg("[workload]\nthreads = 1\n", &["machine=skylake-desktop-4"]);
+    assert_eq!(
+        (server.tlb_entries, server.tlb_ways, server.tlb_index),
+        (desktop.tlb_entries, desktop.tlb_ways, desktop.tlb_index)
+    );
+    assert!(server.costs.invlpg_ns > desktop.costs.invlpg_ns);
+    assert!(server.costs.full_flush_ns > desktop.costs.full_flush_ns);
 }

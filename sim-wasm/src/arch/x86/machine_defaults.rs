@@ -6,5 +6,5 @@
 /// say "pti off"; Ice Lake is not affected either), `skylake-laptop-kvm` (measured on a 4.14-era
 /// kernel, before PTI), `zen3-epyc-7763-128` (AMD is not affected), the generic preset.
 pub fn pti_default(preset: &str) -> bool {
-    matches!(preset, "skylake-desktop-4")
+    matches!(preset, "skylake-desktop-4" | "skylake-sp-56")
 }

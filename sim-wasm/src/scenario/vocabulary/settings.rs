@@ -98,13 +98,13 @@ pub static SOCKETS: Setting = Setting {
         "sockets",
         "machine",
         int_of(1, 64, "cpus"),
-        Default::Derived("the preset's: 2 on icelake-8336c-128 and thunderx2-2s, 1 elsewhere"),
+        Default::Derived("the preset's: 2 on icelake-8336c-128, skylake-sp-56 and thunderx2-2s, 1 elsewhere"),
     )
 };
 pub static TLB_INDEX: Setting = Setting {
     doc: "TLB set-index function: hash (a stand-in for an unpublished index) or xor7 (Skylake's STLB, TLBleed 2018: 128 sets, vpn[6:0] XOR vpn[13:7]; needs tlb_entries / tlb_ways = 128).",
     value: Some(|c| c.tlb_index.name().into()),
-    ..setting("tlb_index", "machine", Kind::Choice(TlbIndex::NAMES), Default::Derived("the preset's: xor7 on skylake-laptop-kvm, hash elsewhere"))
+    ..setting("tlb_index", "machine", Kind::Choice(TlbIndex::NAMES), Default::Derived("the preset's: xor7 on the Skylake presets (skylake-laptop-kvm, skylake-desktop-4, skylake-sp-56), hash elsewhere"))
 };
 pub static STACK_OFFSET: Setting = Setting {
     doc: "Where an unaligned on-stack flush descriptor starts within its cache line, in bytes.",
@@ -199,9 +199,9 @@ pub static CEILING: Setting = Setting {
 };
 pub static PTI: Setting = Setting {
     arch: Some(Arch::X86),
-    doc: "Page-table isolation (Meltdown mitigation, 4.15+ on affected Intel CPUs): each PCID slot has a kernel and a user PCID, every kernel entry and exit switches CR3 (costs.pti_cr3_ns), kernel translations are no longer global, and each flushed user page is flushed in both PCIDs (R11). The default follows the machine: on with skylake-desktop-4 (a Meltdown-affected CPU under a 4.15+ kernel), off with every other preset (their source machines ran without it: the Ice Lake flush_tlb_info measurements (Chuyi Zhou, 2026) ran with pti off, the Skylake ping-pong predates PTI, AMD is not affected).",
+    doc: "Page-table isolation (Meltdown mitigation, 4.15+ on affected Intel CPUs): each PCID slot has a kernel and a user PCID, every kernel entry and exit switches CR3 (costs.pti_cr3_ns), kernel translations are no longer global, and each flushed user page is flushed in both PCIDs (R11). The default follows the machine: on with skylake-desktop-4 and skylake-sp-56 (Meltdown-affected CPUs under a 4.15+ kernel), off with every other preset (their source machines ran without it: the Ice Lake flush_tlb_info measurements (Chuyi Zhou, 2026) ran with pti off, the Skylake ping-pong predates PTI, AMD is not affected).",
     value: Some(|c| on_off(c.design.pti)),
-    ..setting("pti", "design", Kind::OnOff, Default::Derived("on with skylake-desktop-4, off with the other presets"))
+    ..setting("pti", "design", Kind::OnOff, Default::Derived("on with skylake-desktop-4 and skylake-sp-56, off with the other presets"))
 };
 pub static PTI_USER_FLUSH: Setting = Setting {
     arch: Some(Arch::X86),
