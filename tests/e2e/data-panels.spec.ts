@@ -85,7 +85,7 @@ test('every prediction has its band, shaded, in its tooltip, and each measuremen
   // The bands' runs follow the predictions'; openData waits for them too.
   await sim.openData();
   const chart = sim.chart('wis-tlb-flush1', 'total_throughput');
-  const svg = chart.locator('.panel', { hasText: 'skylake-56' }).locator('svg');
+  const svg = chart.locator('.panel', { hasText: 'skylake-sp-56' }).locator('svg');
   // One shaded area per curve.
   await expect(svg.locator('path[data-kind="prediction-band"]')).toHaveCount(2);
   const title = await svg
@@ -99,7 +99,7 @@ test('every prediction has its band, shaded, in its tooltip, and each measuremen
   expect(predicted).toBeLessThan(high);
   // With every request's protocol lines paid for, the model stops scaling as the machine
   // does: 614,363 /s at 55 threads is inside the band, while the single thread, whose loop
-  // generic-x86 runs far faster than that server, is still below it.
+  // the preset's estimates run far faster than that server, is still below it.
   expect(low).toBeLessThanOrEqual(614_363);
   expect(614_363).toBeLessThanOrEqual(high);
   const verdict = (variant: string) =>
@@ -121,7 +121,7 @@ test('a thread sweep is drawn as curves over the thread count, the model beside 
 }) => {
   await sim.openData();
   const chart = sim.chart('wis-tlb-flush1', 'total_throughput');
-  const panel = chart.locator('.panel', { hasText: 'skylake-56' });
+  const panel = chart.locator('.panel', { hasText: 'skylake-sp-56' });
   const svg = panel.locator('svg');
   await expect(svg).toHaveAttribute('data-sweep', 'threads');
   // 12 thread counts for each kernel, each measured and predicted.

@@ -20,7 +20,7 @@ describe('planPrediction', () => {
     }
     expect(p).toMatchObject({
       status: 'run',
-      overrides: ['flush_info=stack', 'machine=icelake-8336c-128'],
+      overrides: ['flush_info=stack', 'machine=icelake-8336c-128', 'cpus=128'],
       preset: 'icelake-8336c-128',
     });
   });
@@ -45,6 +45,7 @@ describe('planPrediction', () => {
         machine: 'skylake-laptop-kvm',
         metric: 'op_latency_best',
         variant: 'pcid=before',
+        cpus: null,
       }),
     );
     expect(before).toMatchObject({
@@ -117,6 +118,32 @@ describe('planPrediction', () => {
       scenario: 'x86-wis-tlb-flush1',
       overrides: ['flushes=100', 'tlb_gen_read=always', 'threads=55', 'processes=off', 'cpus=56'],
       preset: 'generic-x86',
+    });
+  });
+
+  it("runs a preset's machine at the measured CPU count, over the scenario's own", () => {
+    // x86-wis-tlb-flush1 sets 16 CPUs: the preset's 56 alone would leave 55 threads no room.
+    const p = planPrediction(
+      m({
+        benchmark: 'wis-tlb-flush1',
+        machine: 'skylake-sp-56',
+        cpus: 56,
+        metric: 'total_throughput',
+        unit: 'per_s',
+        variant: 'tlb_gen_read=always;threads=55;processes=off',
+      }),
+    );
+    expect(p).toMatchObject({
+      status: 'run',
+      overrides: [
+        'flushes=100',
+        'tlb_gen_read=always',
+        'threads=55',
+        'processes=off',
+        'machine=skylake-sp-56',
+        'cpus=56',
+      ],
+      preset: 'skylake-sp-56',
     });
   });
 

@@ -105,6 +105,7 @@ export const PRESETS = [
   'icelake-8336c-128',
   'skylake-laptop-kvm',
   'skylake-desktop-4',
+  'skylake-sp-56',
   'zen3-epyc-7763-128',
   'generic-arm64',
   'ampere-32',
@@ -175,7 +176,8 @@ function scenarioPreset(text: string): string {
 /** What to run (or why nothing can be run) to predict one measurement. */
 export function planPrediction(m: Measurement): PredictionPlan {
   const preset = (PRESETS as readonly string[]).includes(m.machine) ? m.machine : null;
-  const key = `${m.benchmark}|${m.variant}|${preset ?? ''}`;
+  // The CPU count is part of what runs (below), so two machines' rows share a run only at one size.
+  const key = `${m.benchmark}|${m.variant}|${preset ?? ''}|${m.cpus ?? ''}`;
   const none = (reason: string): PredictionPlan => ({ key, status: 'none', reason });
   const model = BENCHMARK_MODELS[m.benchmark];
   if (!model) return none(`no scenario models ${m.benchmark} yet`);
@@ -208,9 +210,10 @@ export function planPrediction(m: Measurement): PredictionPlan {
   if (derived?.rule === 'threads_per_ns' && !overrides.some((o) => /^threads=\d+$/.test(o)))
     return none('the variant names no threads= to total over');
   if (preset) overrides.push(`machine=${preset}`);
-  // Without a preset the scenario's machine stands in, at the measured size: a 55-thread run
-  // on the scenario's 16 CPUs would measure oversubscription, not the machine.
-  else if (m.cpus !== null && m.cpus > 0 && !overrides.some((o) => o.startsWith('cpus=')))
+  // The run has the measured machine's size, whether a preset or the scenario's machine stands
+  // in for it: the scenario's own CPU count wins over a preset's, and a 55-thread run on the
+  // scenario's 16 CPUs would measure oversubscription, not the machine.
+  if (m.cpus !== null && m.cpus > 0 && !overrides.some((o) => o.startsWith('cpus=')))
     overrides.push(`cpus=${m.cpus}`);
   return {
     key,
