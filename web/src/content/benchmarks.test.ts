@@ -102,47 +102,34 @@ describe('planPrediction', () => {
     });
   });
 
-  it("runs a machine without a preset at the measured CPU count, on the scenario's machine", () => {
-    const p = planPrediction(
+  /** will-it-scale's 55-thread row of the tlb_gen dataset, measured on `machine`. */
+  const wis55 = (machine: string) =>
+    planPrediction(
       m({
         benchmark: 'wis-tlb-flush1',
-        machine: 'skylake-56',
+        machine,
         cpus: 56,
         metric: 'total_throughput',
         unit: 'per_s',
         variant: 'tlb_gen_read=always;threads=55;processes=off',
       }),
     );
-    expect(p).toMatchObject({
+  const variant = ['flushes=100', 'tlb_gen_read=always', 'threads=55', 'processes=off'];
+
+  it("runs a machine without a preset at the measured CPU count, on the scenario's machine", () => {
+    expect(wis55('skylake-56')).toMatchObject({
       status: 'run',
       scenario: 'x86-wis-tlb-flush1',
-      overrides: ['flushes=100', 'tlb_gen_read=always', 'threads=55', 'processes=off', 'cpus=56'],
+      overrides: [...variant, 'cpus=56'],
       preset: 'generic-x86',
     });
   });
 
   it("runs a preset's machine at the measured CPU count, over the scenario's own", () => {
     // x86-wis-tlb-flush1 sets 16 CPUs: the preset's 56 alone would leave 55 threads no room.
-    const p = planPrediction(
-      m({
-        benchmark: 'wis-tlb-flush1',
-        machine: 'skylake-sp-56',
-        cpus: 56,
-        metric: 'total_throughput',
-        unit: 'per_s',
-        variant: 'tlb_gen_read=always;threads=55;processes=off',
-      }),
-    );
-    expect(p).toMatchObject({
+    expect(wis55('skylake-sp-56')).toMatchObject({
       status: 'run',
-      overrides: [
-        'flushes=100',
-        'tlb_gen_read=always',
-        'threads=55',
-        'processes=off',
-        'machine=skylake-sp-56',
-        'cpus=56',
-      ],
+      overrides: [...variant, 'machine=skylake-sp-56', 'cpus=56'],
       preset: 'skylake-sp-56',
     });
   });
