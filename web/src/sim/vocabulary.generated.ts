@@ -87,7 +87,7 @@ export const VOCABULARY = {
       unit: 'ps',
     },
     {
-      doc: 'Anonymous page fault on `touch` of a non-present page (zero page / fresh page). Estimate.',
+      doc: "Anonymous page fault on `touch` of a non-present page (zero page / fresh page). Estimate; on `skylake-sp-56` the kit's own one-thread run of both will-it-scale loops on a server core (an AMD EPYC guest, Linux 6.18), fitted.",
       high: 2,
       low: 0.5,
       max: 1000000000000,
@@ -159,7 +159,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: "x86: distinct kernel translations (STLB entries, counted as 4 KiB pages) the kernel touches on every switch to a user task: its syscall, wakeup, `schedule()` and `__switch_to` paths (kernel text and data, per-CPU data, both tasks' stacks). Without PTI they are global entries (`arch/x86/mm/tlb.c`, `switch_mm_irqs_off()`): no PCID, kept by every CR3 write, so they persist across switches yet take TLB capacity and evict user entries. Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB miss on a miss), identically with PCID on and off. A count, not a time; 0 = the kernel's footprint is not modelled (every preset but `skylake-laptop-kvm`). At most [`MAX_KERNEL_PAGES`].",
+      doc: "x86: distinct kernel translations (STLB entries, counted as 4 KiB pages) the kernel touches on every switch to a user task: its syscall, wakeup, `schedule()` and `__switch_to` paths (kernel text and data, per-CPU data, both tasks' stacks). Without PTI they are global entries (`arch/x86/mm/tlb.c`, `switch_mm_irqs_off()`): no PCID, kept by every CR3 write, so they persist across switches yet take TLB capacity and evict user entries. Each is looked up per switch (`tlb_hit_ps` on a hit, `tlb_refill_ns` and a counted TLB miss on a miss), identically with PCID on and off. A count, not a time; 0 = the kernel's footprint is not modelled (every preset but the Skylake ones: `skylake-laptop-kvm`, `skylake-desktop-4`, `skylake-sp-56`). At most [`MAX_KERNEL_PAGES`].",
       high: null,
       low: null,
       max: 16384,
@@ -312,7 +312,7 @@ export const VOCABULARY = {
       unit: 'ns',
     },
     {
-      doc: 'Copying one 4 KiB page in a copy-on-write fault (`cow` op, either arch; with `reread` and `mapping = file`, the copy of the page-cache folio).',
+      doc: "Copying one 4 KiB page in a copy-on-write fault (`cow` op, either arch; with `reread` and `mapping = file`, the copy of the page-cache folio). Estimate; on `skylake-sp-56` the same kit run as `page_fault_ns`, where it also holds the file path's work around a copy whose source the 128 MiB walk has left cold.",
       high: 2,
       low: 0.5,
       max: 1000000000000,
