@@ -482,10 +482,15 @@ impl Config {
         (cpu as u32 * self.sockets.max(1) as u32) / self.cpus.max(1) as u32
     }
 
+    /// Whether CPUs `a` and `b` share a socket (always, on one).
+    pub fn same_socket(&self, a: u16, b: u16) -> bool {
+        self.sockets <= 1 || self.socket_of(a) == self.socket_of(b)
+    }
+
     /// Moving a line from `from`'s cache to `to`'s: `cacheline_transfer_ns` within a socket,
     /// `socket_transfer_ns` across the socket link.
     pub fn line_ns(&self, from: u16, to: CpuId) -> Ns {
-        if self.sockets <= 1 || self.socket_of(from) == self.socket_of(to.0) {
+        if self.same_socket(from, to.0) {
             self.costs.cacheline_transfer_ns
         } else {
             self.costs.socket_transfer_ns

@@ -272,10 +272,6 @@ pub struct World {
     pub(crate) cfd: Vec<Cfd>,
     pub(crate) stats: Collector,
     pub(crate) arch: crate::config::Arch,
-    /// What a target pays to pull a descriptor's cache lines (as many as the `flush_info`
-    /// placement spans) from the initiator: fixed for the run, so not multiplied out again in
-    /// every remote `flush_tlb_func`.
-    pub(crate) desc_pull_ns: Ns,
     /// Every user access, when enabled (`Session::record_accesses`): lets tests check the
     /// engine against an independent reference model.
     pub(crate) accesses: Option<Vec<Access>>,
@@ -329,7 +325,6 @@ crate::clone_reusing::clone_reusing!(World {
     cfd,
     stats,
     arch,
-    desc_pull_ns,
     accesses,
     scratch_targets,
     arch_state,
@@ -371,10 +366,6 @@ impl World {
             cfd: vec![Cfd::default(); n as usize],
             stats: Collector::default(),
             arch,
-            desc_pull_ns: crate::ids::mul_sat(
-                cfg.descriptor_lines(),
-                cfg.costs.cacheline_transfer_ns,
-            ),
             scratch_targets: Vec::new(),
             arch_state: ArchState::default(),
             accesses: None,

@@ -71,12 +71,14 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
     let f = w.descs.get(desc as usize).copied().unwrap_or_default();
     // A remote call also pulls the descriptor's cache lines from the initiator, across the
     // socket link when the initiator is on another socket.
-    let mut cost = w.arch_state.x86.fixed.func_ns[!local as usize];
-    let cfg = &w.cfg;
-    if !local && cfg.sockets > 1 && cfg.socket_of(f.initiating_cpu.0) != cfg.socket_of(cpu.0) {
-        let far = mul_sat(cfg.descriptor_lines(), cfg.costs.socket_transfer_ns);
-        cost = cost.saturating_sub(w.desc_pull_ns).saturating_add(far);
-    }
+    let placement = if local {
+        0
+    } else if w.cfg.same_socket(f.initiating_cpu.0, cpu.0) {
+        1
+    } else {
+        2
+    };
+    let mut cost = w.arch_state.x86.fixed.func_ns[placement];
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
     let (loaded, asid, lazy) = (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy);
     let result = if f.mm != MmId::INIT_MM && f.mm != loaded {

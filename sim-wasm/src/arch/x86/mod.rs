@@ -23,7 +23,7 @@ pub mod state;
 pub mod switch_mm;
 
 use self::state::{FixedCosts, X86State};
-use crate::ids::{CpuId, MmId, Ns, TaskId};
+use crate::ids::{mul_sat, CpuId, MmId, Ns, TaskId};
 use crate::machine::{Arch, World};
 use crate::snapshot::Slot;
 use crate::task::{Cont, FlushOp, FlushPhase};
@@ -38,9 +38,17 @@ impl Arch for X86 {
 
     fn init_state(&self, w: &mut World) {
         let mut x86 = X86State::new(w.cfg.cpus);
-        let func = w.cfg.costs.flush_func_ns;
+        // A remote call pulls the descriptor's cache lines (as many as the `flush_info`
+        // placement spans) from the initiator: fixed for the run, so multiplied out once here.
+        let cfg = &w.cfg;
+        let pull = |line_ns| mul_sat(cfg.descriptor_lines(), line_ns);
+        let func = cfg.costs.flush_func_ns;
         x86.fixed = FixedCosts {
-            func_ns: [func, func.saturating_add(w.desc_pull_ns)],
+            func_ns: [
+                func,
+                func.saturating_add(pull(cfg.costs.cacheline_transfer_ns)),
+                func.saturating_add(pull(cfg.costs.socket_transfer_ns)),
+            ],
             entry_ns: flush_entry::fixed_cost(&w.cfg),
         };
         w.arch_state.x86 = x86;

@@ -135,9 +135,10 @@ crate::clone_reusing::clone_reusing!(X86State {
 /// Sums of the config's costs that every flush pays, computed at init.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FixedCosts {
-    /// `flush_tlb_func`'s own cost, local and remote (which also pulls the descriptor's
-    /// cache lines from the initiator).
-    pub func_ns: [u64; 2],
+    /// `flush_tlb_func`'s own cost: local, remote on the initiator's socket (which also pulls
+    /// the descriptor's cache lines from it), and remote across the socket link (the same
+    /// lines at `socket_transfer_ns`).
+    pub func_ns: [u64; 3],
     /// The part of a `flush_tlb_mm_range()` call's entry work that is the same for every
     /// call (`flush_entry.rs`).
     pub entry_ns: u64,
