@@ -42,10 +42,10 @@ describe('model version', () => {
     expect(n?.from).toBe(2);
     expect(n?.to).toBe(MODEL_VERSION);
     // Version 3 changed the will-it-scale scenarios only, which the guide does not show.
-    expect(n?.changes.map((c) => c.version)).toEqual([4, 5, 6]);
+    expect(n?.changes.map((c) => c.version)).toEqual([4, 5, 6, 7]);
     expect(n?.changes[0].changed).toMatch(/switch_mm/);
     expect(n?.elsewhere).toBe(1);
-    expect(modelNotice(2, 'data')?.changes.map((c) => c.version)).toEqual([3, 4, 5, 6]);
+    expect(modelNotice(2, 'data')?.changes.map((c) => c.version)).toEqual([3, 4, 5, 6, 7]);
   });
 
   it('says a link from a newer model than this site is newer, with no changes it cannot know', () => {

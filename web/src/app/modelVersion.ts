@@ -77,6 +77,15 @@ export const MODEL_CHANGES: readonly ModelChange[] = [
       'and throughput stops scaling with threads; icelake-8336c-128 delivers IPIs in 675 ns.',
     views: ALL,
   },
+  {
+    version: 7,
+    digestsSha256: '8490512b07ee195d34df5814c282abff942e562f3083a7cc974f39f426778d96',
+    changed:
+      "x86: moves of an mm's tlb_gen cache line out of the one cache holding it modified are " +
+      "served one at a time, so concurrent flushes of one mm wait for each other's increments " +
+      'and for the first read after each; multi-thread x86 flushes take a little longer.',
+    views: ALL,
+  },
 ];
 
 export const MODEL_VERSION = MODEL_CHANGES[MODEL_CHANGES.length - 1].version;

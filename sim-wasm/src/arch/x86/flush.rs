@@ -121,7 +121,8 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
             // The read misses when another CPU touched the line last: its increment left the
             // line modified there, or another reader took it.
             w.stats.x86_ops.tlb_gen_reads += 1;
-            if let Some(ns) = flush_entry::read_tlb_gen(w, cpu, loaded) {
+            let at = w.queue.now().saturating_add(cost);
+            if let Some(ns) = flush_entry::read_tlb_gen(w, cpu, loaded, at) {
                 w.stats.x86_ops.tlb_gen_misses += 1;
                 cost = cost.saturating_add(ns);
             }

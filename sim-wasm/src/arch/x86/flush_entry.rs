@@ -19,24 +19,29 @@ fn holders(w: &mut World, mm: MmId) -> &mut LineHolders {
     &mut lines[i]
 }
 
-/// `cpu` reads `mm->context.tlb_gen` (`flush_tlb_func` or `switch_mm_irqs_off`). Returns
-/// what the read cost if it missed (another CPU's increment, or nobody's read yet, left this
-/// CPU without a copy).
-pub fn read_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> Option<Ns> {
+/// `cpu` reads `mm->context.tlb_gen` (`flush_tlb_func` or `switch_mm_irqs_off`) at `at`.
+/// Returns what the read cost if it missed (another CPU's increment, or nobody's read yet,
+/// left this CPU without a copy): the wait for the line's transfers ahead of it and its own.
+pub fn read_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId, at: Ns) -> Option<Ns> {
     let line = holders(w, mm);
     let missed = !line.holds(cpu) && !line.is_empty();
-    let cost = missed.then(|| transfer_ns(w, cpu, mm, false));
+    let cost = missed.then(|| {
+        let ns = transfer_ns(w, cpu, mm, false);
+        holders(w, mm).read(at, ns)
+    });
     holders(w, mm).add(cpu);
     cost
 }
 
-/// `inc_mm_tlb_gen()` on `cpu`: returns what it cost if the line had to move or other copies
-/// be invalidated before the locked add could run.
-pub fn write_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId) -> Option<Ns> {
+/// `inc_mm_tlb_gen()` on `cpu` at `at`: returns what it cost if the line had to move or other
+/// copies be invalidated before the locked add could run.
+pub fn write_tlb_gen(w: &mut World, cpu: CpuId, mm: MmId, at: Ns) -> Option<Ns> {
     let line = holders(w, mm);
     let moved = !line.is_empty() && !line.only(cpu);
-    let cost = moved.then(|| transfer_ns(w, cpu, mm, true));
-    holders(w, mm).keep_only(cpu);
+    let ns = moved.then(|| transfer_ns(w, cpu, mm, true));
+    let line = holders(w, mm);
+    let cost = line.write(at, ns);
+    line.keep_only(cpu);
     cost
 }
 
@@ -77,7 +82,8 @@ pub fn fixed_cost(cfg: &Config) -> Ns {
 /// The entry work of one call on `cpu` for `mm`, whose `mm_cpumask` holds `others` CPUs
 /// besides this one. `inc_mm_tlb_gen()` is counted as a touch of the mm's `tlb_gen` line.
 pub fn entry_cost(w: &mut World, cpu: CpuId, mm: MmId, others: u64) -> Ns {
-    let moved = write_tlb_gen(w, cpu, mm);
+    // The increment comes early in the call, before the mask walks.
+    let moved = write_tlb_gen(w, cpu, mm, w.now());
     let mut cost = w.arch_state.x86.fixed.entry_ns;
     if let Some(ns) = moved {
         w.stats.x86_ops.tlb_gen_misses += 1;

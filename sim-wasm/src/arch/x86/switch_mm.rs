@@ -120,8 +120,9 @@ fn switch(w: &mut World, cpu: CpuId, next: MmId, split: bool) -> Ns {
         // a full barrier; a bit already set leaves the barrier to `smp_mb()` (R7).
         let newly = !w.mms[next.0 as usize].cpumask.contains(cpu);
         w.mms[next.0 as usize].cpumask.set(cpu);
-        // Its miss, if any, is inside `switch_mm_ns`.
-        super::flush_entry::read_tlb_gen(w, cpu, next);
+        // Its miss, if any, is inside `switch_mm_ns`; it still holds the line for its transfer.
+        let now = w.now();
+        super::flush_entry::read_tlb_gen(w, cpu, next, now);
         let (asid, need_flush) = match global {
             Some(g) => (g, false),
             None => choose_new_asid(w, cpu, ctx_id, next_gen),

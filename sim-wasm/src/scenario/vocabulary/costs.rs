@@ -468,7 +468,7 @@ pub static COSTS: &[Cost] = &[
     Cost {
         name: "tlb_gen_atomic_ns",
         unit: "ns",
-        doc: "x86: `inc_mm_tlb_gen()`, one `lock xadd` on `mm->context.tlb_gen` (a full barrier) when this CPU holds the only copy of the line; if another CPU holds one (its own increment, or a remote `flush_tlb_func` or `switch_mm` reading it since), `cacheline_transfer_ns` is added. Estimate: a locked RMW costs about 20 cycles.",
+        doc: "x86: `inc_mm_tlb_gen()`, one `lock xadd` on `mm->context.tlb_gen` (a full barrier) when this CPU holds the only copy of the line; if another CPU holds one (its own increment, or a remote `flush_tlb_func` or `switch_mm` reading it since), `cacheline_transfer_ns` is added, after any move of the line still in flight (moves out of a modified copy are served one at a time). Estimate: a locked RMW costs about 20 cycles.",
         range: Range::Factor {
             low: 0.5,
             high: 2.0,
