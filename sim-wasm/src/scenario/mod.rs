@@ -287,6 +287,34 @@ mod tests {
     }
 
     #[test]
+    fn too_many_threads_say_where_the_cpu_count_came_from() {
+        // The scenario's own count wins over a preset set beside it: the error says so.
+        let e = parse(
+            MINIMAL,
+            &["machine=skylake-sp-56".into(), "threads=55".into()],
+        )
+        .unwrap_err();
+        assert_eq!(e.path, "--set workload.threads");
+        assert!(e.message.contains("between 0 and 4, got 55"), "{e}");
+        assert!(e.message.contains("machine.cpus = 4"), "{e}");
+        assert!(e.message.contains("skylake-sp-56's 56"), "{e}");
+        // Without a count of its own the preset's applies, and 55 threads fit.
+        let c = parse(
+            "title = \"t\"\n",
+            &["machine=skylake-sp-56".into(), "threads=55".into()],
+        );
+        assert_eq!(c.unwrap().workload.threads, 55);
+        let e = parse(
+            "title = \"t\"\n",
+            &["machine=skylake-sp-56".into(), "threads=57".into()],
+        );
+        assert!(e
+            .unwrap_err()
+            .message
+            .contains("machine=skylake-sp-56 has 56"));
+    }
+
+    #[test]
     fn a_syntax_error_carries_its_line() {
         let e = parse("title = \"t\"\n[machine\n", &[]).unwrap_err();
         assert_eq!(e.line, 2);

@@ -186,7 +186,10 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     let initiator = v::INITIATOR.int_upto(w.initiator, 0, cpus as i64 - 1)? as u16;
     let free_after_initiator = cpus as i64 - initiator as i64;
     let threads_default = if tasks_given { 0 } else { 1 };
-    let threads = v::THREADS.int_upto(w.threads, threads_default, free_after_initiator)? as u16;
+    let threads = v::THREADS
+        .int_upto(w.threads, threads_default, free_after_initiator)
+        .map_err(|e| cpus_hint(e, m.cpus, preset.id, preset.cpus, initiator))?
+        as u16;
     let free_after_threads = free_after_initiator - threads as i64;
     let lazy_cpus = v::LAZY_CPUS.int_upto(w.lazy_cpus, 0, free_after_threads)? as u16;
     let free_after_lazy = free_after_threads - lazy_cpus as i64;
@@ -386,4 +389,32 @@ fn x86_kernel(v: &toml::Value) -> Result<crate::arch::x86::kernels::Kernel, SimE
         other => format!("{other:?}"),
     };
     kernels::by_name(&name).ok_or_else(|| one_of(&v::KERNEL.path(), &name, kernels::NAMES))
+}
+
+/// A count of threads that does not fit the CPUs: says where the CPU count came from, since a
+/// scenario's own `machine.cpus` wins over the count of a preset set beside it.
+fn cpus_hint(
+    e: SimError,
+    given: Option<i64>,
+    preset: &str,
+    preset_cpus: u16,
+    initiator: u16,
+) -> SimError {
+    let after = if initiator > 0 {
+        format!(" from the initiator's CPU {initiator} on")
+    } else {
+        String::new()
+    };
+    let why = match given {
+        Some(n) if n != preset_cpus as i64 => format!(
+            "the scenario sets machine.cpus = {n}{after}, which wins over \
+             machine={preset}'s {preset_cpus}: set machine.cpus too"
+        ),
+        Some(n) => format!("machine.cpus = {n}{after}"),
+        None => format!("machine={preset} has {preset_cpus}{after}"),
+    };
+    SimError {
+        message: format!("{}; one thread a CPU, and {why}", e.message),
+        ..e
+    }
 }
