@@ -124,3 +124,48 @@ describe('renderMeasured', () => {
     expect(diff.querySelectorAll('line.zero')).toHaveLength(1);
   });
 });
+
+describe('a swept panel', () => {
+  it("marks where a band runs past the plot's edge, with the end it reaches", () => {
+    // Three thread counts; the model's band at 4 threads reaches 40 us, far above the axis,
+    // which is the measurements' and predictions'.
+    const ms = [1, 2, 4].map((t) => m({ variant: `threads=${t}`, value: 2 + t / 10 }));
+    const [chart] = toOverlayCharts(ms, (x) => {
+      const wide = x.variant === 'threads=4';
+      const readout = (ns: number) => ({ ns, perIteration: {} });
+      return {
+        status: 'done',
+        ns: 2500,
+        scenario: 'x86-madvise-touch',
+        preset: 'icelake-8336c-128',
+        ignored: [],
+        aliased: [],
+        perIteration: {},
+        band: { low: readout(2400), high: readout(wide ? 40_000 : 2600) },
+      };
+    });
+    const [panel] = panelsOf(chart, 'values');
+    expect(panel.sweep?.key).toBe('threads');
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    renderPanel(svg, panel, 400, 240, { metric: chart.metric, log: false });
+    const cuts = svg.querySelectorAll('[data-kind="band-cut"]');
+    expect(cuts).toHaveLength(1);
+    expect(cuts[0].querySelector('title')?.textContent).toMatch(/above the chart, to 40/);
+    // Drawn again without the wide band, the mark goes.
+    const [narrow] = panelsOf(
+      toOverlayCharts(ms, () => ({
+        status: 'done',
+        ns: 2500,
+        scenario: 'x86-madvise-touch',
+        preset: 'icelake-8336c-128',
+        ignored: [],
+        aliased: [],
+        perIteration: {},
+        band: { low: { ns: 2400, perIteration: {} }, high: { ns: 2600, perIteration: {} } },
+      }))[0],
+      'values',
+    );
+    renderPanel(svg, narrow, 400, 240, { metric: chart.metric, log: false });
+    expect(svg.querySelectorAll('[data-kind="band-cut"]')).toHaveLength(0);
+  });
+});

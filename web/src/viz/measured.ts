@@ -34,7 +34,7 @@ export function renderPanel(
   // A categorical drawing of a panel that was a sweep before (another mode) starts afresh.
   select(svgEl)
     .attr('data-sweep', null)
-    .selectAll('g.sweep-key, path.sweep-curve, path.prediction-band')
+    .selectAll('g.sweep-key, path.sweep-curve, path.prediction-band, path.band-cut')
     .remove();
   const { points, unit } = panel;
   const lines = Math.max(1, ...panel.variants.map((v) => labelLines(v).length));
