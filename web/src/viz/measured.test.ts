@@ -126,25 +126,26 @@ describe('renderMeasured', () => {
 });
 
 describe('a swept panel', () => {
-  it("marks where a band runs past the plot's edge, with the end it reaches", () => {
-    // Three thread counts; the model's band at 4 threads reaches 40 us, far above the axis,
-    // which is the measurements' and predictions'.
+  /** Three thread counts, the model's band at 4 threads reaching up to `high4` ns. */
+  const sweepPanel = (high4: number) => {
     const ms = [1, 2, 4].map((t) => m({ variant: `threads=${t}`, value: 2 + t / 10 }));
-    const [chart] = toOverlayCharts(ms, (x) => {
-      const wide = x.variant === 'threads=4';
-      const readout = (ns: number) => ({ ns, perIteration: {} });
-      return {
-        status: 'done',
-        ns: 2500,
-        scenario: 'x86-madvise-touch',
-        preset: 'icelake-8336c-128',
-        ignored: [],
-        aliased: [],
-        perIteration: {},
-        band: { low: readout(2400), high: readout(wide ? 40_000 : 2600) },
-      };
-    });
-    const [panel] = panelsOf(chart, 'values');
+    const readout = (ns: number) => ({ ns, perIteration: {} });
+    const [chart] = toOverlayCharts(ms, (x) => ({
+      status: 'done',
+      ns: 2500,
+      scenario: 'x86-madvise-touch',
+      preset: 'icelake-8336c-128',
+      ignored: [],
+      aliased: [],
+      perIteration: {},
+      band: { low: readout(2400), high: readout(x.variant === 'threads=4' ? high4 : 2600) },
+    }));
+    return { chart, panel: panelsOf(chart, 'values')[0] };
+  };
+
+  it("marks where a band runs past the plot's edge, with the end it reaches", () => {
+    // The axis is the measurements' and predictions': a band reaching 40 us is far above it.
+    const { chart, panel } = sweepPanel(40_000);
     expect(panel.sweep?.key).toBe('threads');
     const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     renderPanel(svg, panel, 400, 240, { metric: chart.metric, log: false });
@@ -152,20 +153,7 @@ describe('a swept panel', () => {
     expect(cuts).toHaveLength(1);
     expect(cuts[0].querySelector('title')?.textContent).toMatch(/above the chart, to 40/);
     // Drawn again without the wide band, the mark goes.
-    const [narrow] = panelsOf(
-      toOverlayCharts(ms, () => ({
-        status: 'done',
-        ns: 2500,
-        scenario: 'x86-madvise-touch',
-        preset: 'icelake-8336c-128',
-        ignored: [],
-        aliased: [],
-        perIteration: {},
-        band: { low: { ns: 2400, perIteration: {} }, high: { ns: 2600, perIteration: {} } },
-      }))[0],
-      'values',
-    );
-    renderPanel(svg, narrow, 400, 240, { metric: chart.metric, log: false });
+    renderPanel(svg, sweepPanel(2600).panel, 400, 240, { metric: chart.metric, log: false });
     expect(svg.querySelectorAll('[data-kind="band-cut"]')).toHaveLength(0);
   });
 });
