@@ -108,3 +108,27 @@ fn kernels_before_5_18_read_always() {
         [Always, Always, WhenNeeded, WhenNeeded, WhenNeeded]
     );
 }
+
+#[test]
+fn before_5_18_every_call_reads_the_line_first_a_lazy_one_too() {
+    // The lazy-TLB story: a munmap that frees a page table calls CPU 1 while it idles lazily
+    // on the mm, and flush_tlb_func() moves it to init_mm. Before aa44284960d5 the call had
+    // read the loaded mm's tlb_gen first of all; since, a lazy CPU never reads it.
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../content/scenarios/x86-lazy-tlb.toml"),
+    )
+    .unwrap();
+    let lazy_calls = |s: &Session| {
+        s.trace()
+            .rows_of(tlbscope_sim::events::EventKind::FlushTlbFunc)
+            .filter(|&r| s.trace().arg[r] == 4.0)
+            .count() as u64
+    };
+    let always = run(&text, &["tlb_gen_read=always"]);
+    let needed = run(&text, &["tlb_gen_read=when_needed"]);
+    assert!(lazy_calls(&always) >= 1);
+    assert_eq!(lazy_calls(&always), lazy_calls(&needed));
+    let reads = |s: &Session| s.summary().x86_ops.tlb_gen_reads;
+    assert_eq!(reads(&always) - reads(&needed), lazy_calls(&always));
+}

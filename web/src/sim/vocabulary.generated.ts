@@ -1509,7 +1509,7 @@ export const VOCABULARY = {
       arch: 'x86',
       choices: ['when_needed', 'always'],
       default: 'when_needed',
-      doc: "When a remote flush_tlb_func() reads the mm's shared tlb_gen: when_needed (the kernel since aa44284960d5, x86/mm/tlb: Avoid reading mm_tlb_gen when possible, Nadav Amit, 2022, in 5.18: a request this CPU's generation already covers returns without the read), always (before it: every call reads the contended line, paying costs.cacheline_transfer_ns when another CPU wrote it last, and a CPU behind the mm catches up to the newest generation with a full flush even when this request was covered).",
+      doc: "When a remote flush_tlb_func() reads the mm's shared tlb_gen: when_needed (the kernel since aa44284960d5, x86/mm/tlb: Avoid reading mm_tlb_gen when possible, Nadav Amit, 2022, in 5.18: a request this CPU's generation already covers returns without the read), always (before it: every call reads the contended line first of all, a lazy CPU's too, paying costs.cacheline_transfer_ns when another CPU wrote it last, and a CPU behind the mm catches up to the newest generation with a full flush even when this request was covered).",
       key: 'tlb_gen_read',
       path: 'design.tlb_gen_read',
       reported: true,

@@ -81,6 +81,13 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
     let mut cost = w.arch_state.x86.fixed.func_ns[placement];
     let ts = &w.arch_state.x86.cpu_tlbstate[cpu.index()];
     let (loaded, asid, lazy) = (ts.loaded_mm, ts.loaded_mm_asid, ts.is_lazy);
+    // Before aa44284960d5 the call read the loaded mm's `tlb_gen` first of all, whatever it
+    // did next: a lazy CPU, or one that only lingered in the mask, paid for the line too.
+    let read_first = w.cfg.design.tlb_gen_read == TlbGenRead::Always && loaded != MmId::INIT_MM;
+    let early_gen = read_first.then(|| {
+        cost = cost.saturating_add(read_gen(w, cpu, loaded, cost));
+        w.mms[loaded.0 as usize].tlb_gen
+    });
     let result = if f.mm != MmId::INIT_MM && f.mm != loaded {
         // This CPU only lingered in the lazily maintained cpumask.
         if let Some(m) = w.mms.get_mut(f.mm.0 as usize) {
@@ -117,15 +124,10 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
             && f.new_tlb_gen <= local_gen;
         let mm_gen = if covered {
             local_gen
+        } else if let Some(gen) = early_gen {
+            gen
         } else {
-            // The read misses when another CPU touched the line last: its increment left the
-            // line modified there, or another reader took it.
-            w.stats.x86_ops.tlb_gen_reads += 1;
-            let at = w.queue.now().saturating_add(cost);
-            if let Some(ns) = flush_entry::read_tlb_gen(w, cpu, loaded, at) {
-                w.stats.x86_ops.tlb_gen_misses += 1;
-                cost = cost.saturating_add(ns);
-            }
+            cost = cost.saturating_add(read_gen(w, cpu, loaded, cost));
             w.mms[loaded.0 as usize].tlb_gen
         };
         if covered || local_gen == mm_gen {
@@ -177,6 +179,21 @@ pub fn flush_tlb_func(w: &mut World, cpu: CpuId, desc: DescId, local: bool, pare
     w.trace
         .span(w.queue.now(), cost, cpu, EventKind::FlushTlbFunc, fl);
     cost
+}
+
+/// `flush_tlb_func`'s read of `mm->context.tlb_gen`, `spent` ns into the call: what it cost.
+/// The read misses when another CPU touched the line last: its increment left the line
+/// modified there, or another reader took it.
+fn read_gen(w: &mut World, cpu: CpuId, mm: MmId, spent: Ns) -> Ns {
+    w.stats.x86_ops.tlb_gen_reads += 1;
+    let at = w.queue.now().saturating_add(spent);
+    match flush_entry::read_tlb_gen(w, cpu, mm, at) {
+        Some(ns) => {
+            w.stats.x86_ops.tlb_gen_misses += 1;
+            ns
+        }
+        None => 0,
+    }
 }
 
 fn flush_op(w: &mut World, t: TaskId) -> Option<&mut FlushOp> {

@@ -217,7 +217,7 @@ pub static SWITCH_MM_BARRIER: Setting = Setting {
 };
 pub static TLB_GEN_READ: Setting = Setting {
     arch: Some(Arch::X86),
-    doc: "When a remote flush_tlb_func() reads the mm's shared tlb_gen: when_needed (the kernel since aa44284960d5, x86/mm/tlb: Avoid reading mm_tlb_gen when possible, Nadav Amit, 2022, in 5.18: a request this CPU's generation already covers returns without the read), always (before it: every call reads the contended line, paying costs.cacheline_transfer_ns when another CPU wrote it last, and a CPU behind the mm catches up to the newest generation with a full flush even when this request was covered).",
+    doc: "When a remote flush_tlb_func() reads the mm's shared tlb_gen: when_needed (the kernel since aa44284960d5, x86/mm/tlb: Avoid reading mm_tlb_gen when possible, Nadav Amit, 2022, in 5.18: a request this CPU's generation already covers returns without the read), always (before it: every call reads the contended line first of all, a lazy CPU's too, paying costs.cacheline_transfer_ns when another CPU wrote it last, and a CPU behind the mm catches up to the newest generation with a full flush even when this request was covered).",
     value: Some(|c| c.design.tlb_gen_read.name().into()),
     ..setting("tlb_gen_read", "design", Kind::Choice(TlbGenRead::NAMES), Default::Name("when_needed"))
 };
