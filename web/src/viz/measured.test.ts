@@ -125,21 +125,23 @@ describe('renderMeasured', () => {
   });
 });
 
+/** A prediction of 2.5 us whose band runs from 2.4 us to `high` ns. */
+const banded = (high: number) => ({
+  status: 'done' as const,
+  ns: 2500,
+  scenario: 'x86-madvise-touch',
+  preset: 'icelake-8336c-128',
+  ignored: [],
+  aliased: [],
+  perIteration: {},
+  band: { low: { ns: 2400, perIteration: {} }, high: { ns: high, perIteration: {} } },
+});
+
 describe('a swept panel', () => {
   /** Three thread counts, the model's band at 4 threads reaching up to `high4` ns. */
   const sweepPanel = (high4: number) => {
     const ms = [1, 2, 4].map((t) => m({ variant: `threads=${t}`, value: 2 + t / 10 }));
-    const readout = (ns: number) => ({ ns, perIteration: {} });
-    const [chart] = toOverlayCharts(ms, (x) => ({
-      status: 'done',
-      ns: 2500,
-      scenario: 'x86-madvise-touch',
-      preset: 'icelake-8336c-128',
-      ignored: [],
-      aliased: [],
-      perIteration: {},
-      band: { low: readout(2400), high: readout(x.variant === 'threads=4' ? high4 : 2600) },
-    }));
+    const [chart] = toOverlayCharts(ms, (x) => banded(x.variant === 'threads=4' ? high4 : 2600));
     return { chart, panel: panelsOf(chart, 'values')[0] };
   };
 
@@ -155,5 +157,22 @@ describe('a swept panel', () => {
     // Drawn again without the wide band, the mark goes.
     renderPanel(svg, sweepPanel(2600).panel, 400, 240, { metric: chart.metric, log: false });
     expect(svg.querySelectorAll('[data-kind="band-cut"]')).toHaveLength(0);
+  });
+});
+
+describe('a categorical panel', () => {
+  it("marks a band cut at the plot's edge too", () => {
+    // Two variants (no sweep): the stack one's band reaches 40 us, far above the axis.
+    const [chart] = toOverlayCharts([m({}), m({ variant: 'flush_info=percpu' })], (x) =>
+      banded(x.variant === 'flush_info=stack' ? 40_000 : 2600),
+    );
+    const [panel] = panelsOf(chart, 'values');
+    expect(panel.sweep).toBeNull();
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    renderPanel(svg, panel, 400, 240, { metric: chart.metric, log: false });
+    const cuts = svg.querySelectorAll('g.point [data-kind="band-cut"]');
+    expect(cuts).toHaveLength(1);
+    expect(cuts[0].closest('g.point')?.getAttribute('data-variant')).toBe('flush_info=stack');
+    expect(cuts[0].querySelector('title')?.textContent).toMatch(/above the chart, to 40/);
   });
 });

@@ -6,7 +6,15 @@ import { axisBottom, scaleBand, scaleLinear, scaleLog, select, symbol, symbolX }
 import { UNIT_LABEL } from '../model/overlay';
 import type { Panel, PanelPoint } from '../model/panels';
 import { renderSweepPanel } from './measuredSweep';
-import { logDomain, pointMarks, valueAxis, type PanelOptions } from './measuredMarks';
+import {
+  bandCutPath,
+  bandCuts,
+  bandCutTitle,
+  logDomain,
+  pointMarks,
+  valueAxis,
+  type PanelOptions,
+} from './measuredMarks';
 
 export { SERIES_SHAPE_NAMES, SERIES_SYMBOLS, type PanelOptions } from './measuredMarks';
 
@@ -34,7 +42,7 @@ export function renderPanel(
   // A categorical drawing of a panel that was a sweep before (another mode) starts afresh.
   select(svgEl)
     .attr('data-sweep', null)
-    .selectAll('g.sweep-key, path.sweep-curve, path.prediction-band, path.band-cut')
+    .selectAll('g.sweep-key, path.sweep-curve, path.prediction-band, g.band-cuts')
     .remove();
   const { points, unit } = panel;
   const lines = Math.max(1, ...panel.variants.map((v) => labelLines(v).length));
@@ -133,6 +141,16 @@ export function renderPanel(
     .attr('width', 12)
     .attr('y', (p) => clampY(p.band![1]))
     .attr('height', (p) => Math.max(1, clampY(p.band![0]) - clampY(p.band![1])));
+  item
+    .filter((p) => p.predicted !== null)
+    .selectAll('path.band-cut')
+    .data((p) => bandCuts(p.band, y).map((cut) => ({ cut, x: px(p) })))
+    .join('path')
+    .attr('class', 'band-cut')
+    .attr('data-kind', 'band-cut')
+    .attr('d', (c) => bandCutPath(c.x, c.cut, y))
+    .append('title')
+    .text((c) => bandCutTitle(c.cut, unit));
   const predicted = item.filter((p) => p.predicted !== null);
   predicted
     .append('path')

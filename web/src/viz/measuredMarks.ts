@@ -144,6 +144,44 @@ export function pointMarks(
   return item;
 }
 
+/** An end of a band past the plot's top (`up`) or bottom, and the value it reaches. */
+export interface BandCut {
+  up: boolean;
+  end: number;
+}
+
+/**
+ * The ends of `band` beyond the plot's `y` range: the axis spans measurements and predictions,
+ * not bands, so a wide band is cut at the edge, and a mark there says it goes on.
+ */
+export function bandCuts(
+  band: readonly [number, number] | null,
+  y: ScaleContinuousNumeric<number, number>,
+): BandCut[] {
+  if (!band) return [];
+  const [yBottom, yTop] = y.range();
+  const out: BandCut[] = [];
+  if (y(band[1]) < yTop) out.push({ up: true, end: band[1] });
+  if (y(band[0]) > yBottom) out.push({ up: false, end: band[0] });
+  return out;
+}
+
+/** A small arrow at the plot's edge, at `x`, pointing the way the band goes on. */
+export function bandCutPath(
+  x: number,
+  cut: BandCut,
+  y: ScaleContinuousNumeric<number, number>,
+): string {
+  const [yBottom, yTop] = y.range();
+  return cut.up
+    ? `M${x - 4},${yTop + 5}L${x},${yTop}L${x + 4},${yTop + 5}Z`
+    : `M${x - 4},${yBottom - 5}L${x},${yBottom}L${x + 4},${yBottom - 5}Z`;
+}
+
+export function bandCutTitle(cut: BandCut, unit: string): string {
+  return `the band goes on ${cut.up ? 'above' : 'below'} the chart, to ${formatValue(cut.end, unit)}`;
+}
+
 /** A log axis's extent: every positive value with room around it. */
 export function logDomain(points: readonly PanelPoint[]): [number, number] {
   const vs = points

@@ -3,10 +3,19 @@
 // dash pattern and are named in a key at the top left; measured and predicted keep the marks
 // of the categorical panel (series symbol, ×), so the two read apart in greyscale too.
 import { scaleLinear, scaleLog, select, symbol, symbolX } from 'd3';
-import { formatValue, UNIT_LABEL } from '../model/overlay';
+import { UNIT_LABEL } from '../model/overlay';
 import type { Panel, PanelPoint } from '../model/panels';
 import type { Sweep } from '../model/sweep';
-import { bottomAxis, logDomain, pointMarks, valueAxis, type PanelOptions } from './measuredMarks';
+import {
+  bandCutPath,
+  bandCuts,
+  bandCutTitle,
+  bottomAxis,
+  logDomain,
+  pointMarks,
+  valueAxis,
+  type PanelOptions,
+} from './measuredMarks';
 
 const M = { top: 12, right: 16, left: 72, bottom: 40 };
 /** Dash patterns per group, solid first; the group key repeats them. */
@@ -156,37 +165,28 @@ export function renderSweepPanel(
     .attr('data-kind', 'prediction-band')
     .attr('data-group', (b) => b.group)
     .attr('d', (b) => b.d);
-  // Where a band runs past the plot's top or bottom, a small arrow at the edge says so, with
-  // the end it reaches: a band drawn flat against the edge would look like its end.
+  // Where a band runs past the plot's top or bottom, a small arrow at the edge says so.
   const cuts = sweep.groups.flatMap((g) =>
-    g.points.flatMap((p) => {
-      const b = p.point.band;
-      if (!b) return [];
-      const out: { x: number; up: boolean; end: number; group: string }[] = [];
-      if (y(b[1]) < yTop) out.push({ x: x(p.x), up: true, end: b[1], group: g.label });
-      if (y(b[0]) > yBottom) out.push({ x: x(p.x), up: false, end: b[0], group: g.label });
-      return out;
-    }),
+    g.points.flatMap((p) =>
+      bandCuts(p.point.band, y).map((cut) => ({ x: x(p.x), cut, group: g.label })),
+    ),
   );
   svg
+    .selectAll<SVGGElement, number>('g.band-cuts')
+    .data([0])
+    .join('g')
+    .attr('class', 'band-cuts')
     .selectAll<SVGPathElement, (typeof cuts)[number]>('path.band-cut')
     .data(cuts)
     .join('path')
     .attr('class', 'band-cut')
     .attr('data-kind', 'band-cut')
     .attr('data-group', (c) => c.group)
-    .attr('d', (c) =>
-      c.up
-        ? `M${c.x - 4},${yTop + 5}L${c.x},${yTop}L${c.x + 4},${yTop + 5}Z`
-        : `M${c.x - 4},${yBottom - 5}L${c.x},${yBottom}L${c.x + 4},${yBottom - 5}Z`,
-    )
+    .attr('d', (c) => bandCutPath(c.x, c.cut, y))
     .selectAll('title')
     .data((c) => [c])
     .join('title')
-    .text(
-      (c) =>
-        `the band goes on ${c.up ? 'above' : 'below'} the chart, to ${formatValue(c.end, unit)}`,
-    );
+    .text((c) => bandCutTitle(c.cut, unit));
   svg
     .selectAll<SVGPathElement, (typeof curves)[number]>('path.sweep-curve')
     .data(curves)
