@@ -107,6 +107,11 @@ test('every prediction has its band, shaded, in its tooltip, and each measuremen
   await expect(verdict('tlb_gen_read=always;threads=55;')).toHaveAttribute('data-band', 'inside');
   await expect(verdict('tlb_gen_read=always;threads=1;')).toHaveAttribute('data-band', 'inside');
   await expect(chart.getByTestId('band-legend')).toContainText(/reaches −\d+ % \/ \+\d+ %/);
+  // The bands reaching past the plot's top are marked there, each with the end it reaches.
+  const cut = svg.locator('[data-kind="band-cut"]').first();
+  await expect(cut).toBeAttached();
+  await expect(cut.locator('title')).toHaveText(/the band goes on above the chart, to [\d,]+ \/s/);
+  await expect(chart.getByTestId('band-legend')).toContainText('the band goes on beyond it');
 
   const victim = sim.chart('victim-compute', 'victim_time');
   await expect(victim.locator('[data-kind="prediction-band"]')).toHaveCount(1);

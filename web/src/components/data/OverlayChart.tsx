@@ -224,7 +224,8 @@ export function OverlayChart({ chart }: { chart: OverlayChartModel }) {
         {widest && (
           <li data-testid="band-legend">
             shaded: the model&apos;s band, run with every estimated cost at the low and at the high
-            end of its range (the widest reaches {widest} of its prediction)
+            end of its range (the widest reaches {widest} of its prediction); a small ▲ or ▼ at the
+            chart&apos;s edge: the band goes on beyond it
           </li>
         )}
       </ul>
