@@ -118,6 +118,8 @@ test('every prediction has its band, shaded, in its tooltip, and each measuremen
   await expect(victim.locator('.verdicts')).toContainText(
     /outside the model's band \([\d.]+ % to [\d.]+ %\)/,
   );
+  // The chart says the gap is the model's, and why, rather than leaving the reader to guess.
+  await expect(victim).toContainText('left open rather than fitted away');
   expect(sim.consoleErrors).toEqual([]);
 });
 
