@@ -298,6 +298,13 @@ mod tests {
         assert!(e.message.contains("between 0 and 4, got 55"), "{e}");
         assert!(e.message.contains("machine.cpus = 4"), "{e}");
         assert!(e.message.contains("skylake-sp-56's 56"), "{e}");
+        // With no preset named, there is nothing the scenario's count wins over.
+        let e = parse(MINIMAL, &["threads=55".into()]).unwrap_err();
+        assert!(
+            e.message
+                .ends_with("one thread a CPU, and machine.cpus = 4"),
+            "{e}"
+        );
         // Without a count of its own the preset's applies, and 55 threads fit.
         let c = parse(
             "title = \"t\"\n",

@@ -188,7 +188,7 @@ pub(super) fn validate(f: ScenarioFile, given: &[String]) -> Result<Config, SimE
     let threads_default = if tasks_given { 0 } else { 1 };
     let threads = v::THREADS
         .int_upto(w.threads, threads_default, free_after_initiator)
-        .map_err(|e| cpus_hint(e, m.cpus, preset.id, preset.cpus, initiator))?
+        .map_err(|e| cpus_hint(e, m.cpus, m.preset.is_some(), &preset, initiator))?
         as u16;
     let free_after_threads = free_after_initiator - threads as i64;
     let lazy_cpus = v::LAZY_CPUS.int_upto(w.lazy_cpus, 0, free_after_threads)? as u16;
@@ -392,12 +392,12 @@ fn x86_kernel(v: &toml::Value) -> Result<crate::arch::x86::kernels::Kernel, SimE
 }
 
 /// A count of threads that does not fit the CPUs: says where the CPU count came from, since a
-/// scenario's own `machine.cpus` wins over the count of a preset set beside it.
+/// scenario's own `machine.cpus` wins over the count of a preset named beside it.
 fn cpus_hint(
     e: SimError,
     given: Option<i64>,
-    preset: &str,
-    preset_cpus: u16,
+    named: bool,
+    preset: &presets::Preset,
     initiator: u16,
 ) -> SimError {
     let after = if initiator > 0 {
@@ -405,13 +405,14 @@ fn cpus_hint(
     } else {
         String::new()
     };
+    let (id, count) = (preset.id, preset.cpus);
     let why = match given {
-        Some(n) if n != preset_cpus as i64 => format!(
+        Some(n) if named && n != count as i64 => format!(
             "the scenario sets machine.cpus = {n}{after}, which wins over \
-             machine={preset}'s {preset_cpus}: set machine.cpus too"
+             machine={id}'s {count}: set machine.cpus too"
         ),
         Some(n) => format!("machine.cpus = {n}{after}"),
-        None => format!("machine={preset} has {preset_cpus}{after}"),
+        None => format!("machine={id} has {count}{after}"),
     };
     SimError {
         message: format!("{}; one thread a CPU, and {why}", e.message),
