@@ -133,11 +133,14 @@ fn the_servers_fault_and_copy_costs_reproduce_the_kits_one_thread_loops() {
         let file = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join(format!("../content/scenarios/{scenario}.toml"));
         let text = std::fs::read_to_string(&file).unwrap();
-        let mut o: Vec<String> = ["machine=zen3-epyc-7763-128", "cpus=2", "threads=1"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        o.push("processes=on".into());
+        let mut o: Vec<String> = [
+            "machine=zen3-epyc-7763-128",
+            "cpus=2",
+            "threads=1",
+            "processes=on",
+        ]
+        .map(String::from)
+        .into();
         o.extend(kit_costs.iter().cloned());
         let mut s = Session::new(&text, &o, 1).unwrap_or_else(|e| panic!("{e}"));
         s.run();

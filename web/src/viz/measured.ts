@@ -141,8 +141,8 @@ export function renderPanel(
     .attr('width', 12)
     .attr('y', (p) => clampY(p.band![1]))
     .attr('height', (p) => Math.max(1, clampY(p.band![0]) - clampY(p.band![1])));
-  item
-    .filter((p) => p.predicted !== null)
+  const predicted = item.filter((p) => p.predicted !== null);
+  predicted
     .selectAll('path.band-cut')
     .data((p) => bandCuts(p.band, y).map((cut) => ({ cut, x: px(p) })))
     .join('path')
@@ -151,7 +151,6 @@ export function renderPanel(
     .attr('d', (c) => bandCutPath(c.x, c.cut, y))
     .append('title')
     .text((c) => bandCutTitle(c.cut, unit));
-  const predicted = item.filter((p) => p.predicted !== null);
   predicted
     .append('path')
     .attr('data-kind', 'prediction-tick')
